@@ -1,0 +1,51 @@
+/* Shared helpers for the cmocka tests: where the real corpus and the
+ * project's own samples are, file loading, temporary folders and running
+ * the CLI. Include after <stdarg.h>, <stddef.h>, <setjmp.h>. */
+#ifndef WM_TEST_SUPPORT_H
+#define WM_TEST_SUPPORT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "walkmesh.h"
+
+/* Path of a file in the shared real-file corpus (WALKMESH_CORPUS_DIR), e.g.
+ * "bwm/pykotor-tests-test.wok"; NULL when the corpus or the file is absent.
+ * The string is malloc'ed: free it. */
+char *wmt_corpus_path(const char *relative);
+/* Same, but calls cmocka's skip() when absent. */
+char *wmt_corpus_path_or_skip(const char *relative);
+/* Lists the corpus files of a subfolder whose names end with one of the
+ * NULL-terminated suffixes (case-insensitive), sorted. Returns the count;
+ * *out is a malloc'ed array of malloc'ed paths (free with wmt_free_list).
+ * Calls skip() when the corpus folder is absent. */
+size_t wmt_corpus_list(const char *subfolder, const char *const *suffixes, char ***out);
+void wmt_free_list(char **list, size_t count);
+
+/* Path of a project sample in corpus/ (WALKMESH_SAMPLES) or tests/data/ (WALKMESH_TEST_DATA). */
+char *wmt_sample_path(const char *relative);
+char *wmt_test_data_path(const char *relative);
+
+/* Whole file into malloc'ed memory; fails the test when unreadable. */
+uint8_t *wmt_read_file(const char *path, size_t *out_size);
+void wmt_write_file(const char *path, const void *data, size_t size);
+
+/* A fresh empty folder under $TMPDIR (removed by wmt_remove_tree). */
+char *wmt_make_temp_dir(void);
+void wmt_remove_tree(const char *path);
+char *wmt_join(const char *dir, const char *name);
+
+/* Runs the CLI (WALKMESH_CLI) with the arguments, capturing stdout and
+ * stderr (each malloc'ed, NUL-terminated; pass NULL to discard). Returns
+ * the exit code, or -1 when it did not exit normally (a crash). */
+int wmt_run_cli(char **out_stdout, char **out_stderr, const char *const *argv);
+
+/* A context with a warning collector: warnings are appended to
+ * wmt_warnings (newline-separated) for assertions. */
+void wmt_ctx_init(wm_ctx *ctx);
+extern char wmt_warnings[8192];
+
+#endif
