@@ -27,6 +27,9 @@ typedef struct wm_options {
     float walkable_slope;     /* degrees; < 0: not used */
     float weld_tolerance;     /* < 0: module default */
     const char *base_path;    /* --base: existing file whose other content is kept */
+    const char *source_path;  /* convert: the input file; a writer of the same format may
+                                 re-read it natively to keep what the neutral mesh cannot hold
+                                 (hooks, untouched derived data) */
     /* module-specific options as name/value pairs (value "1" for flags) */
     const char *names[WM_MAX_OPTIONS];
     const char *values[WM_MAX_OPTIONS];
