@@ -1,0 +1,103 @@
+/* The NWN2 bake: rebuilds a TRX walkmesh (tiles, tile path tables,
+ * islands, island path table) from a TRN or TRX walkmesh, the way the
+ * toolset builds them (FORMAT-NOTES section 2, "What the toolset's bake
+ * produces").
+ *
+ * Stages, each usable on its own (tests call them separately):
+ *   1. geometry: drop map-border triangles, cut walkmesh cutters, split
+ *      triangles along tile lines, turn every triangle clockwise (the TRX
+ *      convention), sort triangles into tiles by centre, drop unused
+ *      vertices, rebuild edges and neighbours in the toolset's order,
+ *      recompute centres, normals and plane distances;
+ *   2. tile path tables (independent per tile, so they run in parallel);
+ *   3. islands and the island path table.
+ * The result is deterministic: the same input and options always give the
+ * same bytes, whatever the thread count. */
+#ifndef WM_NWN2_BAKE_H
+#define WM_NWN2_BAKE_H
+
+#include "nwn2.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A walkmesh cutter: a closed polygon in x/y (GIT trigger of Type 3). */
+typedef struct nwn2_cutter {
+    float *points;        /* 2 per point, owned */
+    uint32_t point_count;
+    uint32_t source_index; /* position of the trigger in the GIT's TriggerList */
+} nwn2_cutter;
+
+typedef struct nwn2_cutter_set {
+    nwn2_cutter *cutters;
+    uint32_t count;
+} nwn2_cutter_set;
+
+void nwn2_cutter_set_free(const wm_ctx *ctx, nwn2_cutter_set *set);
+
+/* Called after each finished unit of work (tiles, then islands); from the
+ * calling thread only. */
+typedef void (*nwn2_bake_progress_fn)(void *user, uint32_t done, uint32_t total);
+
+typedef struct nwn2_bake_options {
+    int keep_borders;                 /* do not drop the border tiles' triangles */
+    unsigned threads;                 /* 0 or 1: bake on the calling thread */
+    const nwn2_cutter_set *cutters;   /* NULL: none */
+    nwn2_bake_progress_fn progress;   /* NULL: none */
+    void *progress_user;
+} nwn2_bake_options;
+
+void nwn2_bake_options_init(nwn2_bake_options *opts);
+
+typedef struct nwn2_bake_stats {
+    uint32_t border_removed;     /* triangles dropped in border tiles */
+    uint32_t cut_removed;        /* triangles (pieces) removed inside cutters */
+    uint32_t split_added;        /* triangles added by splitting along tile and cutter lines */
+    uint32_t walkable_triangles;
+    uint32_t max_tile_nodes;     /* most walkable triangles in one tile */
+    uint32_t island_count;
+    uint32_t los_pairs;          /* node pairs given the line-of-sight bit */
+} nwn2_bake_stats;
+
+/* The whole bake, in place. a may be a TRN or a TRX walkmesh. On error a is
+ * left in an unspecified but freeable state. stats may be NULL. */
+wm_result nwn2_bake(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, nwn2_bake_stats *stats);
+
+/* Stage 1. */
+wm_result nwn2_bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, nwn2_bake_stats *stats);
+/* Tile of a point: floor(x / tile width), clamped into the grid. */
+uint32_t nwn2_bake_tile_of(const nwn2_aswm *a, float x, float y);
+/* The toolset's centre: ((v0 + v1) + v2) * (1/3) in single precision. */
+void nwn2_bake_centre(const float *v0, const float *v1, const float *v2, float out[2]);
+/* Splits every triangle that crosses an inner tile line. Keeps flags;
+ * points on shared edges are computed once per edge, so the mesh stays
+ * watertight. Adds to *added the number of extra triangles. */
+wm_result nwn2_bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, uint32_t *added);
+/* Cuts triangles along each cutter polygon and removes the pieces inside. */
+wm_result nwn2_bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, uint32_t *added,
+                        uint32_t *removed);
+/* Edges and neighbours as the toolset orders them: one edge per vertex pair
+ * (lower index first), sorted by (low, high); each triangle's three slots
+ * sorted by edge index. */
+wm_result nwn2_bake_rebuild_edges(wm_ctx *ctx, nwn2_aswm *a);
+
+/* Stage 2: the path table of one tile from the triangles' walkable flags,
+ * neighbours and centres. Fails with WM_ERR_LIMIT naming the tile when it
+ * holds more than 127 walkable triangles. *los_pairs (may be NULL) gets the
+ * number of ordered pairs given the line-of-sight bit. */
+wm_result nwn2_bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile, uint32_t *los_pairs);
+
+/* Stage 3: islands (component per tile, numbered by first triangle),
+ * triangle island fields, adjacency, exits, distances and the island path
+ * table. island_tag is written in every island's "tile" field (a TRX keeps
+ * the same value in all islands; the bake keeps the input's). */
+wm_result nwn2_bake_islands(wm_ctx *ctx, nwn2_aswm *a, uint32_t island_tag);
+
+/* 2-D distance between two centres, in single precision as the toolset. */
+float nwn2_bake_distance(const float a[2], const float b[2]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,317 @@
+/* Bake stage 1: the TRX geometry. Border triangles dropped, cutters cut,
+ * tile lines split, clockwise winding, triangles grouped by tile, unused
+ * vertices dropped, edges/neighbours/centres/normals rebuilt. */
+#include "bake_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void nwn2_bake_centre(const float *v0, const float *v1, const float *v2, float out[2])
+{
+    const float third = 1.0f / 3.0f;
+    out[0] = ((v0[0] + v1[0]) + v2[0]) * third;
+    out[1] = ((v0[1] + v1[1]) + v2[1]) * third;
+}
+
+static void triangle_centre(const nwn2_aswm *a, uint32_t t, float out[2])
+{
+    const uint32_t *v = a->triangles[t].v;
+    nwn2_bake_centre(&a->vertices[3 * v[0]], &a->vertices[3 * v[1]], &a->vertices[3 * v[2]], out);
+}
+
+static uint32_t clamp_cell(float value, float width, uint32_t cells)
+{
+    float c = floorf(value / width);
+    if (!(c >= 0.0f)) /* also NaN */
+        return 0;
+    if (c >= (float)cells)
+        return cells - 1;
+    return (uint32_t)c;
+}
+
+uint32_t nwn2_bake_tile_of(const nwn2_aswm *a, float x, float y)
+{
+    return clamp_cell(y, a->tile_width, a->grid_height) * a->grid_width +
+           clamp_cell(x, a->tile_width, a->grid_width);
+}
+
+static wm_result check_input(wm_ctx *ctx, const nwn2_aswm *a)
+{
+    if (a->grid_width == 0 || a->grid_height == 0 || !a->tiles)
+        return wm_error(ctx, WM_ERR_INVALID, "walkmesh has no tile grid (%u x %u tiles)", a->grid_width,
+                        a->grid_height);
+    if (!(a->tile_width > 0.0f) || !isfinite(a->tile_width))
+        return wm_error(ctx, WM_ERR_INVALID, "tile grid: tile width %g is not a positive number",
+                        (double)a->tile_width);
+    for (uint32_t t = 0; t < a->triangle_count; t++)
+        for (int k = 0; k < 3; k++)
+            if (a->triangles[t].v[k] >= a->vertex_count)
+                return wm_error(ctx, WM_ERR_CORRUPT, "triangle %u: vertex index %u out of range (%u vertices)", t,
+                                a->triangles[t].v[k], a->vertex_count);
+    for (uint32_t v = 0; v < 3 * a->vertex_count; v++)
+        if (!isfinite(a->vertices[v]))
+            return wm_error(ctx, WM_ERR_CORRUPT, "vertex %u: coordinate is not a finite number", v / 3);
+    return WM_OK;
+}
+
+/* Keeps the triangles with keep[t] != 0, in order. */
+static void keep_triangles(nwn2_aswm *a, const uint8_t *keep)
+{
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < a->triangle_count; t++)
+        if (keep[t])
+            a->triangles[n++] = a->triangles[t];
+    a->triangle_count = n;
+}
+
+static wm_result drop_border(wm_ctx *ctx, nwn2_aswm *a, uint32_t *removed)
+{
+    const uint32_t b = a->border_size;
+    if (b == 0)
+        return WM_OK;
+    uint8_t *keep = wm_alloc_array(ctx, a->triangle_count ? a->triangle_count : 1, 1);
+    if (!keep)
+        return WM_ERR_NOMEM;
+    uint32_t before = a->triangle_count;
+    for (uint32_t t = 0; t < a->triangle_count; t++) {
+        float c[2];
+        triangle_centre(a, t, c);
+        uint32_t tile = nwn2_bake_tile_of(a, c[0], c[1]);
+        uint32_t x = tile % a->grid_width, y = tile / a->grid_width;
+        keep[t] = x >= b && y >= b && (uint64_t)x + b < a->grid_width && (uint64_t)y + b < a->grid_height;
+    }
+    keep_triangles(a, keep);
+    wm_free(ctx, keep);
+    *removed += before - a->triangle_count;
+    return WM_OK;
+}
+
+/* The TRX stores every triangle clockwise with flag 0x4 (TRN: counter-clockwise, no flag). */
+static void make_clockwise(nwn2_aswm *a)
+{
+    for (uint32_t t = 0; t < a->triangle_count; t++) {
+        nwn2_triangle *tri = &a->triangles[t];
+        if (tri->flags & NWN2_TRI_CLOCKWISE)
+            continue;
+        uint32_t v = tri->v[1];
+        tri->v[1] = tri->v[2];
+        tri->v[2] = v;
+        tri->flags |= NWN2_TRI_CLOCKWISE;
+    }
+}
+
+/* Stable counting sort of the triangles by the tile holding their centre. */
+static wm_result sort_into_tiles(wm_ctx *ctx, nwn2_aswm *a)
+{
+    const uint32_t tiles = a->grid_width * a->grid_height;
+    uint32_t *tile_of = wm_alloc_array(ctx, a->triangle_count ? a->triangle_count : 1, sizeof *tile_of);
+    uint32_t *start = wm_alloc_array(ctx, (size_t)tiles + 1, sizeof *start);
+    nwn2_triangle *sorted = wm_alloc_array(ctx, a->triangle_count ? a->triangle_count : 1, sizeof *sorted);
+    if (!tile_of || !start || !sorted) {
+        wm_free(ctx, tile_of);
+        wm_free(ctx, start);
+        wm_free(ctx, sorted);
+        return WM_ERR_NOMEM;
+    }
+    for (uint32_t t = 0; t < a->triangle_count; t++) {
+        float c[2];
+        triangle_centre(a, t, c);
+        tile_of[t] = nwn2_bake_tile_of(a, c[0], c[1]);
+        start[tile_of[t] + 1]++;
+    }
+    for (uint32_t i = 0; i < tiles; i++)
+        start[i + 1] += start[i];
+    for (uint32_t i = 0; i < tiles; i++) {
+        nwn2_tile *tile = &a->tiles[i];
+        tile->triangle_offset = start[i];
+        tile->triangle_count = start[i + 1] - start[i];
+    }
+    for (uint32_t t = 0; t < a->triangle_count; t++)
+        sorted[start[tile_of[t]]++] = a->triangles[t];
+    wm_free(ctx, a->triangles);
+    a->triangles = sorted;
+    wm_free(ctx, tile_of);
+    wm_free(ctx, start);
+    return WM_OK;
+}
+
+/* Drops vertices no triangle uses, keeping the order of the rest. */
+static wm_result compact_vertices(wm_ctx *ctx, nwn2_aswm *a)
+{
+    uint32_t *map = wm_alloc_array(ctx, a->vertex_count ? a->vertex_count : 1, sizeof *map);
+    if (!map)
+        return WM_ERR_NOMEM;
+    memset(map, 0xFF, (size_t)a->vertex_count * sizeof *map);
+    for (uint32_t t = 0; t < a->triangle_count; t++)
+        for (int k = 0; k < 3; k++)
+            map[a->triangles[t].v[k]] = 0;
+    uint32_t n = 0;
+    for (uint32_t v = 0; v < a->vertex_count; v++) {
+        if (map[v] == NWN2_NONE32)
+            continue;
+        memmove(&a->vertices[3 * n], &a->vertices[3 * v], 3 * sizeof(float));
+        map[v] = n++;
+    }
+    a->vertex_count = n;
+    for (uint32_t t = 0; t < a->triangle_count; t++)
+        for (int k = 0; k < 3; k++)
+            a->triangles[t].v[k] = map[a->triangles[t].v[k]];
+    wm_free(ctx, map);
+    return WM_OK;
+}
+
+typedef struct half_edge {
+    uint32_t lo, hi, tri, slot;
+} half_edge;
+
+static int half_edge_cmp(const void *pa, const void *pb)
+{
+    const half_edge *x = pa, *y = pb;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    if (x->hi != y->hi)
+        return x->hi < y->hi ? -1 : 1;
+    if (x->tri != y->tri)
+        return x->tri < y->tri ? -1 : 1;
+    return x->slot < y->slot ? -1 : (x->slot > y->slot);
+}
+
+wm_result nwn2_bake_rebuild_edges(wm_ctx *ctx, nwn2_aswm *a)
+{
+    const uint64_t sides = 3ull * a->triangle_count;
+    if (sides > UINT32_MAX)
+        return wm_error(ctx, WM_ERR_LIMIT, "%u triangles: too many edges", a->triangle_count);
+    half_edge *h = wm_alloc_array(ctx, sides ? (size_t)sides : 1, sizeof *h);
+    nwn2_edge *edges = wm_alloc_array(ctx, sides ? (size_t)sides : 1, sizeof *edges);
+    if (!h || !edges) {
+        wm_free(ctx, h);
+        wm_free(ctx, edges);
+        return WM_ERR_NOMEM;
+    }
+    for (uint32_t t = 0; t < a->triangle_count; t++)
+        for (uint32_t k = 0; k < 3; k++) {
+            uint32_t p = a->triangles[t].v[k], q = a->triangles[t].v[(k + 1) % 3];
+            h[3 * t + k] = (half_edge){p < q ? p : q, p < q ? q : p, t, k};
+        }
+    qsort(h, (size_t)sides, sizeof *h, half_edge_cmp);
+    /* Sides with the same vertex pair are linked two by two (a third side
+     * of a non-manifold edge starts a new edge). */
+    uint32_t ne = 0;
+    for (uint32_t i = 0; i < sides;) {
+        uint32_t j = i + 1;
+        int paired = j < sides && h[j].lo == h[i].lo && h[j].hi == h[i].hi && h[j].tri != h[i].tri;
+        nwn2_edge *e = &edges[ne];
+        e->v[0] = h[i].lo;
+        e->v[1] = h[i].hi;
+        e->tri[0] = h[i].tri;
+        e->tri[1] = paired ? h[j].tri : NWN2_NONE32;
+        a->triangles[h[i].tri].edge[h[i].slot] = ne;
+        a->triangles[h[i].tri].neighbour[h[i].slot] = e->tri[1];
+        if (paired) {
+            a->triangles[h[j].tri].edge[h[j].slot] = ne;
+            a->triangles[h[j].tri].neighbour[h[j].slot] = h[i].tri;
+        }
+        ne++;
+        i = paired ? j + 1 : j;
+    }
+    wm_free(ctx, h);
+    /* Each triangle's slots in ascending edge order, as the toolset stores them. */
+    for (uint32_t t = 0; t < a->triangle_count; t++) {
+        nwn2_triangle *tri = &a->triangles[t];
+        for (int i = 1; i < 3; i++)
+            for (int k = i; k > 0 && tri->edge[k - 1] > tri->edge[k]; k--) {
+                uint32_t e = tri->edge[k], n = tri->neighbour[k];
+                tri->edge[k] = tri->edge[k - 1];
+                tri->neighbour[k] = tri->neighbour[k - 1];
+                tri->edge[k - 1] = e;
+                tri->neighbour[k - 1] = n;
+            }
+    }
+    nwn2_edge *shrunk = wm_realloc_array(ctx, edges, ne ? ne : 1, sizeof *edges);
+    if (shrunk)
+        edges = shrunk;
+    wm_free(ctx, a->edges);
+    a->edges = edges;
+    a->edge_count = ne;
+    return WM_OK;
+}
+
+static void recompute_triangles(nwn2_aswm *a)
+{
+    for (uint32_t t = 0; t < a->triangle_count; t++) {
+        nwn2_triangle *tri = &a->triangles[t];
+        float centre[2];
+        nwn2_triangle_geometry(a, t, centre, tri->normal, &tri->d);
+        triangle_centre(a, t, tri->centre);
+    }
+}
+
+/* Tile headers of a baked file: owns_data 0, sizes 0, vertex and edge
+ * counts = distinct vertices and edges of the tile's triangles. */
+static wm_result fill_tile_headers(wm_ctx *ctx, nwn2_aswm *a)
+{
+    const uint32_t tiles = a->grid_width * a->grid_height;
+    uint32_t *vstamp = wm_alloc_array(ctx, a->vertex_count ? a->vertex_count : 1, sizeof *vstamp);
+    uint32_t *estamp = wm_alloc_array(ctx, a->edge_count ? a->edge_count : 1, sizeof *estamp);
+    if (!vstamp || !estamp) {
+        wm_free(ctx, vstamp);
+        wm_free(ctx, estamp);
+        return WM_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < tiles; i++) {
+        nwn2_tile *tile = &a->tiles[i];
+        wm_free(ctx, tile->vertices);
+        wm_free(ctx, tile->edges);
+        tile->vertices = NULL;
+        tile->edges = NULL;
+        tile->owns_data = 0;
+        tile->size_x = tile->size_y = 0.0f;
+        tile->vertex_count = tile->edge_count = 0;
+        for (uint32_t t = tile->triangle_offset; t < tile->triangle_offset + tile->triangle_count; t++)
+            for (int k = 0; k < 3; k++) {
+                uint32_t v = a->triangles[t].v[k], e = a->triangles[t].edge[k];
+                if (vstamp[v] != i + 1) {
+                    vstamp[v] = i + 1;
+                    tile->vertex_count++;
+                }
+                if (estamp[e] != i + 1) {
+                    estamp[e] = i + 1;
+                    tile->edge_count++;
+                }
+            }
+        tile->flags = NWN2_GRID_FLAGS_TRX;
+    }
+    wm_free(ctx, vstamp);
+    wm_free(ctx, estamp);
+    a->grid_flags = NWN2_GRID_FLAGS_TRX;
+    return WM_OK;
+}
+
+wm_result nwn2_bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, nwn2_bake_stats *stats)
+{
+    wm_result r = check_input(ctx, a);
+    if (r)
+        return r;
+    if ((uint64_t)a->grid_width * a->grid_height > UINT32_MAX / 2)
+        return wm_error(ctx, WM_ERR_LIMIT, "tile grid %u x %u is too large", a->grid_width, a->grid_height);
+    if (!opts->keep_borders)
+        r = drop_border(ctx, a, &stats->border_removed);
+    if (!r)
+        make_clockwise(a);
+    if (!r && opts->cutters && opts->cutters->count)
+        r = nwn2_bake_cut(ctx, a, opts->cutters, &stats->split_added, &stats->cut_removed);
+    if (!r)
+        r = nwn2_bake_split_tiles(ctx, a, &stats->split_added);
+    if (!r)
+        r = sort_into_tiles(ctx, a);
+    if (!r)
+        r = compact_vertices(ctx, a);
+    if (!r)
+        r = nwn2_bake_rebuild_edges(ctx, a);
+    if (!r) {
+        recompute_triangles(a);
+        r = fill_tile_headers(ctx, a);
+    }
+    return r;
+}

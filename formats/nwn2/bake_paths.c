@@ -1,0 +1,249 @@
+/* Tile path tables: for every pair of walkable triangles of a tile, the
+ * first step of the shortest path inside the tile.
+ *
+ * Reproduces the toolset exactly (checked on every entry of the corpus
+ * TRX files): Dijkstra from each source node, single-precision costs
+ * (2-D distance between stored centres, accumulated in float), nodes
+ * settled in order of (distance, node index), strict-improvement
+ * relaxation, neighbours visited in triangle slot order. */
+#include "bake.h"
+
+#include <math.h>
+#include <string.h>
+
+float nwn2_bake_distance(const float a[2], const float b[2])
+{
+    float dx = a[0] - b[0];
+    float dy = a[1] - b[1];
+    return sqrtf(dx * dx + dy * dy);
+}
+
+/* The tile's walkable graph: up to 3 neighbours per node, in slot order. */
+typedef struct tile_graph {
+    uint32_t n;
+    uint32_t first;                 /* global index of the tile's first triangle */
+    uint32_t count;                 /* the tile's triangles */
+    uint32_t local[NWN2_MAX_TILE_NODES];
+    uint8_t adj[NWN2_MAX_TILE_NODES][3];
+    float cost[NWN2_MAX_TILE_NODES][3];
+    uint8_t degree[NWN2_MAX_TILE_NODES];
+} tile_graph;
+
+/* Min-heap of (distance, node) with the toolset's order. */
+typedef struct heap_item {
+    float d;
+    uint32_t node;
+} heap_item;
+
+static int heap_less(heap_item a, heap_item b)
+{
+    return a.d < b.d || (a.d == b.d && a.node < b.node);
+}
+
+static void heap_push(heap_item *h, uint32_t *size, heap_item it)
+{
+    uint32_t i = (*size)++;
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (!heap_less(it, h[p]))
+            break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = it;
+}
+
+static heap_item heap_pop(heap_item *h, uint32_t *size)
+{
+    heap_item top = h[0];
+    heap_item last = h[--(*size)];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= *size)
+            break;
+        if (c + 1 < *size && heap_less(h[c + 1], h[c]))
+            c++;
+        if (!heap_less(h[c], last))
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*size)
+        h[i] = last;
+    return top;
+}
+
+/* First hops from src to every node (NWN2_PATH_NONE when unreachable or src). */
+static void dijkstra_first_hops(const tile_graph *g, uint32_t src, uint8_t *first)
+{
+    float dist[NWN2_MAX_TILE_NODES];
+    /* each relaxation pushes once; at most 3 per settled node + 1 */
+    heap_item heap[3 * NWN2_MAX_TILE_NODES + 1];
+    uint32_t size = 0;
+    for (uint32_t i = 0; i < g->n; i++) {
+        dist[i] = INFINITY;
+        first[i] = NWN2_PATH_NONE;
+    }
+    dist[src] = 0.0f;
+    heap_push(heap, &size, (heap_item){0.0f, src});
+    while (size) {
+        heap_item it = heap_pop(heap, &size);
+        uint32_t u = it.node;
+        if (it.d > dist[u])
+            continue;
+        for (uint32_t k = 0; k < g->degree[u]; k++) {
+            uint32_t v = g->adj[u][k];
+            float nd = it.d + g->cost[u][k];
+            if (nd < dist[v]) {
+                dist[v] = nd;
+                first[v] = (uint8_t)(u == src ? v : first[u]);
+                heap_push(heap, &size, (heap_item){nd, v});
+            }
+        }
+    }
+    first[src] = NWN2_PATH_NONE;
+}
+
+/* Signed area test: > 0 when c is left of a->b. */
+static double orient(const float a[2], const float b[2], const float c[2])
+{
+    return ((double)b[0] - a[0]) * ((double)c[1] - a[1]) - ((double)b[1] - a[1]) * ((double)c[0] - a[0]);
+}
+
+/* Line of sight from node a to node b: walks the centre-to-centre segment
+ * through neighbour links and succeeds only when every crossing is clearly
+ * inside an edge whose far side is a walkable triangle of the same tile.
+ * Anything doubtful (a crossing near a vertex, a degenerate triangle)
+ * answers 0, which is always safe. */
+static int line_of_sight(const nwn2_aswm *a, const tile_graph *g, const uint8_t *local_to_node, uint32_t from,
+                         uint32_t to)
+{
+    const uint32_t ta = g->first + g->local[from];
+    const uint32_t tb = g->first + g->local[to];
+    const float *p = a->triangles[ta].centre;
+    const float *q = a->triangles[tb].centre;
+    const double len2 = ((double)q[0] - p[0]) * ((double)q[0] - p[0]) + ((double)q[1] - p[1]) * ((double)q[1] - p[1]);
+    if (len2 <= 0.0)
+        return 0;
+    const double len = sqrt(len2);
+    const double margin = 1e-4 * len; /* distance (times len) a crossing keeps from vertices and the segment ends */
+    uint32_t cur = ta, came = NWN2_NONE32;
+    for (uint32_t steps = 0; steps <= g->n; steps++) {
+        if (cur == tb)
+            return 1;
+        const nwn2_triangle *t = &a->triangles[cur];
+        uint32_t next = NWN2_NONE32;
+        int crossings = 0;
+        for (int k = 0; k < 3; k++) {
+            const nwn2_edge *e = &a->edges[t->edge[k]];
+            if (e->v[0] >= a->vertex_count || e->v[1] >= a->vertex_count)
+                return 0;
+            const float *u = &a->vertices[3 * e->v[0]];
+            const float *w = &a->vertices[3 * e->v[1]];
+            double su = orient(p, q, u), sw = orient(p, q, w);
+            if (fabs(su) <= margin || fabs(sw) <= margin) {
+                /* the line passes (nearly) through a vertex of this edge */
+                if (t->neighbour[k] == came)
+                    continue;
+                return 0;
+            }
+            if ((su > 0) == (sw > 0))
+                continue;
+            if (t->neighbour[k] == came && came != NWN2_NONE32)
+                continue;
+            /* the crossing must lie strictly between p and q, ahead of us */
+            double eu = orient(u, w, p), ew = orient(u, w, q);
+            double elen = hypot((double)w[0] - u[0], (double)w[1] - u[1]);
+            if (fabs(eu) <= 1e-4 * elen || fabs(ew) <= 1e-4 * elen)
+                return 0; /* an end of the segment lies (nearly) on this edge */
+            if ((eu > 0) == (ew > 0))
+                continue; /* p and q on the same side: the edge behind the start */
+            crossings++;
+            next = t->neighbour[k];
+        }
+        if (crossings != 1 || next == NWN2_NONE32 || next < g->first || next - g->first >= g->count)
+            return 0;
+        if (local_to_node[next - g->first] == NWN2_PATH_NONE)
+            return 0;
+        came = cur;
+        cur = next;
+    }
+    return 0;
+}
+
+wm_result nwn2_bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, uint32_t *los_pairs)
+{
+    nwn2_tile *tile = &a->tiles[tile_index];
+    const uint32_t first = tile->triangle_offset, count = tile->triangle_count;
+    if (first > a->triangle_count || count > a->triangle_count - first)
+        return wm_error(ctx, WM_ERR_INVALID, "tile %u: triangles %u..%u outside the %u triangles", tile_index,
+                        first, first + count, a->triangle_count);
+    uint32_t walkable = 0;
+    for (uint32_t i = 0; i < count; i++)
+        if (a->triangles[first + i].flags & NWN2_TRI_WALKABLE)
+            walkable++;
+    if (walkable > NWN2_MAX_TILE_NODES)
+        return wm_error(ctx, WM_ERR_LIMIT,
+                        "tile %u (column %u, row %u): %u walkable triangles, but a tile's path table holds at most %u;"
+                        " simplify the walkable surface in that tile (merge coplanar triangles, or make small"
+                        " slivers non-walkable) and bake again",
+                        tile_index, tile_index % a->grid_width, tile_index / a->grid_width, walkable,
+                        NWN2_MAX_TILE_NODES);
+    wm_result r = nwn2_tile_alloc_path(ctx, tile, count, (uint8_t)walkable);
+    if (r)
+        return r;
+
+    tile_graph *g = wm_alloc_array(ctx, 1, sizeof *g);
+    if (!g)
+        return WM_ERR_NOMEM;
+    g->first = first;
+    g->count = count;
+    for (uint32_t i = 0; i < count; i++)
+        if (a->triangles[first + i].flags & NWN2_TRI_WALKABLE) {
+            tile->local_to_node[i] = (uint8_t)g->n;
+            tile->node_to_local[g->n] = i;
+            g->local[g->n++] = i;
+        }
+    for (uint32_t u = 0; u < g->n; u++) {
+        const nwn2_triangle *t = &a->triangles[first + g->local[u]];
+        for (int k = 0; k < 3; k++) {
+            uint32_t nb = t->neighbour[k];
+            if (nb == NWN2_NONE32 || nb < first || nb - first >= count)
+                continue;
+            uint8_t node = tile->local_to_node[nb - first];
+            if (node == NWN2_PATH_NONE)
+                continue;
+            g->adj[u][g->degree[u]] = node;
+            g->cost[u][g->degree[u]] = nwn2_bake_distance(t->centre, a->triangles[nb].centre);
+            g->degree[u]++;
+        }
+    }
+
+    uint8_t hops[NWN2_MAX_TILE_NODES];
+    for (uint32_t s = 0; s < g->n; s++) {
+        dijkstra_first_hops(g, s, hops);
+        memcpy(&tile->nodes[(size_t)s * g->n], hops, g->n);
+    }
+    /* Line of sight is symmetric: test each unordered reachable pair once. */
+    uint32_t los = 0;
+    for (uint32_t s = 0; s < g->n; s++)
+        for (uint32_t d = s + 1; d < g->n; d++) {
+            uint8_t *sd = &tile->nodes[(size_t)s * g->n + d];
+            uint8_t *ds = &tile->nodes[(size_t)d * g->n + s];
+            if (*sd == NWN2_PATH_NONE || *ds == NWN2_PATH_NONE)
+                continue;
+            if (line_of_sight(a, g, tile->local_to_node, s, d)) {
+                *sd |= NWN2_PATH_LOS;
+                *ds |= NWN2_PATH_LOS;
+                los += 2;
+            }
+        }
+    wm_free(ctx, g);
+    tile->path_flags = 0;
+    tile->rle_size = 0;
+    tile->flags = NWN2_GRID_FLAGS_TRX;
+    if (los_pairs)
+        *los_pairs = los;
+    return WM_OK;
+}

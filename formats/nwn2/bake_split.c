@@ -1,0 +1,185 @@
+/* Splitting triangles along straight lines in x/y (tile lines, cutter
+ * edges). One line at a time, every triangle the line crosses is cut in two
+ * or three. The point where the line crosses an edge is computed once per
+ * (edge, line) from the edge's endpoints in index order and shared by both
+ * triangles of the edge, so the mesh stays watertight and every piece keeps
+ * its triangle's flags. */
+#include "bake_split.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Vertices closer than this to the line count as on it (no sliver pieces). */
+#define ON_LINE_EPS 1e-5
+
+typedef struct point_slot {
+    uint64_t key;   /* lo << 32 | hi */
+    uint32_t stamp; /* line number + 1; other values = empty */
+    uint32_t vertex;
+} point_slot;
+
+void bake_splitter_init(bake_splitter *s)
+{
+    memset(s, 0, sizeof *s);
+}
+
+void bake_splitter_free(const wm_ctx *ctx, bake_splitter *s)
+{
+    wm_free(ctx, s->slots);
+    bake_splitter_init(s);
+}
+
+static double side_of(const bake_line *l, const float *p)
+{
+    double s = l->nx * (double)p[0] + l->ny * (double)p[1] - l->c;
+    return fabs(s) <= ON_LINE_EPS ? 0.0 : s;
+}
+
+static wm_result reserve_slots(wm_ctx *ctx, bake_splitter *s, uint32_t points)
+{
+    uint64_t want = 16;
+    while (want < 2ull * points)
+        want *= 2;
+    if (want <= s->capacity)
+        return WM_OK;
+    if (want > UINT32_MAX)
+        return wm_error(ctx, WM_ERR_LIMIT, "too many split points (%u)", points);
+    point_slot *slots = wm_alloc_array(ctx, (size_t)want, sizeof *slots);
+    if (!slots)
+        return WM_ERR_NOMEM;
+    wm_free(ctx, s->slots);
+    s->slots = slots;
+    s->capacity = (uint32_t)want;
+    s->stamp = 0; /* fresh zeroed table: every stamp is free again */
+    return WM_OK;
+}
+
+/* The vertex where the line crosses edge (p, q); created on first use. */
+static uint32_t edge_point(bake_splitter *s, nwn2_aswm *a, const bake_line *l, uint32_t p, uint32_t q)
+{
+    uint32_t lo = p < q ? p : q, hi = p < q ? q : p;
+    uint64_t key = ((uint64_t)lo << 32) | hi;
+    uint32_t mask = s->capacity - 1;
+    uint32_t i = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+    point_slot *slots = s->slots;
+    while (slots[i].stamp == s->stamp) {
+        if (slots[i].key == key)
+            return slots[i].vertex;
+        i = (i + 1) & mask;
+    }
+    const float *P = &a->vertices[3 * lo], *Q = &a->vertices[3 * hi];
+    double sp = l->nx * (double)P[0] + l->ny * (double)P[1] - l->c;
+    double sq = l->nx * (double)Q[0] + l->ny * (double)Q[1] - l->c;
+    double t = sp / (sp - sq);
+    float *out = &a->vertices[3 * a->vertex_count];
+    for (int k = 0; k < 3; k++)
+        out[k] = (float)((double)P[k] + t * ((double)Q[k] - (double)P[k]));
+    if (l->axis >= 0)
+        out[l->axis] = (float)l->c; /* exactly on the tile line */
+    slots[i].key = key;
+    slots[i].stamp = s->stamp;
+    slots[i].vertex = a->vertex_count;
+    return a->vertex_count++;
+}
+
+static void emit(nwn2_aswm *a, uint32_t *slot, const nwn2_triangle *model, uint32_t v0, uint32_t v1, uint32_t v2)
+{
+    nwn2_triangle *t;
+    if (*slot != NWN2_NONE32) {
+        t = &a->triangles[*slot];
+        *slot = NWN2_NONE32;
+    } else {
+        t = &a->triangles[a->triangle_count++];
+    }
+    *t = *model;
+    t->v[0] = v0;
+    t->v[1] = v1;
+    t->v[2] = v2;
+}
+
+wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bake_line *l, uint32_t *added)
+{
+    uint32_t crossing = 0;
+    for (uint32_t t = 0; t < a->triangle_count; t++) {
+        const uint32_t *v = a->triangles[t].v;
+        double d0 = side_of(l, &a->vertices[3 * v[0]]), d1 = side_of(l, &a->vertices[3 * v[1]]),
+               d2 = side_of(l, &a->vertices[3 * v[2]]);
+        int pos = (d0 > 0) + (d1 > 0) + (d2 > 0), neg = (d0 < 0) + (d1 < 0) + (d2 < 0);
+        crossing += pos && neg;
+    }
+    if (!crossing)
+        return WM_OK;
+    uint64_t tris = (uint64_t)a->triangle_count + 2ull * crossing;
+    uint64_t verts = (uint64_t)a->vertex_count + 2ull * crossing;
+    if (tris > ctx->limits.max_triangles || verts > ctx->limits.max_triangles)
+        return wm_error(ctx, WM_ERR_LIMIT, "splitting along a line would make %llu triangles (limit %llu)",
+                        (unsigned long long)tris, (unsigned long long)ctx->limits.max_triangles);
+    nwn2_triangle *nt = wm_realloc_array(ctx, a->triangles, (size_t)tris, sizeof *nt);
+    if (!nt)
+        return WM_ERR_NOMEM;
+    a->triangles = nt;
+    float *nv = wm_realloc_array(ctx, a->vertices, (size_t)verts * 3, sizeof *nv);
+    if (!nv)
+        return WM_ERR_NOMEM;
+    a->vertices = nv;
+    wm_result r = reserve_slots(ctx, s, 2 * crossing);
+    if (r)
+        return r;
+    if (++s->stamp == 0)
+        ++s->stamp;
+
+    const uint32_t before = a->triangle_count;
+    for (uint32_t t = 0; t < before; t++) {
+        const nwn2_triangle model = a->triangles[t];
+        double d[3];
+        for (int k = 0; k < 3; k++)
+            d[k] = side_of(l, &a->vertices[3 * model.v[k]]);
+        int pos = (d[0] > 0) + (d[1] > 0) + (d[2] > 0), neg = (d[0] < 0) + (d[1] < 0) + (d[2] < 0);
+        if (!pos || !neg)
+            continue;
+        uint32_t slot = t;
+        /* rotate so that vertex 0 is the lone one: alone on its side, or on the line */
+        int lone = 0;
+        for (int k = 0; k < 3; k++) {
+            int others_same = 0;
+            for (int j = 0; j < 3; j++)
+                if (j != k && ((d[j] > 0 && d[k] > 0) || (d[j] < 0 && d[k] < 0)))
+                    others_same = 1;
+            if (d[k] == 0 || !others_same) {
+                lone = k;
+                if (d[k] == 0)
+                    break;
+            }
+        }
+        uint32_t A = model.v[lone], B = model.v[(lone + 1) % 3], C = model.v[(lone + 2) % 3];
+        if (d[lone] == 0) {
+            /* the line runs through A and crosses BC */
+            uint32_t P = edge_point(s, a, l, B, C);
+            emit(a, &slot, &model, A, B, P);
+            emit(a, &slot, &model, A, P, C);
+        } else {
+            uint32_t P = edge_point(s, a, l, A, B), Q = edge_point(s, a, l, C, A);
+            emit(a, &slot, &model, A, P, Q);
+            emit(a, &slot, &model, P, B, C);
+            emit(a, &slot, &model, P, C, Q);
+        }
+    }
+    *added += a->triangle_count - before;
+    return WM_OK;
+}
+
+wm_result nwn2_bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, uint32_t *added)
+{
+    bake_splitter s;
+    bake_splitter_init(&s);
+    wm_result r = WM_OK;
+    for (int axis = 0; axis < 2 && !r; axis++) {
+        uint32_t cells = axis == 0 ? a->grid_width : a->grid_height;
+        for (uint32_t k = 1; k < cells && !r; k++) {
+            bake_line l = {axis == 0 ? 1.0 : 0.0, axis == 0 ? 0.0 : 1.0, (double)((float)k * a->tile_width), axis};
+            r = bake_split_line(ctx, &s, a, &l, added);
+        }
+    }
+    bake_splitter_free(ctx, &s);
+    return r;
+}
