@@ -70,11 +70,11 @@ void nwn2_container_init(nwn2_container *c);
 void nwn2_container_free(const wm_ctx *ctx, nwn2_container *c);
 /* Parses "NWN2" + packet table + packets; each packet's own type and size
  * header is checked against the table. Packets may sit anywhere in the data
- * (they are copied); overlapping or out-of-range packets are errors. */
+ * (they are copied); their total size may not exceed the data (overlap). */
 wm_result nwn2_container_parse(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
                                nwn2_container *out);
 /* Header, table, then the packets contiguously in table order (the layout
- * every real file uses). Updates nothing in c; offsets are computed. */
+ * every real file uses); the offsets are recomputed. */
 wm_result nwn2_container_serialize(wm_ctx *ctx, const nwn2_container *c, wm_buffer *out);
 /* Index of the first packet of that type at or after start, or -1. */
 int32_t nwn2_container_find(const nwn2_container *c, const char type[4], uint32_t start);
@@ -190,6 +190,9 @@ typedef struct nwn2_aswm {
     nwn2_island *islands;
     uint32_t island_count;
     nwn2_island_path *island_paths; /* island_count^2, [from*n + to] */
+
+    uint8_t *trailing;        /* bytes after the island path table (none in real files), kept */
+    uint32_t trailing_size;
 } nwn2_aswm;
 
 void nwn2_aswm_init(nwn2_aswm *a);
@@ -240,9 +243,11 @@ void nwn2_file_init(nwn2_file *f);
 void nwn2_file_free(const wm_ctx *ctx, nwn2_file *f);
 wm_result nwn2_file_parse(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source, nwn2_file *out);
 wm_result nwn2_file_read(wm_ctx *ctx, const char *path, nwn2_file *out);
-/* Re-serialises f->aswm into the ASWM packet (compressed when the packet was
- * compressed, at zlib level `level`, -1 = the level that best matches the
- * toolset) and serialises the container. */
+/* Re-serialises f->aswm into the ASWM packet and serialises the container.
+ * level -1: when the walkmesh bytes equal those read, the original packet
+ * (and its zlib stream) is kept, so an unchanged file is written back
+ * byte-identical; otherwise it is compressed (when the packet was) at the
+ * level closest to the toolset's. level 0..9 always re-encodes. */
 wm_result nwn2_file_serialize(wm_ctx *ctx, const nwn2_file *f, int level, wm_buffer *out);
 wm_result nwn2_file_write(wm_ctx *ctx, const nwn2_file *f, const char *path, int overwrite);
 
