@@ -35,6 +35,12 @@ typedef struct nwn2_cutter_set {
 } nwn2_cutter_set;
 
 void nwn2_cutter_set_free(const wm_ctx *ctx, nwn2_cutter_set *set);
+/* Walkmesh cutters of an area's GIT (GFF): every TriggerList entry with
+ * Type 3 and at least 3 Geometry points; point = (XPosition + PointX,
+ * YPosition + PointY). */
+wm_result nwn2_bake_cutters_from_git(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
+                                     nwn2_cutter_set *out);
+wm_result nwn2_bake_read_git(wm_ctx *ctx, const char *path, nwn2_cutter_set *out);
 
 /* Called after each finished unit of work (tiles, then islands); from the
  * calling thread only. */

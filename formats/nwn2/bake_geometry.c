@@ -177,16 +177,92 @@ static int half_edge_cmp(const void *pa, const void *pb)
     return x->slot < y->slot ? -1 : (x->slot > y->slot);
 }
 
-wm_result nwn2_bake_rebuild_edges(wm_ctx *ctx, nwn2_aswm *a)
+/* Pairs the sides of one vertex pair h[i..j). Two sides: linked. More (a
+ * non-manifold edge): sides whose triangles were linked in the input are
+ * paired first (hints: origin[t] = input index, t's neighbour[] = input
+ * neighbours); sides without input triangle are then paired in order. */
+static void pair_group(const half_edge *h, uint32_t n, const uint32_t *origin, const nwn2_triangle *tris,
+                       uint32_t *mate)
+{
+    for (uint32_t i = 0; i < n; i++)
+        mate[i] = NWN2_NONE32;
+    if (n == 2) {
+        if (h[0].tri != h[1].tri) {
+            mate[0] = 1;
+            mate[1] = 0;
+        }
+        return;
+    }
+    for (uint32_t i = 0; i < n && origin; i++) {
+        uint32_t oi = origin[h[i].tri];
+        for (uint32_t j = i + 1; j < n && mate[i] == NWN2_NONE32 && oi != NWN2_NONE32; j++) {
+            uint32_t oj = origin[h[j].tri];
+            if (mate[j] != NWN2_NONE32 || oj == NWN2_NONE32 || h[i].tri == h[j].tri)
+                continue;
+            const uint32_t *ni = tris[h[i].tri].neighbour, *nj = tris[h[j].tri].neighbour;
+            int linked = (ni[0] == oj || ni[1] == oj || ni[2] == oj) && (nj[0] == oi || nj[1] == oi || nj[2] == oi);
+            if (linked) {
+                mate[i] = j;
+                mate[j] = i;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (mate[i] != NWN2_NONE32 || (origin && origin[h[i].tri] != NWN2_NONE32))
+            continue;
+        for (uint32_t j = i + 1; j < n; j++)
+            if (mate[j] == NWN2_NONE32 && (!origin || origin[h[j].tri] == NWN2_NONE32) && h[i].tri != h[j].tri) {
+                mate[i] = j;
+                mate[j] = i;
+                break;
+            }
+    }
+}
+
+/* Calls emit(k, mate or NONE) once per edge: for each vertex pair in
+ * (low, high) order, each pair of sides (or single side) in side order. */
+static uint32_t for_each_edge(const half_edge *h, uint32_t sides, const uint32_t *mate, nwn2_aswm *a,
+                              nwn2_edge *edges)
+{
+    uint32_t ne = 0;
+    for (uint32_t i = 0; i < sides;) {
+        uint32_t j = i + 1;
+        while (j < sides && h[j].lo == h[i].lo && h[j].hi == h[i].hi)
+            j++;
+        for (uint32_t k = i; k < j; k++) {
+            if (mate[k] != NWN2_NONE32 && mate[k] < k - i)
+                continue; /* emitted with its mate */
+            uint32_t m = mate[k] == NWN2_NONE32 ? NWN2_NONE32 : i + mate[k];
+            uint32_t other = m == NWN2_NONE32 ? NWN2_NONE32 : h[m].tri;
+            if (edges) {
+                edges[ne] = (nwn2_edge){{h[k].lo, h[k].hi}, {h[k].tri, other}};
+            } else {
+                a->triangles[h[k].tri].edge[h[k].slot] = ne;
+                a->triangles[h[k].tri].neighbour[h[k].slot] = other;
+                if (m != NWN2_NONE32) {
+                    a->triangles[other].edge[h[m].slot] = ne;
+                    a->triangles[other].neighbour[h[m].slot] = h[k].tri;
+                }
+            }
+            ne++;
+        }
+        i = j;
+    }
+    return ne;
+}
+
+static wm_result rebuild_edges(wm_ctx *ctx, nwn2_aswm *a, const uint32_t *origin)
 {
     const uint64_t sides = 3ull * a->triangle_count;
     if (sides > UINT32_MAX)
         return wm_error(ctx, WM_ERR_LIMIT, "%u triangles: too many edges", a->triangle_count);
     half_edge *h = wm_alloc_array(ctx, sides ? (size_t)sides : 1, sizeof *h);
     nwn2_edge *edges = wm_alloc_array(ctx, sides ? (size_t)sides : 1, sizeof *edges);
-    if (!h || !edges) {
+    uint32_t *mate = wm_alloc_array(ctx, sides ? (size_t)sides : 1, sizeof *mate);
+    if (!h || !edges || !mate) {
         wm_free(ctx, h);
         wm_free(ctx, edges);
+        wm_free(ctx, mate);
         return WM_ERR_NOMEM;
     }
     for (uint32_t t = 0; t < a->triangle_count; t++)
@@ -195,26 +271,17 @@ wm_result nwn2_bake_rebuild_edges(wm_ctx *ctx, nwn2_aswm *a)
             h[3 * t + k] = (half_edge){p < q ? p : q, p < q ? q : p, t, k};
         }
     qsort(h, (size_t)sides, sizeof *h, half_edge_cmp);
-    /* Sides with the same vertex pair are linked two by two (a third side
-     * of a non-manifold edge starts a new edge). */
-    uint32_t ne = 0;
     for (uint32_t i = 0; i < sides;) {
         uint32_t j = i + 1;
-        int paired = j < sides && h[j].lo == h[i].lo && h[j].hi == h[i].hi && h[j].tri != h[i].tri;
-        nwn2_edge *e = &edges[ne];
-        e->v[0] = h[i].lo;
-        e->v[1] = h[i].hi;
-        e->tri[0] = h[i].tri;
-        e->tri[1] = paired ? h[j].tri : NWN2_NONE32;
-        a->triangles[h[i].tri].edge[h[i].slot] = ne;
-        a->triangles[h[i].tri].neighbour[h[i].slot] = e->tri[1];
-        if (paired) {
-            a->triangles[h[j].tri].edge[h[j].slot] = ne;
-            a->triangles[h[j].tri].neighbour[h[j].slot] = h[i].tri;
-        }
-        ne++;
-        i = paired ? j + 1 : j;
+        while (j < sides && h[j].lo == h[i].lo && h[j].hi == h[i].hi)
+            j++;
+        pair_group(&h[i], j - i, origin, a->triangles, &mate[i]);
+        i = j;
     }
+    /* Edges first, slots last: pair_group reads the hints in neighbour[]. */
+    uint32_t ne = for_each_edge(h, (uint32_t)sides, mate, a, edges);
+    for_each_edge(h, (uint32_t)sides, mate, a, NULL);
+    wm_free(ctx, mate);
     wm_free(ctx, h);
     /* Each triangle's slots in ascending edge order, as the toolset stores them. */
     for (uint32_t t = 0; t < a->triangle_count; t++) {
@@ -235,6 +302,11 @@ wm_result nwn2_bake_rebuild_edges(wm_ctx *ctx, nwn2_aswm *a)
     a->edges = edges;
     a->edge_count = ne;
     return WM_OK;
+}
+
+wm_result nwn2_bake_rebuild_edges(wm_ctx *ctx, nwn2_aswm *a)
+{
+    return rebuild_edges(ctx, a, NULL);
 }
 
 static void recompute_triangles(nwn2_aswm *a)
@@ -295,6 +367,15 @@ wm_result nwn2_bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options 
         return r;
     if ((uint64_t)a->grid_width * a->grid_height > UINT32_MAX / 2)
         return wm_error(ctx, WM_ERR_LIMIT, "tile grid %u x %u is too large", a->grid_width, a->grid_height);
+    /* Until the edges are rebuilt, edge[0] carries each triangle's input
+     * index and neighbour[] its input neighbours: hints for non-manifold edges. */
+    for (uint32_t t = 0; t < a->triangle_count; t++) {
+        nwn2_triangle *tri = &a->triangles[t];
+        tri->edge[0] = t;
+        for (int k = 0; k < 3; k++)
+            if (tri->neighbour[k] >= a->triangle_count)
+                tri->neighbour[k] = NWN2_NONE32;
+    }
     if (!opts->keep_borders)
         r = drop_border(ctx, a, &stats->border_removed);
     if (!r)
@@ -307,8 +388,15 @@ wm_result nwn2_bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options 
         r = sort_into_tiles(ctx, a);
     if (!r)
         r = compact_vertices(ctx, a);
-    if (!r)
-        r = nwn2_bake_rebuild_edges(ctx, a);
+    if (!r) {
+        uint32_t *origin = wm_alloc_array(ctx, a->triangle_count ? a->triangle_count : 1, sizeof *origin);
+        if (!origin)
+            return WM_ERR_NOMEM;
+        for (uint32_t t = 0; t < a->triangle_count; t++)
+            origin[t] = a->triangles[t].edge[0];
+        r = rebuild_edges(ctx, a, origin);
+        wm_free(ctx, origin);
+    }
     if (!r) {
         recompute_triangles(a);
         r = fill_tile_headers(ctx, a);

@@ -92,6 +92,7 @@ static void emit(nwn2_aswm *a, uint32_t *slot, const nwn2_triangle *model, uint3
         t = &a->triangles[a->triangle_count++];
     }
     *t = *model;
+    t->edge[0] = NWN2_NONE32; /* a piece is no input triangle (see bake_split.h) */
     t->v[0] = v0;
     t->v[1] = v1;
     t->v[2] = v2;

@@ -21,7 +21,9 @@ typedef struct bake_splitter {
 void bake_splitter_init(bake_splitter *s);
 void bake_splitter_free(const wm_ctx *ctx, bake_splitter *s);
 /* Splits every triangle the line crosses; the first piece takes the
- * triangle's place, the others are appended. */
+ * triangle's place, the others are appended. During stage 1 a triangle's
+ * edge[0] holds its input index (its origin) and neighbour[] its input
+ * neighbours; pieces get origin NWN2_NONE32. */
 wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bake_line *l, uint32_t *added);
 
 #endif
