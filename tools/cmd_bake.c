@@ -8,7 +8,7 @@
 
 static void help(void)
 {
-    printf("Usage: walkmesh bake IN.trn|IN.trx -o OUT.trx [--keep-borders] [--git AREA.git]\n"
+    printf("Usage: walkmesh bake IN.trn|IN.trx -o OUT.trx [--keep-borders] [--git AREA.git [--cut-whole]]\n"
            "                    [--threads N] [--force] [--quiet]\n\n"
            "Bakes an NWN2 walkmesh the way the toolset does: drops the map-border tiles, splits\n"
            "triangles along tile lines (meshes imported from elsewhere), turns triangles clockwise,\n"
@@ -23,11 +23,15 @@ static void help(void)
            "  --git AREA.git         cut the walkmesh with the area's walkmesh cutters (triggers\n"
            "                         of Type 3): triangles are split along each polygon's edges\n"
            "                         and the pieces inside are removed\n"
+           "  --cut-whole            with --git: remove the triangles whose centre lies inside a\n"
+           "                         cutter instead of cutting them (adds no triangles: use it when\n"
+           "                         cutting leaves a tile with more than 127 walkable triangles)\n"
            "  --threads N            bake independent tiles on N threads (default 1)\n"
            "  --force                overwrite OUT.trx\n"
            "  --quiet                no summary, no progress bar\n\n"
            "A tile's path table addresses at most 127 walkable triangles; a tile with more is an\n"
-           "error naming the tile: simplify the walkable surface there and bake again.\n\n"
+           "error naming the tile: simplify the walkable surface there (or, when cutters caused it,\n"
+           "add --cut-whole) and bake again.\n\n"
            "Exit status: 0 baked, 1 usage, 2 input unreadable or not bakeable (e.g. a tile with\n"
            "more than 127 walkable triangles), 3 output not written (exists without --force).\n");
 }
@@ -70,7 +74,9 @@ int cmd_bake(int argc, char **argv)
                 cli_error("bake: --threads %s: expected a number from 1 to 256", argv[i]);
                 return EXIT_USAGE;
             }
-        } else if (strcmp(a, "--keep-borders") == 0)
+        } else if (strcmp(a, "--cut-whole") == 0)
+            opts.cut_whole_triangles = 1;
+        else if (strcmp(a, "--keep-borders") == 0)
             opts.keep_borders = 1;
         else if (strcmp(a, "--force") == 0)
             force = 1;

@@ -50,6 +50,8 @@ typedef struct nwn2_bake_options {
     int keep_borders;                 /* do not drop the border tiles' triangles */
     unsigned threads;                 /* 0 or 1: bake on the calling thread */
     const nwn2_cutter_set *cutters;   /* NULL: none */
+    int cut_whole_triangles;          /* cutters remove whole triangles (centre inside) instead of
+                                         cutting along the polygon: never adds triangles */
     nwn2_bake_progress_fn progress;   /* NULL: none */
     void *progress_user;
 } nwn2_bake_options;
@@ -80,9 +82,10 @@ void nwn2_bake_centre(const float *v0, const float *v1, const float *v2, float o
  * points on shared edges are computed once per edge, so the mesh stays
  * watertight. Adds to *added the number of extra triangles. */
 wm_result nwn2_bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, uint32_t *added);
-/* Cuts triangles along each cutter polygon and removes the pieces inside. */
-wm_result nwn2_bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, uint32_t *added,
-                        uint32_t *removed);
+/* Cuts triangles along each cutter polygon and removes the pieces inside
+ * (whole_triangles: no cutting, removes the triangles whose centre is inside). */
+wm_result nwn2_bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, int whole_triangles,
+                        uint32_t *added, uint32_t *removed);
 /* Edges and neighbours as the toolset orders them: one edge per vertex pair
  * (lower index first), sorted by (low, high); each triangle's three slots
  * sorted by edge index. */

@@ -1,10 +1,18 @@
-/* Walkmesh cutters: the mesh is split along the line of every polygon edge
- * (the whole line, so every split point lies on an edge shared by both of
- * its triangles and the mesh stays watertight), then every piece whose
- * centre lies inside the polygon is removed. */
+/* Walkmesh cutters. For each polygon: its corners are inserted into the
+ * triangles holding them (a corner on an edge splits both triangles of the
+ * edge at one shared vertex); then each polygon edge splits exactly the
+ * triangles it passes through. Since every corner is a vertex by then, a
+ * polygon edge crosses any triangle from boundary to boundary, so the
+ * triangle on the other side of each crossed edge is crossed too and gets
+ * the same split vertex: the mesh stays watertight. Last, every triangle
+ * whose centre lies inside a polygon is removed. */
 #include "bake_split.h"
 
 #include <math.h>
+#include <string.h>
+
+/* Distance (in x/y units) within which a corner counts as on an edge. */
+#define CORNER_EPS 1e-4
 
 void nwn2_cutter_set_free(const wm_ctx *ctx, nwn2_cutter_set *set)
 {
@@ -29,16 +37,137 @@ static int inside_polygon(const nwn2_cutter *c, double x, double y)
     return in;
 }
 
-wm_result nwn2_bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, uint32_t *added,
-                        uint32_t *removed)
+static double orient(const float *a, const float *b, double px, double py)
+{
+    return ((double)b[0] - a[0]) * (py - a[1]) - ((double)b[1] - a[1]) * (px - a[0]);
+}
+
+typedef enum { CORNER_OUTSIDE, CORNER_INSIDE, CORNER_ON_EDGE } corner_place;
+
+/* Where (x, y) lies in triangle t; *edge = vertex opposite the edge it is on,
+ * bary = barycentric weights of the vertices. */
+static corner_place locate(const nwn2_aswm *a, uint32_t t, double x, double y, int *edge, double bary[3])
+{
+    const uint32_t *v = a->triangles[t].v;
+    const float *p[3] = {&a->vertices[3 * v[0]], &a->vertices[3 * v[1]], &a->vertices[3 * v[2]]};
+    double area = orient(p[0], p[1], p[2][0], p[2][1]);
+    if (fabs(area) < 1e-12)
+        return CORNER_OUTSIDE; /* vertical or degenerate: nothing to cut in x/y */
+    int near = 0;
+    for (int k = 0; k < 3; k++) {
+        const float *b = p[(k + 1) % 3], *c = p[(k + 2) % 3];
+        double o = orient(b, c, x, y);
+        double len = hypot((double)c[0] - b[0], (double)c[1] - b[1]);
+        bary[k] = o / area;
+        if (len > 0 && fabs(o) / len <= CORNER_EPS) {
+            near++;
+            *edge = k;
+        } else if (bary[k] < 0) {
+            return CORNER_OUTSIDE;
+        }
+    }
+    if (near >= 2)
+        return CORNER_OUTSIDE; /* at a vertex already */
+    return near ? CORNER_ON_EDGE : CORNER_INSIDE;
+}
+
+static wm_result insert_corner(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, double x, double y, uint32_t *added)
+{
+    uint32_t hits = 0;
+    int edge;
+    double bary[3];
+    for (uint32_t t = 0; t < a->triangle_count; t++)
+        hits += locate(a, t, x, y, &edge, bary) != CORNER_OUTSIDE;
+    if (!hits)
+        return WM_OK;
+    wm_result r = bake_split_begin(ctx, s, a, hits, 2 * hits);
+    if (r)
+        return r;
+    const uint32_t before = a->triangle_count;
+    for (uint32_t t = 0; t < before; t++) {
+        corner_place where = locate(a, t, x, y, &edge, bary);
+        if (where == CORNER_OUTSIDE)
+            continue;
+        const nwn2_triangle model = a->triangles[t];
+        uint32_t slot = t;
+        if (where == CORNER_INSIDE) {
+            float pos[3] = {(float)x, (float)y, 0.0f};
+            double z = 0;
+            for (int k = 0; k < 3; k++)
+                z += bary[k] * a->vertices[3 * model.v[k] + 2];
+            pos[2] = (float)z;
+            uint32_t P = a->vertex_count;
+            memcpy(&a->vertices[3 * a->vertex_count++], pos, sizeof pos);
+            bake_split_emit(a, &slot, &model, model.v[0], model.v[1], P);
+            bake_split_emit(a, &slot, &model, model.v[1], model.v[2], P);
+            bake_split_emit(a, &slot, &model, model.v[2], model.v[0], P);
+        } else {
+            uint32_t X = model.v[edge], Y = model.v[(edge + 1) % 3], Z = model.v[(edge + 2) % 3];
+            /* the point on edge YZ, from the edge's ends in index order */
+            uint32_t lo = Y < Z ? Y : Z, hi = Y < Z ? Z : Y;
+            const float *L = &a->vertices[3 * lo], *H = &a->vertices[3 * hi];
+            double dx = (double)H[0] - L[0], dy = (double)H[1] - L[1];
+            double u = ((x - L[0]) * dx + (y - L[1]) * dy) / (dx * dx + dy * dy);
+            float pos[3];
+            for (int k = 0; k < 3; k++)
+                pos[k] = (float)((double)L[k] + u * ((double)H[k] - (double)L[k]));
+            uint32_t P = bake_split_point(s, a, lo, hi, pos);
+            bake_split_emit(a, &slot, &model, X, Y, P);
+            bake_split_emit(a, &slot, &model, X, P, Z);
+        }
+    }
+    *added += a->triangle_count - before;
+    return WM_OK;
+}
+
+/* A polygon edge as a segment: from (x0, y0) along the unit direction for len. */
+typedef struct segment {
+    const bake_line *line;
+    double x0, y0, dx, dy, len;
+} segment;
+
+/* Splits triangle t only when the middle of the line's chord through it lies on the segment. */
+static int on_segment(void *user, const nwn2_aswm *a, uint32_t t)
+{
+    const segment *sg = user;
+    const uint32_t *v = a->triangles[t].v;
+    double d[3], mx = 0, my = 0;
+    int n = 0;
+    for (int k = 0; k < 3; k++) {
+        const float *p = &a->vertices[3 * v[k]];
+        d[k] = sg->line->nx * p[0] + sg->line->ny * p[1] - sg->line->c;
+    }
+    for (int k = 0; k < 3 && n < 2; k++) {
+        const float *p = &a->vertices[3 * v[k]], *q = &a->vertices[3 * v[(k + 1) % 3]];
+        double dk = d[k], dq = d[(k + 1) % 3];
+        if ((dk > 0 && dq < 0) || (dk < 0 && dq > 0)) {
+            double u = dk / (dk - dq);
+            mx += p[0] + u * ((double)q[0] - p[0]);
+            my += p[1] + u * ((double)q[1] - p[1]);
+            n++;
+        }
+    }
+    if (n == 0)
+        return 0;
+    mx /= n;
+    my /= n;
+    double along = (mx - sg->x0) * sg->dx + (my - sg->y0) * sg->dy;
+    return along > CORNER_EPS && along < sg->len - CORNER_EPS;
+}
+
+wm_result nwn2_bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, int whole_triangles,
+                        uint32_t *added, uint32_t *removed)
 {
     bake_splitter s;
     bake_splitter_init(&s);
     wm_result r = WM_OK;
-    for (uint32_t ci = 0; ci < cutters->count && !r; ci++) {
+    for (uint32_t ci = 0; ci < cutters->count && !r && !whole_triangles; ci++) {
         const nwn2_cutter *c = &cutters->cutters[ci];
         if (c->point_count < 3)
             continue;
+        for (uint32_t i = 0; i < c->point_count && !r; i++)
+            if (isfinite(c->points[2 * i]) && isfinite(c->points[2 * i + 1]))
+                r = insert_corner(ctx, &s, a, c->points[2 * i], c->points[2 * i + 1], added);
         for (uint32_t i = 0; i < c->point_count && !r; i++) {
             uint32_t j = (i + 1) % c->point_count;
             double x0 = c->points[2 * i], y0 = c->points[2 * i + 1];
@@ -48,7 +177,8 @@ wm_result nwn2_bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutter
                 continue;
             bake_line l = {-dy / len, dx / len, 0.0, -1};
             l.c = l.nx * x0 + l.ny * y0;
-            r = bake_split_line(ctx, &s, a, &l, added);
+            segment sg = {&l, x0, y0, dx / len, dy / len, len};
+            r = bake_split_line(ctx, &s, a, &l, on_segment, &sg, added);
         }
     }
     bake_splitter_free(ctx, &s);

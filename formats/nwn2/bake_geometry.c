@@ -381,7 +381,8 @@ wm_result nwn2_bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options 
     if (!r)
         make_clockwise(a);
     if (!r && opts->cutters && opts->cutters->count)
-        r = nwn2_bake_cut(ctx, a, opts->cutters, &stats->split_added, &stats->cut_removed);
+        r = nwn2_bake_cut(ctx, a, opts->cutters, opts->cut_whole_triangles, &stats->split_added,
+                          &stats->cut_removed);
     if (!r)
         r = nwn2_bake_split_tiles(ctx, a, &stats->split_added);
     if (!r)

@@ -54,8 +54,7 @@ static wm_result reserve_slots(wm_ctx *ctx, bake_splitter *s, uint32_t points)
     return WM_OK;
 }
 
-/* The vertex where the line crosses edge (p, q); created on first use. */
-static uint32_t edge_point(bake_splitter *s, nwn2_aswm *a, const bake_line *l, uint32_t p, uint32_t q)
+uint32_t bake_split_point(bake_splitter *s, nwn2_aswm *a, uint32_t p, uint32_t q, const float pos[3])
 {
     uint32_t lo = p < q ? p : q, hi = p < q ? q : p;
     uint64_t key = ((uint64_t)lo << 32) | hi;
@@ -67,22 +66,31 @@ static uint32_t edge_point(bake_splitter *s, nwn2_aswm *a, const bake_line *l, u
             return slots[i].vertex;
         i = (i + 1) & mask;
     }
-    const float *P = &a->vertices[3 * lo], *Q = &a->vertices[3 * hi];
-    double sp = l->nx * (double)P[0] + l->ny * (double)P[1] - l->c;
-    double sq = l->nx * (double)Q[0] + l->ny * (double)Q[1] - l->c;
-    double t = sp / (sp - sq);
-    float *out = &a->vertices[3 * a->vertex_count];
-    for (int k = 0; k < 3; k++)
-        out[k] = (float)((double)P[k] + t * ((double)Q[k] - (double)P[k]));
-    if (l->axis >= 0)
-        out[l->axis] = (float)l->c; /* exactly on the tile line */
+    memcpy(&a->vertices[3 * a->vertex_count], pos, 3 * sizeof(float));
     slots[i].key = key;
     slots[i].stamp = s->stamp;
     slots[i].vertex = a->vertex_count;
     return a->vertex_count++;
 }
 
-static void emit(nwn2_aswm *a, uint32_t *slot, const nwn2_triangle *model, uint32_t v0, uint32_t v1, uint32_t v2)
+/* The vertex where the line crosses edge (p, q), computed from the edge's
+ * endpoints in index order so both triangles of the edge get the same bits. */
+static uint32_t edge_point(bake_splitter *s, nwn2_aswm *a, const bake_line *l, uint32_t p, uint32_t q)
+{
+    uint32_t lo = p < q ? p : q, hi = p < q ? q : p;
+    const float *P = &a->vertices[3 * lo], *Q = &a->vertices[3 * hi];
+    double sp = l->nx * (double)P[0] + l->ny * (double)P[1] - l->c;
+    double sq = l->nx * (double)Q[0] + l->ny * (double)Q[1] - l->c;
+    double t = sp / (sp - sq);
+    float out[3];
+    for (int k = 0; k < 3; k++)
+        out[k] = (float)((double)P[k] + t * ((double)Q[k] - (double)P[k]));
+    if (l->axis >= 0)
+        out[l->axis] = (float)l->c; /* exactly on the tile line */
+    return bake_split_point(s, a, lo, hi, out);
+}
+
+void bake_split_emit(nwn2_aswm *a, uint32_t *slot, const nwn2_triangle *model, uint32_t v0, uint32_t v1, uint32_t v2)
 {
     nwn2_triangle *t;
     if (*slot != NWN2_NONE32) {
@@ -98,45 +106,60 @@ static void emit(nwn2_aswm *a, uint32_t *slot, const nwn2_triangle *model, uint3
     t->v[2] = v2;
 }
 
-wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bake_line *l, uint32_t *added)
+wm_result bake_split_begin(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, uint32_t points, uint32_t triangles)
 {
-    uint32_t crossing = 0;
-    for (uint32_t t = 0; t < a->triangle_count; t++) {
-        const uint32_t *v = a->triangles[t].v;
-        double d0 = side_of(l, &a->vertices[3 * v[0]]), d1 = side_of(l, &a->vertices[3 * v[1]]),
-               d2 = side_of(l, &a->vertices[3 * v[2]]);
-        int pos = (d0 > 0) + (d1 > 0) + (d2 > 0), neg = (d0 < 0) + (d1 < 0) + (d2 < 0);
-        crossing += pos && neg;
-    }
-    if (!crossing)
-        return WM_OK;
-    uint64_t tris = (uint64_t)a->triangle_count + 2ull * crossing;
-    uint64_t verts = (uint64_t)a->vertex_count + 2ull * crossing;
+    uint64_t tris = (uint64_t)a->triangle_count + triangles;
+    uint64_t verts = (uint64_t)a->vertex_count + points;
     if (tris > ctx->limits.max_triangles || verts > ctx->limits.max_triangles)
-        return wm_error(ctx, WM_ERR_LIMIT, "splitting along a line would make %llu triangles (limit %llu)",
-                        (unsigned long long)tris, (unsigned long long)ctx->limits.max_triangles);
-    nwn2_triangle *nt = wm_realloc_array(ctx, a->triangles, (size_t)tris, sizeof *nt);
+        return wm_error(ctx, WM_ERR_LIMIT, "splitting would make %llu triangles and %llu vertices (limit %llu)",
+                        (unsigned long long)tris, (unsigned long long)verts,
+                        (unsigned long long)ctx->limits.max_triangles);
+    nwn2_triangle *nt = wm_realloc_array(ctx, a->triangles, (size_t)(tris ? tris : 1), sizeof *nt);
     if (!nt)
         return WM_ERR_NOMEM;
     a->triangles = nt;
-    float *nv = wm_realloc_array(ctx, a->vertices, (size_t)verts * 3, sizeof *nv);
+    float *nv = wm_realloc_array(ctx, a->vertices, (size_t)(verts ? verts : 1) * 3, sizeof *nv);
     if (!nv)
         return WM_ERR_NOMEM;
     a->vertices = nv;
-    wm_result r = reserve_slots(ctx, s, 2 * crossing);
+    wm_result r = reserve_slots(ctx, s, points);
     if (r)
         return r;
     if (++s->stamp == 0)
         ++s->stamp;
+    return WM_OK;
+}
+
+static int crosses(const bake_line *l, const nwn2_aswm *a, uint32_t t, double d[3])
+{
+    const uint32_t *v = a->triangles[t].v;
+    for (int k = 0; k < 3; k++)
+        d[k] = side_of(l, &a->vertices[3 * v[k]]);
+    int pos = (d[0] > 0) + (d[1] > 0) + (d[2] > 0), neg = (d[0] < 0) + (d[1] < 0) + (d[2] < 0);
+    return pos && neg;
+}
+
+wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bake_line *l, bake_split_filter filter,
+                          void *filter_user, uint32_t *added)
+{
+    uint32_t crossing = 0;
+    for (uint32_t t = 0; t < a->triangle_count; t++) {
+        double d[3];
+        crossing += crosses(l, a, t, d) && (!filter || filter(filter_user, a, t));
+    }
+    if (!crossing)
+        return WM_OK;
+    if (crossing > UINT32_MAX / 2)
+        return wm_error(ctx, WM_ERR_LIMIT, "%u triangles cross one line", crossing);
+    wm_result r = bake_split_begin(ctx, s, a, 2 * crossing, 2 * crossing);
+    if (r)
+        return r;
 
     const uint32_t before = a->triangle_count;
     for (uint32_t t = 0; t < before; t++) {
         const nwn2_triangle model = a->triangles[t];
         double d[3];
-        for (int k = 0; k < 3; k++)
-            d[k] = side_of(l, &a->vertices[3 * model.v[k]]);
-        int pos = (d[0] > 0) + (d[1] > 0) + (d[2] > 0), neg = (d[0] < 0) + (d[1] < 0) + (d[2] < 0);
-        if (!pos || !neg)
+        if (!crosses(l, a, t, d) || (filter && !filter(filter_user, a, t)))
             continue;
         uint32_t slot = t;
         /* rotate so that vertex 0 is the lone one: alone on its side, or on the line */
@@ -156,13 +179,13 @@ wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bak
         if (d[lone] == 0) {
             /* the line runs through A and crosses BC */
             uint32_t P = edge_point(s, a, l, B, C);
-            emit(a, &slot, &model, A, B, P);
-            emit(a, &slot, &model, A, P, C);
+            bake_split_emit(a, &slot, &model, A, B, P);
+            bake_split_emit(a, &slot, &model, A, P, C);
         } else {
             uint32_t P = edge_point(s, a, l, A, B), Q = edge_point(s, a, l, C, A);
-            emit(a, &slot, &model, A, P, Q);
-            emit(a, &slot, &model, P, B, C);
-            emit(a, &slot, &model, P, C, Q);
+            bake_split_emit(a, &slot, &model, A, P, Q);
+            bake_split_emit(a, &slot, &model, P, B, C);
+            bake_split_emit(a, &slot, &model, P, C, Q);
         }
     }
     *added += a->triangle_count - before;
@@ -178,7 +201,7 @@ wm_result nwn2_bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, uint32_t *added)
         uint32_t cells = axis == 0 ? a->grid_width : a->grid_height;
         for (uint32_t k = 1; k < cells && !r; k++) {
             bake_line l = {axis == 0 ? 1.0 : 0.0, axis == 0 ? 0.0 : 1.0, (double)((float)k * a->tile_width), axis};
-            r = bake_split_line(ctx, &s, a, &l, added);
+            r = bake_split_line(ctx, &s, a, &l, NULL, NULL, added);
         }
     }
     bake_splitter_free(ctx, &s);

@@ -24,6 +24,17 @@ void bake_splitter_free(const wm_ctx *ctx, bake_splitter *s);
  * triangle's place, the others are appended. During stage 1 a triangle's
  * edge[0] holds its input index (its origin) and neighbour[] its input
  * neighbours; pieces get origin NWN2_NONE32. */
-wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bake_line *l, uint32_t *added);
+typedef int (*bake_split_filter)(void *user, const nwn2_aswm *a, uint32_t triangle);
+wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bake_line *l, bake_split_filter filter,
+                          void *filter_user, uint32_t *added);
+
+/* Lower-level pieces for other splitters (cutter points): room for `points`
+ * new vertices and `triangles` new triangles, and a fresh point table. */
+wm_result bake_split_begin(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, uint32_t points, uint32_t triangles);
+/* The vertex made on edge (p, q) in the current table: found, or added at pos. */
+uint32_t bake_split_point(bake_splitter *s, nwn2_aswm *a, uint32_t p, uint32_t q, const float pos[3]);
+/* Writes a piece of model: into *slot (then set to none) or appended. */
+void bake_split_emit(nwn2_aswm *a, uint32_t *slot, const nwn2_triangle *model, uint32_t v0, uint32_t v1,
+                     uint32_t v2);
 
 #endif
