@@ -63,10 +63,12 @@ wm_result nwn2_info(wm_ctx *ctx, const nwn2_file *f, wm_report *report)
         used += t->triangle_count != 0;
         baked += t->node_count != 0;
         uint32_t w = 0;
-        for (uint32_t k = 0; k < t->triangle_count; k++) {
-            uint64_t g = (uint64_t)t->triangle_offset + k;
-            w += g < a->triangle_count && (a->triangles[g].flags & NWN2_TRI_WALKABLE);
-        }
+        /* a corrupt count may run past the triangles: count only those that exist */
+        uint64_t end = (uint64_t)t->triangle_offset + t->triangle_count;
+        if (end > a->triangle_count)
+            end = a->triangle_count;
+        for (uint64_t g = t->triangle_offset; g < end; g++)
+            w += (a->triangles[g].flags & NWN2_TRI_WALKABLE) != 0;
         if (w > max_walk) {
             max_walk = w;
             max_tile = i;
