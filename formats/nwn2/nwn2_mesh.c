@@ -2,6 +2,9 @@
 #include "nwn2.h"
 #include "wm_surface.h"
 
+/* Largest grid a mesh may grow the base to (256x256 tiles; real areas are far smaller). */
+#define NWN2_MAX_GRID_TILES 65536u
+
 #include <math.h>
 #include <string.h>
 
@@ -81,7 +84,7 @@ static wm_result grow_grid(wm_ctx *ctx, nwn2_aswm *a, uint32_t need_w, uint32_t 
         return WM_OK;
     uint32_t w = need_w > a->grid_width ? need_w : a->grid_width;
     uint32_t h = need_h > a->grid_height ? need_h : a->grid_height;
-    if ((uint64_t)w * h > 1u << 20)
+    if ((uint64_t)w * h > NWN2_MAX_GRID_TILES)
         return wm_error(ctx, WM_ERR_LIMIT, "mesh needs a %ux%u tile grid (tile width %g): too large", w, h,
                         (double)a->tile_width);
     nwn2_tile *tiles = wm_alloc_array(ctx, (size_t)w * h, sizeof *tiles);
@@ -156,8 +159,8 @@ wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
                         vertices[3 * (size_t)ix[2] + axis]) / 3.0;
             double cell = floor(c / a->tile_width) + 1.0;
             uint32_t *need = axis == 0 ? &need_w : &need_h;
-            if (cell > *need && cell < 4096.0)
-                *need = (uint32_t)cell;
+            if (cell > *need) /* too far out: grow_grid refuses it */
+                *need = cell > (double)NWN2_MAX_GRID_TILES ? NWN2_MAX_GRID_TILES + 1 : (uint32_t)cell;
         }
     }
     if (need_w == 0)
