@@ -86,6 +86,9 @@ typedef struct bwm_build_input {
     const uint8_t *walkable;     /* per face; NULL: from the surface table */
     const int32_t *transitions;  /* 3 per face (input order), NULL: none */
     bwm_plane_style planes;
+    /* plane of zero-area faces (input order), e.g. from the file being rebuilt;
+     * NULL: normal (0,0,1) through the face */
+    const float *normals, *distances;
 } bwm_build_input;
 
 /* Derives everything: stable walkable-first order, normals, distances, AABB

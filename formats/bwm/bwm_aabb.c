@@ -1,7 +1,8 @@
 /* The BioWare AABB builder: centroid median split on the longest axis of
  * the node's face box, floor(n/2) faces on the left, leaf boxes padded by
  * 0.01, preorder layout with 0-based children, plane flag from the
- * displacement between the children's box centres.
+ * displacement between the children's box centres (KOTORMax and MDLedit
+ * write the split axis as 1, 2 or 4 instead).
  * Faces with equal centroids are ordered by face index (BioWare's own
  * tie order is not recoverable from the files). A quickselect partition
  * gives the same split as a full sort in linear time per level. */
@@ -105,7 +106,11 @@ static uint32_t build_node(const aabb_job *j, size_t lo, size_t hi, uint32_t nod
         }
     }
     n->face = -1;
-    n->plane = (1u << best_axis) << ((j->planes == BWM_PLANES_BIOWARE && negative) ? 3 : 0);
+    /* BioWare: axis and sign of the children's centre displacement; KOTORMax: the split axis */
+    if (j->planes == BWM_PLANES_KOTORMAX)
+        n->plane = 1u << axis;
+    else
+        n->plane = (1u << best_axis) << (negative ? 3 : 0);
     n->left = left;
     n->right = right;
     return 1 + left_nodes + right_nodes;

@@ -170,7 +170,7 @@ static wm_result build_perimeters(wm_ctx *ctx, bwm_file *f, uint32_t walkable, c
     return r;
 }
 
-static void compute_planes(wm_ctx *ctx, bwm_file *f)
+static void compute_planes(wm_ctx *ctx, bwm_file *f, const bwm_build_input *fallback, const uint32_t *order)
 {
     uint32_t degenerate = 0, downward = 0;
     for (uint32_t i = 0; i < f->face_count; i++) {
@@ -187,12 +187,22 @@ static void compute_planes(wm_ctx *ctx, bwm_file *f)
         n[2] = u[0] * v[1] - u[1] * v[0];
         double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
         if (len > 0) {
-            for (int k = 0; k < 3; k++) n[k] /= len;
-        } else if (degenerate++ < 5) {
-            wm_warn(ctx, "face %u: degenerate (zero area)", i);
+            for (int k = 0; k < 3; k++) f->normals[3 * (size_t)i + k] = (float)(n[k] / len);
+        } else {
+            /* no plane: keep what the source file stored, else a horizontal plane through the face */
+            if (degenerate++ < 5) wm_warn(ctx, "face %u: degenerate (zero area)", i);
+            if (fallback && fallback->normals) {
+                memcpy(&f->normals[3 * (size_t)i], &fallback->normals[3 * (size_t)order[i]], 3 * sizeof(float));
+                f->distances[i] = fallback->distances[order[i]];
+                continue;
+            }
+            f->normals[3 * (size_t)i] = f->normals[3 * (size_t)i + 1] = 0.0f;
+            f->normals[3 * (size_t)i + 2] = 1.0f;
         }
-        for (int k = 0; k < 3; k++) f->normals[3 * (size_t)i + k] = (float)n[k];
-        f->distances[i] = (float)-(n[0] * a[0] + n[1] * a[1] + n[2] * a[2]);
+        /* the distance comes from the stored (rounded) normal, as in BioWare's files */
+        const float *fn = &f->normals[3 * (size_t)i];
+        f->distances[i] = (float)-((double)fn[0] * a[0] + (double)fn[1] * a[1] + (double)fn[2] * a[2]);
+        n[2] = fn[2];
         if (i < f->adjacency_count && n[2] < 0 && downward++ < 5)
             wm_warn(ctx, "face %u: walkable face faces down (normal z %.3f)", i, n[2]);
     }
@@ -245,11 +255,10 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
         for (uint32_t i = 0; i < nf; i++)
             memcpy(&transitions[3 * (size_t)i], &in->transitions[3 * (size_t)order[i]], 3 * sizeof(int32_t));
     }
+    if (in->type == BWM_TYPE_AREA) f->adjacency_count = walkable;
+    compute_planes(ctx, f, in, order);
     wm_free(ctx, order);
     order = NULL;
-
-    if (in->type == BWM_TYPE_AREA) f->adjacency_count = walkable;
-    compute_planes(ctx, f);
     if (in->type != BWM_TYPE_AREA) {
         f->adjacency_count = 0;
         wm_free(ctx, transitions);
@@ -290,7 +299,7 @@ wm_result bwm_rebuild(wm_ctx *ctx, bwm_file *file, bwm_plane_style planes)
     wm_result r = bwm_face_transitions(ctx, file, &transitions);
     if (r) return r;
     bwm_build_input in = {file->type, file->vertices, file->vertex_count, file->faces, file->face_count,
-                          file->materials, NULL, transitions, planes};
+                          file->materials, NULL, transitions, planes, file->normals, file->distances};
     r = bwm_build(ctx, &in, &built);
     wm_free(ctx, transitions);
     if (r) return r;
