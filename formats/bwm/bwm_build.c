@@ -203,7 +203,7 @@ static void compute_planes(wm_ctx *ctx, bwm_file *f, const bwm_build_input *fall
         const float *fn = &f->normals[3 * (size_t)i];
         f->distances[i] = (float)-((double)fn[0] * a[0] + (double)fn[1] * a[1] + (double)fn[2] * a[2]);
         n[2] = fn[2];
-        if (i < f->adjacency_count && n[2] < 0 && downward++ < 5)
+        if (i < f->adjacency_count && n[2] < -1e-3 && downward++ < 5)
             wm_warn(ctx, "face %u: walkable face faces down (normal z %.3f)", i, n[2]);
     }
     if (degenerate > 5) wm_warn(ctx, "%u more degenerate faces", degenerate - 5);

@@ -11,7 +11,8 @@ static void fact_vec3(wm_report *report, const char *key, const float v[3])
 
 void bwm_info(const bwm_file *f, const wm_ctx *ctx, wm_report *report)
 {
-    uint32_t walkable = 0, with_transition = 0, planes_used = 0;
+    uint32_t walkable = 0, with_transition = 0;
+    uint64_t planes_used = 0;
     for (uint32_t i = 0; i < f->face_count; i++) walkable += bwm_material_walkable(ctx, f->materials[i]);
     wm_report_fact(report, "type", "%u (%s)", f->type,
                    f->type == BWM_TYPE_AREA ? "WOK area" : f->type == BWM_TYPE_PLACEABLE ? "PWK/DWK" : "unknown");
@@ -26,13 +27,13 @@ void bwm_info(const bwm_file *f, const wm_ctx *ctx, wm_report *report)
         fact_vec3(report, "absolute use hook 2", f->abs_hook[1]);
     }
     for (uint32_t i = 0; i < f->aabb_count; i++)
-        if (f->aabb[i].plane < 64) planes_used |= 1u << f->aabb[i].plane;
+        if (f->aabb[i].plane < 64) planes_used |= 1ull << f->aabb[i].plane;
     wm_report_fact(report, "aabb nodes", "%u", f->aabb_count);
     wm_report_fact(report, "aabb depth", "%u", bwm_aabb_depth(f));
     if (f->aabb_count) {
         char list[128] = "";
         for (unsigned p = 1; p < 64; p++)
-            if (planes_used & (1u << p)) snprintf(list + strlen(list), sizeof list - strlen(list), "%s%u", *list ? "," : "", p);
+            if (planes_used & (1ull << p)) snprintf(list + strlen(list), sizeof list - strlen(list), "%s%u", *list ? "," : "", p);
         wm_report_fact(report, "aabb plane flags", "%s", list);
     }
     wm_report_fact(report, "adjacency rows", "%u", f->adjacency_count);

@@ -8,29 +8,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FINDINGS_PER_CHECK 20
+#define MAX_FINDINGS_PER_KIND 5
+#define MAX_KINDS 64
+
+/* Findings are capped per kind (one kind = one message format) so that a
+ * file broken everywhere still shows every kind of problem. */
+typedef struct finding_kind {
+    const char *fmt;
+    wm_severity severity;
+    unsigned count;
+} finding_kind;
 
 typedef struct checker {
     wm_report *report;
     const bwm_file *f;
     wm_ctx *ctx;
-    unsigned emitted; /* findings of the current check */
-    unsigned dropped;
-    const char *check;
+    finding_kind kinds[MAX_KINDS];
+    unsigned kind_count;
 } checker;
-
-static void begin(checker *c, const char *check)
-{
-    c->emitted = 0;
-    c->dropped = 0;
-    c->check = check;
-}
-
-static void end(checker *c)
-{
-    if (c->dropped)
-        wm_report_finding(c->report, WM_SEV_INFO, c->check, "%u more findings of this kind not listed", c->dropped);
-}
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
@@ -39,15 +34,28 @@ static void finding(checker *c, wm_severity sev, const char *location, const cha
 {
     char msg[512];
     va_list ap;
-    if (c->emitted >= MAX_FINDINGS_PER_CHECK) {
-        c->dropped++;
-        return;
+    finding_kind *kind = NULL;
+    for (unsigned i = 0; i < c->kind_count && !kind; i++)
+        if (c->kinds[i].fmt == fmt) kind = &c->kinds[i];
+    if (!kind && c->kind_count < MAX_KINDS) {
+        kind = &c->kinds[c->kind_count++];
+        kind->fmt = fmt;
+        kind->severity = sev;
+        kind->count = 0;
     }
-    c->emitted++;
+    if (kind && kind->count++ >= MAX_FINDINGS_PER_KIND) return;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     wm_report_finding(c->report, sev, location, "%s", msg);
+}
+
+static void summarize(checker *c)
+{
+    for (unsigned i = 0; i < c->kind_count; i++)
+        if (c->kinds[i].count > MAX_FINDINGS_PER_KIND)
+            wm_report_finding(c->report, c->kinds[i].severity, "(summary)", "%u more findings like the previous \"%.40s...\"",
+                              c->kinds[i].count - MAX_FINDINGS_PER_KIND, c->kinds[i].fmt);
 }
 
 static const float *vtx(const bwm_file *f, uint32_t face, int corner)
@@ -66,7 +74,6 @@ static void check_layout(checker *c, size_t file_size)
                                                "AABB", "adjacency", "edges", "perimeters"};
     char loc[64];
     uint64_t pos = BWM_HEADER_SIZE;
-    begin(c, "layout");
     if (f->type != BWM_TYPE_AREA && f->type != BWM_TYPE_PLACEABLE)
         finding(c, WM_SEV_ERROR, "header 0x08", "walkmesh type %u is neither 1 (WOK) nor 0 (PWK/DWK)", f->type);
     if (f->aabb_root != 0)
@@ -82,16 +89,14 @@ static void check_layout(checker *c, size_t file_size)
     if (file_size && file_size != pos)
         finding(c, WM_SEV_WARNING, "end of file", "%zu bytes, sections end at %llu", file_size,
                 (unsigned long long)pos);
-    end(c);
 }
 
 static void check_faces(checker *c, uint32_t *out_walkable)
 {
     const bwm_file *f = c->f;
     char loc[64];
-    uint32_t walkable = 0, total_walkable = 0, degenerate = 0;
+    uint32_t walkable = 0, total_walkable = 0;
     int order_broken = 0;
-    begin(c, "faces");
     for (uint32_t i = 0; i < f->face_count; i++) {
         int w = bwm_material_walkable(c->ctx, f->materials[i]);
         snprintf(loc, sizeof loc, "face %u", i);
@@ -114,7 +119,7 @@ static void check_faces(checker *c, uint32_t *out_walkable)
         double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
         const float *fn = &f->normals[3 * (size_t)i];
         if (len <= 1e-12) {
-            if (degenerate++ < 5) finding(c, WM_SEV_WARNING, loc, "degenerate (zero area)");
+            finding(c, WM_SEV_WARNING, loc, "degenerate (zero area)");
             continue;
         }
         double err = 0, d = 0;
@@ -128,22 +133,17 @@ static void check_faces(checker *c, uint32_t *out_walkable)
                     fn[1], fn[2], n[0], n[1], n[2]);
         else if (fabs(d - f->distances[i]) > 1e-3 * fmax(1.0, fabs(d)))
             finding(c, WM_SEV_ERROR, loc, "stored plane distance %g, the geometry gives %g", f->distances[i], d);
-        if (w && n[2] < 0) finding(c, WM_SEV_WARNING, loc, "walkable face faces down (normal z %.3f)", n[2]);
+        if (w && n[2] < -1e-3) finding(c, WM_SEV_WARNING, loc, "walkable face faces down (normal z %.3f)", n[2]);
     }
-    if (degenerate > 5)
-        wm_report_finding(c->report, WM_SEV_WARNING, "faces", "%u degenerate faces in all", degenerate);
     *out_walkable = total_walkable;
-    end(c);
 }
 
 static void check_placeable(checker *c)
 {
     const bwm_file *f = c->f;
-    begin(c, "placeable");
     if (f->aabb_count || f->adjacency_count || f->edge_count || f->perimeter_count)
         finding(c, WM_SEV_ERROR, "header", "a PWK/DWK (type 0) has no AABB, adjacency, edges or perimeters (counts %u/%u/%u/%u)",
                 f->aabb_count, f->adjacency_count, f->edge_count, f->perimeter_count);
-    end(c);
 }
 
 static int box_holds(const float *outer_min, const float *outer_max, const float *mn, const float *mx, float tol)
@@ -157,7 +157,6 @@ static void check_aabb(checker *c)
 {
     const bwm_file *f = c->f;
     char loc[64];
-    begin(c, "aabb");
     uint32_t expected = f->face_count ? 2 * f->face_count - 1 : 0;
     if (f->aabb_count != expected) {
         finding(c, WM_SEV_ERROR, "AABB", "%u nodes, expected 2*faces-1 = %u", f->aabb_count, expected);
@@ -180,7 +179,7 @@ static void check_aabb(checker *c)
         if (!reached[i]) finding(c, WM_SEV_ERROR, loc, "not reachable from the root in preorder");
         int bad_box = 0;
         for (int k = 0; k < 3; k++) bad_box |= n->min[k] > n->max[k];
-        if (bad_box && inverted++ < 5)
+        if (bad_box && ++inverted)
             finding(c, WM_SEV_ERROR, loc, "box inverted: min (%g, %g, %g) > max (%g, %g, %g)", n->min[0], n->min[1],
                     n->min[2], n->max[0], n->max[1], n->max[2]);
         if (n->face >= 0) {
@@ -220,17 +219,16 @@ static void check_aabb(checker *c)
         if (!bad_box && !box_holds(n->min, n->max, f->aabb[n->right].min, f->aabb[n->right].max, 1e-5f))
             finding(c, WM_SEV_ERROR, loc, "box does not contain its right child %u", n->right);
     }
-    if (inverted > 5) wm_report_finding(c->report, WM_SEV_ERROR, "AABB", "%u inverted boxes in all", inverted);
-    uint32_t missing = 0, twice = 0;
+    if (inverted > MAX_FINDINGS_PER_KIND) finding(c, WM_SEV_INFO, "AABB", "%u inverted boxes in all", inverted);
+    uint32_t missing = 0;
     for (uint32_t i = 0; i < f->face_count; i++) {
         snprintf(loc, sizeof loc, "face %u", i);
-        if (seen[i] == 0 && missing++ < 5) finding(c, WM_SEV_ERROR, loc, "in no AABB leaf");
-        if (seen[i] > 1 && twice++ < 5) finding(c, WM_SEV_ERROR, loc, "in %u AABB leaves", seen[i]);
+        if (seen[i] == 0 && ++missing) finding(c, WM_SEV_ERROR, loc, "in no AABB leaf");
+        if (seen[i] > 1) finding(c, WM_SEV_ERROR, loc, "in %u AABB leaves", seen[i]);
     }
-    if (missing > 5) wm_report_finding(c->report, WM_SEV_ERROR, "AABB", "%u faces in no leaf in all", missing);
+    if (missing) finding(c, WM_SEV_INFO, "AABB", "%u faces are in no leaf", missing);
     wm_free(c->ctx, seen);
     wm_free(c->ctx, reached);
-    end(c);
 }
 
 typedef struct edge_key {
@@ -256,20 +254,17 @@ static void check_links(checker *c, uint32_t walkable)
 {
     const bwm_file *f = c->f;
     char loc[64];
-    begin(c, "adjacency");
     if (f->adjacency_count != walkable)
         finding(c, WM_SEV_ERROR, "adjacency", "%u rows, expected one per walkable face (%u)", f->adjacency_count,
                 walkable);
     uint32_t rows = f->adjacency_count < f->face_count ? f->adjacency_count : f->face_count;
     uint32_t n = rows * 3;
-    uint32_t bad = 0;
     for (uint32_t i = 0; i < n; i++) {
         int32_t v = f->adjacency[i];
         if (v == -1) continue;
         snprintf(loc, sizeof loc, "face %u edge %u", i / 3, i % 3);
         if (v < 0 || (uint32_t)v >= n) {
-            if (bad++ < MAX_FINDINGS_PER_CHECK)
-                finding(c, WM_SEV_ERROR, loc, "neighbour %d outside the adjacency table", v);
+            finding(c, WM_SEV_ERROR, loc, "neighbour %d outside the adjacency table", v);
             continue;
         }
         if (f->adjacency[v] != (int32_t)i) {
@@ -309,9 +304,7 @@ static void check_links(checker *c, uint32_t walkable)
         }
     }
     wm_free(c->ctx, keys);
-    end(c);
 
-    begin(c, "edges");
     uint8_t *listed = wm_alloc_array(c->ctx, n, 1);
     if (!listed) return;
     for (uint32_t e = 0; e < f->edge_count; e++) {
@@ -335,9 +328,7 @@ static void check_links(checker *c, uint32_t walkable)
         }
     }
     wm_free(c->ctx, listed);
-    end(c);
 
-    begin(c, "perimeters");
     if (f->edge_count && f->perimeter_count == 0)
         finding(c, WM_SEV_ERROR, "perimeters", "%u boundary edges but no perimeter loops", f->edge_count);
     uint32_t start = 0;
@@ -364,12 +355,15 @@ static void check_links(checker *c, uint32_t walkable)
     if (f->perimeter_count && start != f->edge_count)
         finding(c, WM_SEV_ERROR, "perimeters", "last loop ends at %u, expected the edge count %u", start,
                 f->edge_count);
-    end(c);
 }
 
 wm_result bwm_validate(wm_ctx *ctx, const bwm_file *file, size_t file_size, wm_report *report)
 {
-    checker c = {report, file, ctx, 0, 0, NULL};
+    checker c;
+    memset(&c, 0, sizeof c);
+    c.report = report;
+    c.f = file;
+    c.ctx = ctx;
     uint32_t walkable = 0;
     check_layout(&c, file_size);
     check_faces(&c, &walkable);
@@ -379,5 +373,6 @@ wm_result bwm_validate(wm_ctx *ctx, const bwm_file *file, size_t file_size, wm_r
     } else {
         check_placeable(&c);
     }
+    summarize(&c);
     return report->status;
 }
