@@ -89,6 +89,10 @@ typedef struct bwm_build_input {
     /* plane of zero-area faces (input order), e.g. from the file being rebuilt;
      * NULL: normal (0,0,1) through the face */
     const float *normals, *distances;
+    /* order among faces whose centroids tie on a split axis (input order);
+     * NULL: face index. BioWare's tie order is not derivable from geometry,
+     * so a rebuild can take it from the file's existing leaf order. */
+    const uint32_t *tie_rank;
 } bwm_build_input;
 
 /* Derives everything: stable walkable-first order, normals, distances, AABB
@@ -96,12 +100,14 @@ typedef struct bwm_build_input {
  * Header fields (hooks, position) are left zero. Warns about non-manifold
  * walkable edges, downward walkable faces and degenerate faces. */
 wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out);
-/* Rebuilds a parsed file in place from its own geometry/materials/transitions. */
-wm_result bwm_rebuild(wm_ctx *ctx, bwm_file *file, bwm_plane_style planes);
+/* Rebuilds a parsed file in place from its own geometry/materials/transitions.
+ * keep_tie_order: break centroid ties by the file's current AABB leaf order
+ * (when its tree is sound), so unmodified geometry gives back BioWare's tree. */
+wm_result bwm_rebuild(wm_ctx *ctx, bwm_file *file, bwm_plane_style planes, int keep_tie_order);
 
 /* The AABB builder alone (F faces -> 2F-1 nodes in out, preorder). */
 wm_result bwm_build_aabb(wm_ctx *ctx, const float *vertices, const uint32_t *faces, uint32_t face_count,
-                         bwm_plane_style planes, bwm_aabb_node *out);
+                         const uint32_t *tie_rank, bwm_plane_style planes, bwm_aabb_node *out);
 
 /* Walkability of a surfacemat id through the context's surface table. */
 int bwm_material_walkable(const wm_ctx *ctx, uint32_t material);

@@ -3,8 +3,8 @@
  * 0.01, preorder layout with 0-based children, plane flag from the
  * displacement between the children's box centres (KOTORMax and MDLedit
  * write the split axis as 1, 2 or 4 instead).
- * Faces with equal centroids are ordered by face index (BioWare's own
- * tie order is not recoverable from the files). A quickselect partition
+ * Faces with equal centroids are ordered by a tie rank (default: face
+ * index; BioWare's own tie order is not recoverable from geometry). A quickselect partition
  * gives the same split as a full sort in linear time per level. */
 #include "bwm/bwm.h"
 
@@ -16,6 +16,7 @@ typedef struct aabb_job {
     const float *box;    /* 6 per face: min, max */
     const double *cent;  /* 3 per face */
     uint32_t *ids;
+    const uint32_t *rank; /* tie order, NULL: face index */
     bwm_aabb_node *out;
     bwm_plane_style planes;
 } aabb_job;
@@ -23,7 +24,8 @@ typedef struct aabb_job {
 static int key_less(const aabb_job *j, int axis, uint32_t a, uint32_t b)
 {
     double ca = j->cent[3 * (size_t)a + axis], cb = j->cent[3 * (size_t)b + axis];
-    return ca < cb || (ca == cb && a < b);
+    if (ca != cb) return ca < cb;
+    return j->rank ? (j->rank[a] != j->rank[b] ? j->rank[a] < j->rank[b] : a < b) : a < b;
 }
 
 static void swap_ids(uint32_t *ids, size_t a, size_t b)
@@ -117,7 +119,7 @@ static uint32_t build_node(const aabb_job *j, size_t lo, size_t hi, uint32_t nod
 }
 
 wm_result bwm_build_aabb(wm_ctx *ctx, const float *vertices, const uint32_t *faces, uint32_t face_count,
-                         bwm_plane_style planes, bwm_aabb_node *out)
+                         const uint32_t *tie_rank, bwm_plane_style planes, bwm_aabb_node *out)
 {
     if (face_count == 0) return WM_OK;
     float *box = wm_alloc_array(ctx, (size_t)face_count, 6 * sizeof(float));
@@ -144,7 +146,7 @@ wm_result bwm_build_aabb(wm_ctx *ctx, const float *vertices, const uint32_t *fac
         }
         ids[f] = f;
     }
-    aabb_job job = {box, cent, ids, out, planes};
+    aabb_job job = {box, cent, ids, tie_rank, out, planes};
     build_node(&job, 0, face_count, 0);
     wm_free(ctx, box);
     wm_free(ctx, cent);

@@ -257,19 +257,27 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
     }
     if (in->type == BWM_TYPE_AREA) f->adjacency_count = walkable;
     compute_planes(ctx, f, in, order);
-    wm_free(ctx, order);
-    order = NULL;
     if (in->type != BWM_TYPE_AREA) {
         f->adjacency_count = 0;
         wm_free(ctx, transitions);
+        wm_free(ctx, order);
         return WM_OK;
     }
     if (nf > 0) {
         f->aabb_count = 2 * nf - 1;
         f->aabb = wm_alloc_array(ctx, f->aabb_count, sizeof(bwm_aabb_node));
         if (!f->aabb) goto nomem;
-        r = bwm_build_aabb(ctx, f->vertices, f->faces, nf, in->planes, f->aabb);
+        uint32_t *rank = NULL;
+        if (in->tie_rank) {
+            rank = wm_alloc_array(ctx, nf, sizeof(uint32_t));
+            if (!rank) goto nomem;
+            for (uint32_t i = 0; i < nf; i++) rank[i] = in->tie_rank[order[i]];
+        }
+        r = bwm_build_aabb(ctx, f->vertices, f->faces, nf, rank, in->planes, f->aabb);
+        wm_free(ctx, rank);
     }
+    wm_free(ctx, order);
+    order = NULL;
     f->adjacency = wm_alloc_array(ctx, walkable, 3 * sizeof(int32_t));
     if (!r && !f->adjacency) goto nomem;
     if (!r) r = build_adjacency(ctx, f, walkable);
@@ -292,16 +300,43 @@ nomem:
     return WM_ERR_NOMEM;
 }
 
-wm_result bwm_rebuild(wm_ctx *ctx, bwm_file *file, bwm_plane_style planes)
+/* Position of each face among the leaves of the file's tree in preorder;
+ * NULL when the tree is not a sound 2F-1 preorder tree holding every face once. */
+static uint32_t *leaf_order(wm_ctx *ctx, const bwm_file *f)
+{
+    if (f->type != BWM_TYPE_AREA || f->face_count == 0 || f->aabb_count != 2 * f->face_count - 1) return NULL;
+    uint32_t *rank = wm_alloc_array(ctx, f->face_count, sizeof(uint32_t));
+    if (!rank) return NULL;
+    for (uint32_t i = 0; i < f->face_count; i++) rank[i] = BWM_NONE;
+    uint32_t leaves = 0;
+    for (uint32_t i = 0; i < f->aabb_count; i++) {
+        int32_t face = f->aabb[i].face;
+        if (face < 0) continue;
+        if ((uint32_t)face >= f->face_count || rank[face] != BWM_NONE) {
+            wm_free(ctx, rank);
+            return NULL;
+        }
+        rank[face] = leaves++;
+    }
+    if (leaves != f->face_count) {
+        wm_free(ctx, rank);
+        return NULL;
+    }
+    return rank;
+}
+
+wm_result bwm_rebuild(wm_ctx *ctx, bwm_file *file, bwm_plane_style planes, int keep_tie_order)
 {
     int32_t *transitions = NULL;
     bwm_file built;
     wm_result r = bwm_face_transitions(ctx, file, &transitions);
     if (r) return r;
+    uint32_t *rank = keep_tie_order ? leaf_order(ctx, file) : NULL;
     bwm_build_input in = {file->type, file->vertices, file->vertex_count, file->faces, file->face_count,
-                          file->materials, NULL, transitions, planes, file->normals, file->distances};
+                          file->materials, NULL, transitions, planes, file->normals, file->distances, rank};
     r = bwm_build(ctx, &in, &built);
     wm_free(ctx, transitions);
+    wm_free(ctx, rank);
     if (r) return r;
     memcpy(built.rel_hook, file->rel_hook, sizeof(file->rel_hook));
     memcpy(built.abs_hook, file->abs_hook, sizeof(file->abs_hook));

@@ -116,7 +116,7 @@ static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *pa
     if (have_source && source.type == type && bwm_matches_mesh(ctx, &source, mesh)) {
         file = source; /* native data kept as is, so an unmodified file stays byte-identical */
         have_source = 0;
-        if (wm_option_flag(opts, "rebuild") || wm_option_get(opts, "plane-style")) r = bwm_rebuild(ctx, &file, planes);
+        if (wm_option_flag(opts, "rebuild") || wm_option_get(opts, "plane-style")) r = bwm_rebuild(ctx, &file, planes, 1);
     } else {
         r = bwm_from_mesh(ctx, mesh, type, opts->weld_tolerance, planes, &file);
         if (!r && have_source) {

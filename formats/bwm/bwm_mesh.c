@@ -79,7 +79,7 @@ wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float w
                 disagree);
     if (!r) {
         bwm_build_input in = {type, welded.positions, welded.vertex_count, welded.indices, welded.triangle_count,
-                              materials, NULL, welded.transitions, planes};
+                              materials, NULL, welded.transitions, planes, NULL, NULL, NULL};
         r = bwm_build(ctx, &in, out);
     }
     wm_free(ctx, materials);
