@@ -68,58 +68,11 @@ static uint32_t count_walkable_raw(const uint8_t *raw, size_t size)
     return walk;
 }
 
-static void test_corpus_facts(void **state)
-{
-    (void)state;
-    unsigned seen = 0;
-    for (size_t i = 0; i < FACT_COUNT; i++) {
-        const corpus_fact *fc = &facts[i];
-        uint8_t *data;
-        size_t size;
-        nwn2_file f;
-        wm_ctx ctx;
-        if (!load(fc->file, &data, &size, &f, &ctx))
-            continue;
-        seen++;
-        const nwn2_aswm *a = &f.aswm;
-        assert_int_equal(f.container.packet_count, fc->packets);
-        uint32_t watr = 0;
-        for (uint32_t p = 0; p < f.container.packet_count; p++)
-            watr += memcmp(f.container.packets[p].type, "WATR", 4) == 0;
-        assert_int_equal(watr, fc->watr);
-        assert_int_equal(a->version, 0x6c);
-        assert_int_equal(a->vertex_count, fc->vertices);
-        assert_int_equal(a->edge_count, fc->edges);
-        assert_int_equal(a->triangle_count, fc->triangles);
-        assert_true((a->grid_width == fc->grid_w && a->grid_height == fc->grid_h) ||
-                    (a->grid_width == fc->grid_h && a->grid_height == fc->grid_w));
-        assert_int_equal(a->island_count, fc->islands);
-        /* README: all interiors: tile width 9, border 0 */
-        assert_true(a->tile_width == 9.0f);
-        assert_int_equal(a->border_size, 0);
-        int trx = strstr(fc->file, ".trx") || strstr(fc->file, ".TRX");
-        assert_int_equal(a->grid_flags, trx ? 31 : 15);
-        uint32_t walk = 0, max_tile = 0;
-        for (uint32_t t = 0; t < a->triangle_count; t++)
-            walk += a->triangles[t].flags & NWN2_TRI_WALKABLE;
-        assert_int_equal(walk, fc->walkable);
-        assert_int_equal(count_walkable_raw(f.aswm_raw, f.aswm_raw_size), fc->walkable);
-        for (uint32_t ti = 0; ti < a->grid_width * a->grid_height; ti++)
-            if (a->tiles[ti].node_count > max_tile)
-                max_tile = a->tiles[ti].node_count;
-        assert_int_equal(max_tile, fc->max_walkable_per_tile);
-        nwn2_file_free(&ctx, &f);
-        free(data);
-    }
-    if (!seen)
-        skip();
-}
+typedef void (*file_check)(const corpus_fact *fc, const uint8_t *data, size_t size, nwn2_file *f, wm_ctx *ctx);
 
-/* read -> write is byte-identical; so is the uncompressed ASWM; and zlib
- * level 6 reproduces the toolset's stream exactly. */
-static void test_lossless_and_zlib_level(void **state)
+/* Runs check on every corpus file of the table; skips when none is present. */
+static void for_each_corpus_file(file_check check)
 {
-    (void)state;
     unsigned seen = 0;
     for (size_t i = 0; i < FACT_COUNT; i++) {
         uint8_t *data;
@@ -129,67 +82,120 @@ static void test_lossless_and_zlib_level(void **state)
         if (!load(facts[i].file, &data, &size, &f, &ctx))
             continue;
         seen++;
-        wm_buffer out, raw, level6;
-        wm_buffer_init(&out, &ctx);
-        wm_buffer_init(&raw, &ctx);
-        wm_buffer_init(&level6, &ctx);
-        assert_int_equal(nwn2_file_serialize(&ctx, &f, -1, &out), WM_OK);
-        assert_int_equal(out.size, size);
-        assert_memory_equal(out.data, data, size);
-        assert_int_equal(nwn2_aswm_serialize(&ctx, &f.aswm, &raw), WM_OK);
-        /* independent inflate of the file's own packet */
-        const nwn2_packet *p = &f.container.packets[f.aswm_packet];
-        uint32_t claimed;
-        memcpy(&claimed, p->payload + 8, 4);
-        uLongf got = claimed;
-        uint8_t *inflated = malloc(claimed);
-        assert_int_equal(uncompress(inflated, &got, p->payload + 12, p->size - 12), Z_OK);
-        assert_int_equal(got, raw.size);
-        assert_memory_equal(raw.data, inflated, raw.size);
-        free(inflated);
-        /* forced re-encode at level 6 = the toolset's bytes */
-        assert_int_equal(nwn2_file_serialize(&ctx, &f, 6, &level6), WM_OK);
-        assert_int_equal(level6.size, size);
-        assert_memory_equal(level6.data, data, size);
-        wm_buffer_free(&out);
-        wm_buffer_free(&raw);
-        wm_buffer_free(&level6);
+        check(&facts[i], data, size, &f, &ctx);
         nwn2_file_free(&ctx, &f);
         free(data);
     }
     if (!seen)
         skip();
+}
+
+static void check_corpus_facts(const corpus_fact *fc, const uint8_t *data, size_t size, nwn2_file *f, wm_ctx *ctx)
+{
+    (void)fc;
+    (void)data;
+    (void)size;
+    (void)ctx;
+    const nwn2_aswm *a = &f->aswm;
+    assert_int_equal(f->container.packet_count, fc->packets);
+    uint32_t watr = 0;
+    for (uint32_t p = 0; p < f->container.packet_count; p++)
+        watr += memcmp(f->container.packets[p].type, "WATR", 4) == 0;
+    assert_int_equal(watr, fc->watr);
+    assert_int_equal(a->version, 0x6c);
+    assert_int_equal(a->vertex_count, fc->vertices);
+    assert_int_equal(a->edge_count, fc->edges);
+    assert_int_equal(a->triangle_count, fc->triangles);
+    assert_true((a->grid_width == fc->grid_w && a->grid_height == fc->grid_h) ||
+                (a->grid_width == fc->grid_h && a->grid_height == fc->grid_w));
+    assert_int_equal(a->island_count, fc->islands);
+    /* README: all interiors: tile width 9, border 0 */
+    assert_true(a->tile_width == 9.0f);
+    assert_int_equal(a->border_size, 0);
+    int trx = strstr(fc->file, ".trx") || strstr(fc->file, ".TRX");
+    assert_int_equal(a->grid_flags, trx ? 31 : 15);
+    uint32_t walk = 0, max_tile = 0;
+    for (uint32_t t = 0; t < a->triangle_count; t++)
+        walk += a->triangles[t].flags & NWN2_TRI_WALKABLE;
+    assert_int_equal(walk, fc->walkable);
+    assert_int_equal(count_walkable_raw(f->aswm_raw, f->aswm_raw_size), fc->walkable);
+    for (uint32_t ti = 0; ti < a->grid_width * a->grid_height; ti++)
+        if (a->tiles[ti].node_count > max_tile)
+            max_tile = a->tiles[ti].node_count;
+    assert_int_equal(max_tile, fc->max_walkable_per_tile);
+}
+
+static void test_corpus_facts(void **state)
+{
+    (void)state;
+    for_each_corpus_file(check_corpus_facts);
+}
+
+/* read -> write is byte-identical; so is the uncompressed ASWM; and zlib
+ * level 6 reproduces the toolset's stream exactly. */
+static void check_lossless_and_zlib_level(const corpus_fact *fc, const uint8_t *data, size_t size, nwn2_file *f, wm_ctx *ctx)
+{
+    (void)fc;
+    (void)data;
+    (void)size;
+    (void)ctx;
+    wm_buffer out, raw, level6;
+    wm_buffer_init(&out, ctx);
+    wm_buffer_init(&raw, ctx);
+    wm_buffer_init(&level6, ctx);
+    assert_int_equal(nwn2_file_serialize(ctx, f, -1, &out), WM_OK);
+    assert_int_equal(out.size, size);
+    assert_memory_equal(out.data, data, size);
+    assert_int_equal(nwn2_aswm_serialize(ctx, &f->aswm, &raw), WM_OK);
+    /* independent inflate of the file's own packet */
+    const nwn2_packet *p = &f->container.packets[f->aswm_packet];
+    uint32_t claimed;
+    memcpy(&claimed, p->payload + 8, 4);
+    uLongf got = claimed;
+    uint8_t *inflated = malloc(claimed);
+    assert_int_equal(uncompress(inflated, &got, p->payload + 12, p->size - 12), Z_OK);
+    assert_int_equal(got, raw.size);
+    assert_memory_equal(raw.data, inflated, raw.size);
+    free(inflated);
+    /* forced re-encode at level 6 = the toolset's bytes */
+    assert_int_equal(nwn2_file_serialize(ctx, f, 6, &level6), WM_OK);
+    assert_int_equal(level6.size, size);
+    assert_memory_equal(level6.data, data, size);
+    wm_buffer_free(&out);
+    wm_buffer_free(&raw);
+    wm_buffer_free(&level6);
+}
+
+static void test_lossless_and_zlib_level(void **state)
+{
+    (void)state;
+    for_each_corpus_file(check_lossless_and_zlib_level);
+}
+
+static void check_validate_corpus(const corpus_fact *fc, const uint8_t *data, size_t size, nwn2_file *f, wm_ctx *ctx)
+{
+    (void)fc;
+    (void)data;
+    (void)size;
+    (void)ctx;
+    wm_report report;
+    wm_report_init(&report, ctx);
+    assert_int_equal(nwn2_validate(ctx, f, &report), WM_OK);
+    for (uint32_t k = 0; k < report.count; k++)
+        if (report.items[k].severity == WM_SEV_ERROR)
+            print_message("%s: %s: %s\n", fc->file, report.items[k].key, report.items[k].value);
+    assert_int_equal(report.errors, 0);
+    /* only the documented quirks may warn: slivers with the (1,0,0) normal */
+    for (uint32_t k = 0; k < report.count; k++)
+        if (report.items[k].severity == WM_SEV_WARNING)
+            assert_non_null(strstr(report.items[k].value, "sliver"));
+    wm_report_free(&report);
 }
 
 static void test_validate_corpus(void **state)
 {
     (void)state;
-    unsigned seen = 0;
-    for (size_t i = 0; i < FACT_COUNT; i++) {
-        uint8_t *data;
-        size_t size;
-        nwn2_file f;
-        wm_ctx ctx;
-        if (!load(facts[i].file, &data, &size, &f, &ctx))
-            continue;
-        seen++;
-        wm_report report;
-        wm_report_init(&report, &ctx);
-        assert_int_equal(nwn2_validate(&ctx, &f, &report), WM_OK);
-        for (uint32_t k = 0; k < report.count; k++)
-            if (report.items[k].severity == WM_SEV_ERROR)
-                print_message("%s: %s: %s\n", facts[i].file, report.items[k].key, report.items[k].value);
-        assert_int_equal(report.errors, 0);
-        /* only the documented quirks may warn: slivers with the (1,0,0) normal */
-        for (uint32_t k = 0; k < report.count; k++)
-            if (report.items[k].severity == WM_SEV_WARNING)
-                assert_non_null(strstr(report.items[k].value, "sliver"));
-        wm_report_free(&report);
-        nwn2_file_free(&ctx, &f);
-        free(data);
-    }
-    if (!seen)
-        skip();
+    for_each_corpus_file(check_validate_corpus);
 }
 
 /* Validation must catch broken invariants: break one thing at a time. */

@@ -65,8 +65,53 @@ static int is_clean_failure(wm_result r, const wm_ctx *ctx)
     return r != WM_OK && r != WM_ERR_NOMEM && strlen(wm_ctx_message(ctx)) > 0;
 }
 
-/* Every prefix of the first 600 bytes, every structure boundary (packet
- * starts and ends +-2), then a stride: each must fail cleanly. */
+/* Parses every prefix of the first 600 bytes, every prefix within 2 bytes
+ * of a structure boundary (marks), every stride-th and the last 40: each
+ * must fail cleanly. Returns how many prefixes were tried. */
+typedef wm_result (*prefix_parser)(wm_ctx *ctx, const uint8_t *data, size_t size);
+
+static unsigned sweep_prefixes(const uint8_t *data, size_t size, const size_t *marks, size_t nmarks, size_t stride,
+                               prefix_parser parse)
+{
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    unsigned tried = 0;
+    for (size_t len = 0; len < size; len++) {
+        int take = len < 600 || len % stride == 0 || len + 40 > size;
+        for (size_t m = 0; m < nmarks && !take; m++)
+            take = len + 2 >= marks[m] && len <= marks[m] + 2;
+        if (!take)
+            continue;
+        uint8_t *copy = malloc(len ? len : 1); /* exact size: ASan sees any over-read */
+        memcpy(copy, data, len);
+        wm_result r = parse(&ctx, copy, len);
+        if (!is_clean_failure(r, &ctx))
+            fail_msg("prefix of %zu bytes: result %d (%s)", len, r, wm_ctx_message(&ctx));
+        free(copy);
+        tried++;
+    }
+    return tried;
+}
+
+static wm_result parse_file_prefix(wm_ctx *ctx, const uint8_t *data, size_t size)
+{
+    nwn2_file f;
+    wm_result r = nwn2_file_parse(ctx, data, size, "prefix", &f);
+    if (r == WM_OK)
+        nwn2_file_free(ctx, &f);
+    return r;
+}
+
+static wm_result parse_aswm_prefix(wm_ctx *ctx, const uint8_t *data, size_t size)
+{
+    nwn2_aswm a;
+    wm_result r = nwn2_aswm_parse(ctx, data, size, "ASWM prefix", &a);
+    if (r == WM_OK)
+        nwn2_aswm_free(ctx, &a);
+    return r;
+}
+
+/* The container: every prefix near the start and at packet boundaries. */
 static void test_truncated_container(void **state)
 {
     (void)state;
@@ -83,22 +128,7 @@ static void test_truncated_container(void **state)
         marks[nmarks++] = c.packets[i].offset + 8 + c.packets[i].size;
     }
     nwn2_container_free(&ctx, &c);
-    unsigned tried = 0;
-    for (size_t len = 0; len < size; len++) {
-        int take = len < 600 || len % 97 == 0 || len + 40 > size;
-        for (size_t m = 0; m < nmarks && !take; m++)
-            take = len + 2 >= marks[m] && len <= marks[m] + 2;
-        if (!take)
-            continue;
-        uint8_t *copy = malloc(len ? len : 1);
-        memcpy(copy, data, len);
-        nwn2_file f;
-        wm_result r = nwn2_file_parse(&ctx, copy, len, "prefix", &f);
-        if (!is_clean_failure(r, &ctx))
-            fail_msg("prefix of %zu bytes: result %d (%s)", len, r, wm_ctx_message(&ctx));
-        free(copy);
-        tried++;
-    }
+    unsigned tried = sweep_prefixes(data, size, marks, nmarks, 97, parse_file_prefix);
     assert_true(tried > 600);
     free(data);
     free(path);
@@ -140,22 +170,7 @@ static void test_truncated_aswm(void **state)
     pos += 8;
     marks[nmarks++] = pos;
     nwn2_file_free(&ctx, &f);
-    unsigned tried = 0;
-    for (size_t len = 0; len < raw_size; len++) {
-        int take = len < 600 || len % 61 == 0 || len + 40 > raw_size;
-        for (size_t m = 0; m < nmarks && !take; m++)
-            take = len + 2 >= marks[m] && len <= marks[m] + 2;
-        if (!take)
-            continue;
-        uint8_t *copy = malloc(len ? len : 1);
-        memcpy(copy, raw, len);
-        nwn2_aswm parsed;
-        wm_result r = nwn2_aswm_parse(&ctx, copy, len, "prefix", &parsed);
-        if (!is_clean_failure(r, &ctx))
-            fail_msg("ASWM prefix of %zu bytes: result %d (%s)", len, r, wm_ctx_message(&ctx));
-        free(copy);
-        tried++;
-    }
+    unsigned tried = sweep_prefixes(raw, raw_size, marks, nmarks, 61, parse_aswm_prefix);
     assert_true(tried > 1000);
     /* the whole walkmesh as a raw (uncompressed) packet also parses, and every
      * prefix of that container fails cleanly */

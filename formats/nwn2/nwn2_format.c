@@ -131,28 +131,29 @@ static wm_result nwn2_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, 
     return r;
 }
 
-static wm_result nwn2_info_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
+/* info and validate: read the file natively, then fill the report. */
+static wm_result with_file(wm_ctx *ctx, const char *path, wm_report *report,
+                           wm_result (*fill)(wm_ctx *, const nwn2_file *, wm_report *))
 {
-    (void)opts;
     nwn2_file f;
     wm_result r = nwn2_file_read(ctx, path, &f);
     if (r)
         return r;
-    r = nwn2_info(ctx, &f, report);
+    r = fill(ctx, &f, report);
     nwn2_file_free(ctx, &f);
     return r;
+}
+
+static wm_result nwn2_info_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
+{
+    (void)opts;
+    return with_file(ctx, path, report, nwn2_info);
 }
 
 static wm_result nwn2_validate_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
 {
     (void)opts;
-    nwn2_file f;
-    wm_result r = nwn2_file_read(ctx, path, &f);
-    if (r)
-        return r;
-    r = nwn2_validate(ctx, &f, report);
-    nwn2_file_free(ctx, &f);
-    return r;
+    return with_file(ctx, path, report, nwn2_validate);
 }
 
 const wm_format wm_format_nwn2 = {
