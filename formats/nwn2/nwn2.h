@@ -222,11 +222,15 @@ wm_result nwn2_island_alloc_links(wm_ctx *ctx, nwn2_island *island, uint32_t cou
  * triangle's edge[] and neighbour[] (slot k = side v[k]..v[k+1]). */
 wm_result nwn2_aswm_rebuild_edges(wm_ctx *ctx, nwn2_aswm *a);
 /* Centre (x,y mean), normal (flipped when NWN2_TRI_CLOCKWISE is set, so it
- * faces the same way as the unflagged winding), d = -normal . v0. Leaves a
- * degenerate triangle's normal at (0,0,0). */
+ * faces the same way as the unflagged winding), d = -normal . v0. A
+ * zero-area triangle gets the toolset's placeholder normal (1,0,0). */
 void nwn2_aswm_recompute_geometry(nwn2_aswm *a);
 /* Same for one triangle, into the given outputs. */
 void nwn2_triangle_geometry(const nwn2_aswm *a, uint32_t t, float centre[2], float normal[3], float *d);
+/* |cross| / longest side^2: about 0.87 for an equilateral triangle, below
+ * 1e-6 for the slivers whose normal the toolset writes as (1,0,0). */
+double nwn2_triangle_sliver(const nwn2_aswm *a, uint32_t t);
+#define NWN2_SLIVER_RATIO 1e-6
 
 /* ---------------------------------------------------- whole file (TRN/TRX) */
 
