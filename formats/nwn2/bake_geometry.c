@@ -376,15 +376,14 @@ wm_result nwn2_bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options 
             if (tri->neighbour[k] >= a->triangle_count)
                 tri->neighbour[k] = NWN2_NONE32;
     }
-    if (!opts->keep_borders)
-        r = drop_border(ctx, a, &stats->border_removed);
-    if (!r)
-        make_clockwise(a);
-    if (!r && opts->cutters && opts->cutters->count)
+    make_clockwise(a);
+    if (opts->cutters && opts->cutters->count)
         r = nwn2_bake_cut(ctx, a, opts->cutters, opts->cut_whole_triangles, &stats->split_added,
                           &stats->cut_removed);
     if (!r)
         r = nwn2_bake_split_tiles(ctx, a, &stats->split_added);
+    if (!r && !opts->keep_borders)
+        r = drop_border(ctx, a, &stats->border_removed);
     if (!r)
         r = sort_into_tiles(ctx, a);
     if (!r)
