@@ -257,10 +257,14 @@ static wm_result rebuild_edges(wm_ctx *ctx, nwn2_aswm *a, const uint32_t *origin
     if (sides > UINT32_MAX)
         return wm_error(ctx, WM_ERR_LIMIT, "%u triangles: too many edges", a->triangle_count);
     half_edge *h = wm_alloc_array(ctx, sides ? (size_t)sides : 1, sizeof *h);
+    half_edge *sorted = wm_alloc_array(ctx, sides ? (size_t)sides : 1, sizeof *sorted);
+    uint32_t *start = wm_alloc_array(ctx, (size_t)a->vertex_count + 1, sizeof *start);
     nwn2_edge *edges = wm_alloc_array(ctx, sides ? (size_t)sides : 1, sizeof *edges);
     uint32_t *mate = wm_alloc_array(ctx, sides ? (size_t)sides : 1, sizeof *mate);
-    if (!h || !edges || !mate) {
+    if (!h || !sorted || !start || !edges || !mate) {
         wm_free(ctx, h);
+        wm_free(ctx, sorted);
+        wm_free(ctx, start);
         wm_free(ctx, edges);
         wm_free(ctx, mate);
         return WM_ERR_NOMEM;
@@ -270,7 +274,24 @@ static wm_result rebuild_edges(wm_ctx *ctx, nwn2_aswm *a, const uint32_t *origin
             uint32_t p = a->triangles[t].v[k], q = a->triangles[t].v[(k + 1) % 3];
             h[3 * t + k] = (half_edge){p < q ? p : q, p < q ? q : p, t, k};
         }
-    qsort(h, (size_t)sides, sizeof *h, half_edge_cmp);
+    /* sorted by (low, high, triangle, slot): counting sort on the low vertex
+     * (sides are generated in triangle and slot order, so the sort is stable),
+     * then insertion sort on the high vertex inside each short bucket */
+    for (uint32_t i = 0; i < sides; i++)
+        start[h[i].lo + 1]++;
+    for (uint32_t v = 0; v < a->vertex_count; v++)
+        start[v + 1] += start[v];
+    for (uint32_t i = 0; i < sides; i++)
+        sorted[start[h[i].lo]++] = h[i];
+    wm_free(ctx, start);
+    wm_free(ctx, h);
+    h = sorted;
+    for (uint32_t i = 1; i < sides; i++)
+        for (uint32_t k = i; k > 0 && half_edge_cmp(&h[k - 1], &h[k]) > 0; k--) {
+            half_edge tmp = h[k];
+            h[k] = h[k - 1];
+            h[k - 1] = tmp;
+        }
     for (uint32_t i = 0; i < sides;) {
         uint32_t j = i + 1;
         while (j < sides && h[j].lo == h[i].lo && h[j].hi == h[i].hi)

@@ -27,6 +27,12 @@ typedef struct tile_graph {
     uint8_t adj[NWN2_MAX_TILE_NODES][3];
     float cost[NWN2_MAX_TILE_NODES][3];
     uint8_t degree[NWN2_MAX_TILE_NODES];
+    /* for line of sight: centres, each side's end points (x0 y0 x1 y1), its
+     * squared length and the node beyond it (NWN2_PATH_NONE: none) */
+    float centre[NWN2_MAX_TILE_NODES][2];
+    float side[NWN2_MAX_TILE_NODES][3][4];
+    float side_len2[NWN2_MAX_TILE_NODES][3];
+    uint8_t side_node[NWN2_MAX_TILE_NODES][3];
 } tile_graph;
 
 /* Min-heap of (distance, node) with the toolset's order. */
@@ -106,65 +112,58 @@ static void dijkstra_first_hops(const tile_graph *g, uint32_t src, uint8_t *firs
 }
 
 /* Signed area test: > 0 when c is left of a->b. */
-static double orient(const float a[2], const float b[2], const float c[2])
+static double orient(const double a[2], const double b[2], const float c[2])
 {
-    return ((double)b[0] - a[0]) * ((double)c[1] - a[1]) - ((double)b[1] - a[1]) * ((double)c[0] - a[0]);
+    return (b[0] - a[0]) * ((double)c[1] - a[1]) - (b[1] - a[1]) * ((double)c[0] - a[0]);
 }
 
-/* Line of sight from node a to node b: walks the centre-to-centre segment
- * through neighbour links and succeeds only when every crossing is clearly
- * inside an edge whose far side is a walkable triangle of the same tile.
- * Anything doubtful (a crossing near a vertex, a degenerate triangle)
- * answers 0, which is always safe. */
-static int line_of_sight(const nwn2_aswm *a, const tile_graph *g, const uint8_t *local_to_node, uint32_t from,
-                         uint32_t to)
+static double orient_pt(const float a[2], const float b[2], const double c[2])
 {
-    const uint32_t ta = g->first + g->local[from];
-    const uint32_t tb = g->first + g->local[to];
-    const float *p = a->triangles[ta].centre;
-    const float *q = a->triangles[tb].centre;
-    const double len2 = ((double)q[0] - p[0]) * ((double)q[0] - p[0]) + ((double)q[1] - p[1]) * ((double)q[1] - p[1]);
+    return ((double)b[0] - a[0]) * (c[1] - a[1]) - ((double)b[1] - a[1]) * (c[0] - a[0]);
+}
+
+/* Line of sight from node `from` to node `to`: walks the centre-to-centre
+ * segment through the sides of the tile's walkable triangles and succeeds
+ * only when every crossing is clearly inside a side whose far triangle is a
+ * walkable triangle of the same tile. Anything doubtful (a crossing near a
+ * vertex, an end of the segment on a side) answers 0, which is always safe. */
+static int line_of_sight(const tile_graph *g, uint32_t from, uint32_t to)
+{
+    const double p[2] = {g->centre[from][0], g->centre[from][1]};
+    const double q[2] = {g->centre[to][0], g->centre[to][1]};
+    const double len2 = (q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]);
     if (len2 <= 0.0)
         return 0;
-    const double len = sqrt(len2);
-    const double margin = 1e-4 * len; /* distance (times len) a crossing keeps from vertices and the segment ends */
-    uint32_t cur = ta, came = NWN2_NONE32;
+    const double margin2 = 1e-8 * len2; /* (1e-4 * |pq|)^2: how close the line may pass a vertex */
+    uint32_t cur = from, came = NWN2_PATH_NONE;
     for (uint32_t steps = 0; steps <= g->n; steps++) {
-        if (cur == tb)
+        if (cur == to)
             return 1;
-        const nwn2_triangle *t = &a->triangles[cur];
-        uint32_t next = NWN2_NONE32;
+        uint32_t next = NWN2_PATH_NONE;
         int crossings = 0;
         for (int k = 0; k < 3; k++) {
-            const nwn2_edge *e = &a->edges[t->edge[k]];
-            if (e->v[0] >= a->vertex_count || e->v[1] >= a->vertex_count)
-                return 0;
-            const float *u = &a->vertices[3 * e->v[0]];
-            const float *w = &a->vertices[3 * e->v[1]];
+            const float *u = g->side[cur][k], *w = g->side[cur][k] + 2;
             double su = orient(p, q, u), sw = orient(p, q, w);
-            if (fabs(su) <= margin || fabs(sw) <= margin) {
-                /* the line passes (nearly) through a vertex of this edge */
-                if (t->neighbour[k] == came)
+            if (su * su <= margin2 || sw * sw <= margin2) {
+                if (came != NWN2_PATH_NONE && g->side_node[cur][k] == came)
                     continue;
-                return 0;
+                return 0; /* the line passes (nearly) through a vertex */
             }
             if ((su > 0) == (sw > 0))
                 continue;
-            if (t->neighbour[k] == came && came != NWN2_NONE32)
+            if (came != NWN2_PATH_NONE && g->side_node[cur][k] == came)
                 continue;
-            /* the crossing must lie strictly between p and q, ahead of us */
-            double eu = orient(u, w, p), ew = orient(u, w, q);
-            double elen = hypot((double)w[0] - u[0], (double)w[1] - u[1]);
-            if (fabs(eu) <= 1e-4 * elen || fabs(ew) <= 1e-4 * elen)
-                return 0; /* an end of the segment lies (nearly) on this edge */
+            /* the crossing must lie strictly between p and q */
+            double eu = orient_pt(u, w, p), ew = orient_pt(u, w, q);
+            double tol = 1e-8 * g->side_len2[cur][k];
+            if (eu * eu <= tol || ew * ew <= tol)
+                return 0; /* an end of the segment lies (nearly) on this side */
             if ((eu > 0) == (ew > 0))
-                continue; /* p and q on the same side: the edge behind the start */
+                continue; /* p and q on the same side: the side behind the start */
             crossings++;
-            next = t->neighbour[k];
+            next = g->side_node[cur][k];
         }
-        if (crossings != 1 || next == NWN2_NONE32 || next < g->first || next - g->first >= g->count)
-            return 0;
-        if (local_to_node[next - g->first] == NWN2_PATH_NONE)
+        if (crossings != 1 || next == NWN2_PATH_NONE)
             return 0;
         came = cur;
         cur = next;
@@ -207,11 +206,23 @@ wm_result nwn2_bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, u
         }
     for (uint32_t u = 0; u < g->n; u++) {
         const nwn2_triangle *t = &a->triangles[first + g->local[u]];
+        memcpy(g->centre[u], t->centre, sizeof g->centre[u]);
         for (int k = 0; k < 3; k++) {
+            const nwn2_edge *e = t->edge[k] < a->edge_count ? &a->edges[t->edge[k]] : NULL;
+            for (int end = 0; end < 2; end++) {
+                uint32_t v = e ? e->v[end] : t->v[0];
+                const float *pos = &a->vertices[3 * (v < a->vertex_count ? v : 0)];
+                g->side[u][k][2 * end] = pos[0];
+                g->side[u][k][2 * end + 1] = pos[1];
+            }
+            float dx = g->side[u][k][2] - g->side[u][k][0], dy = g->side[u][k][3] - g->side[u][k][1];
+            g->side_len2[u][k] = dx * dx + dy * dy;
+            g->side_node[u][k] = NWN2_PATH_NONE;
             uint32_t nb = t->neighbour[k];
             if (nb == NWN2_NONE32 || nb < first || nb - first >= count)
                 continue;
             uint8_t node = tile->local_to_node[nb - first];
+            g->side_node[u][k] = node;
             if (node == NWN2_PATH_NONE)
                 continue;
             g->adj[u][g->degree[u]] = node;
@@ -233,7 +244,7 @@ wm_result nwn2_bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, u
             uint8_t *ds = &tile->nodes[(size_t)d * g->n + s];
             if (*sd == NWN2_PATH_NONE || *ds == NWN2_PATH_NONE)
                 continue;
-            if (line_of_sight(a, g, tile->local_to_node, s, d)) {
+            if (line_of_sight(g, s, d)) {
                 *sd |= NWN2_PATH_LOS;
                 *ds |= NWN2_PATH_LOS;
                 los += 2;
