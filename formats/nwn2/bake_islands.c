@@ -162,6 +162,12 @@ wm_result bake_islands_build(wm_ctx *ctx, nwn2_aswm *a, uint32_t island_tag)
         return WM_ERR_NOMEM;
     uint32_t count = 0;
     wm_result r = number_components(ctx, a, tile_of, &count);
+    if (!r && (uint64_t)count * count * sizeof(nwn2_island_path) > ctx->limits.max_bytes)
+        r = wm_error(ctx, WM_ERR_LIMIT,
+                     "%u islands: the island path table would take %llu bytes (limit %llu); fewer, larger walkable"
+                     " areas per tile make fewer islands",
+                     count, (unsigned long long)count * count * sizeof(nwn2_island_path),
+                     (unsigned long long)ctx->limits.max_bytes);
     if (!r)
         r = nwn2_aswm_alloc_islands(ctx, a, count);
     if (!r)

@@ -192,6 +192,27 @@ wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bak
     return WM_OK;
 }
 
+/* Marks the inner tile lines (k = 1 .. cells-1) some triangle crosses. */
+static void mark_lines(const nwn2_aswm *a, int axis, uint32_t cells, uint8_t *crossed)
+{
+    const double w = a->tile_width;
+    for (uint32_t t = 0; t < a->triangle_count; t++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int k = 0; k < 3; k++) {
+            double c = a->vertices[3 * a->triangles[t].v[k] + axis];
+            lo = c < lo ? c : lo;
+            hi = c > hi ? c : hi;
+        }
+        double first = ceil((lo + ON_LINE_EPS) / w), last = floor((hi - ON_LINE_EPS) / w);
+        if (first < 1)
+            first = 1;
+        if (last > (double)cells - 1)
+            last = (double)cells - 1;
+        for (double k = first; k <= last; k++)
+            crossed[(uint32_t)k] = 1;
+    }
+}
+
 wm_result nwn2_bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, uint32_t *added)
 {
     bake_splitter s;
@@ -199,10 +220,19 @@ wm_result nwn2_bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, uint32_t *added)
     wm_result r = WM_OK;
     for (int axis = 0; axis < 2 && !r; axis++) {
         uint32_t cells = axis == 0 ? a->grid_width : a->grid_height;
+        uint8_t *crossed = wm_alloc_array(ctx, (size_t)cells + 1, 1);
+        if (!crossed) {
+            r = WM_ERR_NOMEM;
+            break;
+        }
+        mark_lines(a, axis, cells, crossed);
         for (uint32_t k = 1; k < cells && !r; k++) {
+            if (!crossed[k])
+                continue;
             bake_line l = {axis == 0 ? 1.0 : 0.0, axis == 0 ? 0.0 : 1.0, (double)((float)k * a->tile_width), axis};
             r = bake_split_line(ctx, &s, a, &l, NULL, NULL, added);
         }
+        wm_free(ctx, crossed);
     }
     bake_splitter_free(ctx, &s);
     return r;
