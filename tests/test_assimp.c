@@ -258,6 +258,60 @@ static void broken_inputs_fail_with_the_line(void **state)
     free(dir);
 }
 
+/* Transitions ride along as "transition_<value>" line meshes: every edge
+ * that had one gets it back after OBJ and glTF, and no other edge does. */
+static void transitions_survive_obj_and_gltf(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_mesh m;
+    read_sample(&ctx, "two_rooms.obj", NULL, &m);
+    /* Mark every edge on the line x = 6 (room A's side of the doorway) with room 1, and x = 8 with room 2. */
+    uint32_t marked = 0;
+    for (uint32_t t = 0; t < m.triangle_count; t++)
+        for (int e = 0; e < 3; e++) {
+            const float *a = m.positions + 3 * m.indices[3 * t + e];
+            const float *b = m.positions + 3 * m.indices[3 * t + (e + 1) % 3];
+            if (a[0] == b[0] && (a[0] == 6 || a[0] == 8) && m.walkable[t]) {
+                m.transitions[3 * t + e] = a[0] == 6 ? 1 : 2;
+                marked++;
+            }
+        }
+    /* x = 6 and x = 8 each run 0..6 in three 2 m room edges (one triangle each), and the
+     * doorway (y 2..4) also has its own triangle on that line: 4 triangle edges per line. */
+    assert_int_equal(marked, 8);
+    const char *names[] = {"rooms.obj", "rooms.gltf"};
+    char *dir = wmt_make_temp_dir();
+    for (int i = 0; i < 2; i++) {
+        char *path = wmt_join(dir, names[i]);
+        assert_int_equal(assimp()->write(&ctx, &m, path, NULL, 0), WM_OK);
+        wm_mesh back;
+        assert_int_equal(assimp()->read(&ctx, path, NULL, &back), WM_OK);
+        assert_int_equal(back.triangle_count, m.triangle_count);
+        uint32_t found = 0;
+        for (uint32_t t = 0; t < back.triangle_count; t++)
+            for (int e = 0; e < 3; e++) {
+                const float *a = back.positions + 3 * back.indices[3 * t + e];
+                const float *b = back.positions + 3 * back.indices[3 * t + (e + 1) % 3];
+                int32_t expected = a[0] == b[0] && a[0] == 6 ? 1 : a[0] == b[0] && a[0] == 8 ? 2 : -1;
+                if (back.transitions[3 * t + e] != expected)
+                    fail_msg("%s: triangle %u edge %d has transition %d, expected %d", names[i], t, e,
+                             back.transitions[3 * t + e], expected);
+                found += expected >= 0;
+            }
+        assert_int_equal(found, 8);
+        /* The line meshes create no extra object and no warning. */
+        assert_int_equal(back.object_count, m.object_count);
+        wm_mesh_free(&ctx, &back);
+        free(path);
+    }
+    assert_int_equal(ctx.warning_count, 0);
+    wm_mesh_free(&ctx, &m);
+    wmt_remove_tree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +320,7 @@ int main(void)
         cmocka_unit_test(gltf_obj_gltf_round_trip),
         cmocka_unit_test(up_axis_and_walkability_overrides),
         cmocka_unit_test(broken_inputs_fail_with_the_line),
+        cmocka_unit_test(transitions_survive_obj_and_gltf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
