@@ -503,6 +503,24 @@ static void test_cli_round_trip(void **state)
     assert_int_equal(wmt_run_cli(&text, NULL, info), 0);
     assert_non_null(strstr(text, "max walkable per tile: 127"));
     free(text);
+    /* a broken walkmesh: validate exits 5 (EXIT_INVALID) and names the triangle */
+    {
+        wm_ctx ctx;
+        nwn2_file f;
+        wmt_ctx_init(&ctx);
+        assert_int_equal(nwn2_file_read(&ctx, trx, &f), WM_OK);
+        f.aswm.triangles[10].neighbour[1] = 3; /* no longer the other side of its edge */
+        char *bad = wmt_join(dir, "bad.trx");
+        assert_int_equal(nwn2_file_write(&ctx, &f, bad, 0), WM_OK);
+        nwn2_file_free(&ctx, &f);
+        const char *check[] = {"validate", bad, NULL};
+        char *err = NULL;
+        assert_int_equal(wmt_run_cli(&text, &err, check), 5);
+        assert_true(strstr(text, "triangle 10") != NULL || (err && strstr(err, "triangle 10") != NULL));
+        free(text);
+        free(err);
+        free(bad);
+    }
     /* no --base and no NWN2 source: refused, nothing written */
     char *nobase = wmt_join(dir, "nobase.trx");
     const char *refused[] = {"convert", obj, nobase, NULL};
