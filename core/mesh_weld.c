@@ -1,0 +1,138 @@
+/* Welding, degenerate removal and compaction of the neutral mesh. */
+#include "wm_geometry.h"
+#include "wm_mesh.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct weld_grid {
+    uint32_t *slot_head;   /* per hash slot: first representative + 1 (0 = empty) */
+    uint32_t *next;        /* per vertex: next representative in the same slot + 1 */
+    uint32_t slot_mask;
+} weld_grid;
+
+static uint32_t cell_hash(int64_t x, int64_t y, int64_t z)
+{
+    uint64_t h = (uint64_t)x * 0x9E3779B97F4A7C15ull ^ (uint64_t)y * 0xC2B2AE3D27D4EB4Full ^
+                 (uint64_t)z * 0x165667B19E3779F9ull;
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+static int64_t cell_of(float v, float cell)
+{
+    return (int64_t)floor((double)v / cell);
+}
+
+wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *out_merged)
+{
+    if (out_merged)
+        *out_merged = 0;
+    if (!(tolerance > 0.0f) || mesh->vertex_count == 0)
+        return WM_OK;
+    uint32_t n = mesh->vertex_count;
+    uint32_t slots = 1;
+    while (slots < n * 2u && slots < (1u << 30))
+        slots <<= 1;
+    weld_grid grid = {0};
+    grid.slot_mask = slots - 1;
+    grid.slot_head = wm_alloc_array(ctx, slots, sizeof(uint32_t));
+    grid.next = wm_alloc_array(ctx, n, sizeof(uint32_t));
+    uint32_t *remap = wm_alloc_array(ctx, n, sizeof(uint32_t));
+    if (!grid.slot_head || !grid.next || !remap) {
+        wm_free(ctx, grid.slot_head);
+        wm_free(ctx, grid.next);
+        wm_free(ctx, remap);
+        return WM_ERR_NOMEM;
+    }
+    const float *p = mesh->positions;
+    float cell = tolerance;
+    double tol2 = (double)tolerance * tolerance;
+    uint32_t merged = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        const float *q = p + 3 * (size_t)v;
+        int64_t cx = cell_of(q[0], cell), cy = cell_of(q[1], cell), cz = cell_of(q[2], cell);
+        uint32_t found = UINT32_MAX;
+        for (int dx = -1; dx <= 1 && found == UINT32_MAX; dx++)
+            for (int dy = -1; dy <= 1 && found == UINT32_MAX; dy++)
+                for (int dz = -1; dz <= 1 && found == UINT32_MAX; dz++) {
+                    uint32_t slot = cell_hash(cx + dx, cy + dy, cz + dz) & grid.slot_mask;
+                    for (uint32_t r = grid.slot_head[slot]; r; r = grid.next[r - 1]) {
+                        const float *s = p + 3 * (size_t)(r - 1);
+                        double ddx = (double)s[0] - q[0], ddy = (double)s[1] - q[1], ddz = (double)s[2] - q[2];
+                        if (ddx * ddx + ddy * ddy + ddz * ddz <= tol2 && (found == UINT32_MAX || r - 1 < found))
+                            found = r - 1;
+                    }
+                }
+        if (found != UINT32_MAX) {
+            remap[v] = found;
+            merged++;
+        } else {
+            remap[v] = v;
+            uint32_t slot = cell_hash(cx, cy, cz) & grid.slot_mask;
+            grid.next[v] = grid.slot_head[slot];
+            grid.slot_head[slot] = v + 1;
+        }
+    }
+    for (size_t i = 0; i < 3 * (size_t)mesh->triangle_count; i++)
+        if (mesh->indices[i] < n)
+            mesh->indices[i] = remap[mesh->indices[i]];
+    wm_free(ctx, grid.slot_head);
+    wm_free(ctx, grid.next);
+    wm_free(ctx, remap);
+    if (out_merged)
+        *out_merged = merged;
+    return merged ? wm_mesh_compact(ctx, mesh) : WM_OK;
+}
+
+wm_result wm_mesh_remove_degenerate(wm_ctx *ctx, wm_mesh *mesh, float min_area, uint32_t *out_removed)
+{
+    (void)ctx;
+    uint32_t kept = 0;
+    for (uint32_t t = 0; t < mesh->triangle_count; t++) {
+        const uint32_t *tri = mesh->indices + 3 * (size_t)t;
+        int degenerate = tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2];
+        if (!degenerate) {
+            float area = wm_tri_area(mesh->positions + 3 * (size_t)tri[0], mesh->positions + 3 * (size_t)tri[1],
+                                     mesh->positions + 3 * (size_t)tri[2]);
+            degenerate = !(area > min_area);
+        }
+        if (degenerate)
+            continue;
+        if (kept != t) {
+            memmove(mesh->indices + 3 * (size_t)kept, tri, 3 * sizeof(uint32_t));
+            memmove(mesh->transitions + 3 * (size_t)kept, mesh->transitions + 3 * (size_t)t, 3 * sizeof(int32_t));
+            mesh->surfaces[kept] = mesh->surfaces[t];
+            mesh->walkable[kept] = mesh->walkable[t];
+            mesh->objects[kept] = mesh->objects[t];
+        }
+        kept++;
+    }
+    if (out_removed)
+        *out_removed = mesh->triangle_count - kept;
+    mesh->triangle_count = kept;
+    return WM_OK;
+}
+
+wm_result wm_mesh_compact(wm_ctx *ctx, wm_mesh *mesh)
+{
+    uint32_t *remap = wm_alloc_array(ctx, mesh->vertex_count, sizeof(uint32_t));
+    if (!remap)
+        return WM_ERR_NOMEM;
+    for (size_t i = 0; i < 3 * (size_t)mesh->triangle_count; i++)
+        if (mesh->indices[i] < mesh->vertex_count)
+            remap[mesh->indices[i]] = 1;
+    uint32_t next = 0;
+    for (uint32_t v = 0; v < mesh->vertex_count; v++) {
+        if (!remap[v])
+            continue;
+        if (next != v)
+            memcpy(mesh->positions + 3 * (size_t)next, mesh->positions + 3 * (size_t)v, 3 * sizeof(float));
+        remap[v] = next++;
+    }
+    for (size_t i = 0; i < 3 * (size_t)mesh->triangle_count; i++)
+        if (mesh->indices[i] < mesh->vertex_count)
+            mesh->indices[i] = remap[mesh->indices[i]];
+    mesh->vertex_count = next;
+    wm_free(ctx, remap);
+    return WM_OK;
+}

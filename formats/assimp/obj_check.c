@@ -1,0 +1,104 @@
+#include "assimp_module.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int count_numbers(const char *p, const char *end)
+{
+    int n = 0;
+    while (p < end) {
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p >= end)
+            break;
+        char buf[64];
+        size_t len = 0;
+        while (p < end && *p != ' ' && *p != '\t' && len + 1 < sizeof buf)
+            buf[len++] = *p++;
+        buf[len] = '\0';
+        char *stop;
+        strtod(buf, &stop);
+        if (*stop != '\0')
+            return -1;
+        n++;
+    }
+    return n;
+}
+
+/* Checks every reference "v", "v/t", "v//n", "v/t/n" of a face line;
+ * returns the number of references, or -1 with *bad set to the bad index. */
+static long check_face(const char *p, const char *end, long vertex_count, long *bad)
+{
+    long refs = 0;
+    while (p < end) {
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p >= end)
+            break;
+        char buf[64];
+        size_t len = 0;
+        while (p < end && *p != ' ' && *p != '\t' && len + 1 < sizeof buf)
+            buf[len++] = *p++;
+        buf[len] = '\0';
+        char *stop;
+        long index = strtol(buf, &stop, 10);
+        if (stop == buf || (*stop != '\0' && *stop != '/')) {
+            *bad = 0;
+            return -1;
+        }
+        long resolved = index < 0 ? vertex_count + index + 1 : index;
+        if (index == 0 || resolved < 1 || resolved > vertex_count) {
+            *bad = index;
+            return -1;
+        }
+        refs++;
+    }
+    return refs;
+}
+
+wm_result wm_obj_check(wm_ctx *ctx, const char *path, const uint8_t *data, size_t size)
+{
+    if (memchr(data, '\0', size))
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: not a text OBJ file (contains NUL bytes)", path);
+    long vertices = 0, faces = 0;
+    size_t pos = 0;
+    unsigned line_no = 0;
+    while (pos < size) {
+        const char *line = (const char *)data + pos;
+        const char *nl = memchr(line, '\n', size - pos);
+        const char *end = nl ? nl : (const char *)data + size;
+        pos = (size_t)(end - (const char *)data) + 1;
+        line_no++;
+        while (end > line && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+            end--;
+        while (line < end && (*line == ' ' || *line == '\t'))
+            line++;
+        if (line >= end || *line == '#')
+            continue;
+        for (const char *c = line; c < end; c++)
+            if ((unsigned char)*c < 0x20 && *c != '\t')
+                return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: control character 0x%02x: not a text OBJ file",
+                                path, line_no, (unsigned char)*c);
+        if (end - line >= 2 && line[0] == 'v' && (line[1] == ' ' || line[1] == '\t')) {
+            int n = count_numbers(line + 2, end);
+            if (n < 3)
+                return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: vertex needs 3 coordinates, found %s (file truncated?)",
+                                path, line_no, n < 0 ? "a non-number" : n == 0 ? "none" : n == 1 ? "1" : "2");
+            vertices++;
+        } else if (end - line >= 2 && line[0] == 'f' && (line[1] == ' ' || line[1] == '\t')) {
+            long bad = 0;
+            long refs = check_face(line + 2, end, vertices, &bad);
+            if (refs < 0)
+                return bad ? wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: face refers to vertex %ld but only %ld are defined",
+                                      path, line_no, bad, vertices)
+                           : wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: malformed face reference", path, line_no);
+            if (refs < 3)
+                return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: face has %ld vertices, needs 3 (file truncated?)",
+                                path, line_no, refs);
+            faces++;
+        }
+    }
+    if (faces == 0)
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: no faces (%ld vertices, %u lines)", path, vertices, line_no);
+    return WM_OK;
+}

@@ -1,0 +1,250 @@
+#define _POSIX_C_SOURCE 200809L
+#include "test_support.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+char wmt_warnings[8192];
+
+char *wmt_join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(n);
+    assert_non_null(path);
+    snprintf(path, n, "%s/%s", dir, name);
+    return path;
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *wmt_corpus_path(const char *relative)
+{
+    const char *dir = getenv("WALKMESH_CORPUS_DIR");
+    if (!dir || !*dir)
+        return NULL;
+    char *path = wmt_join(dir, relative);
+    if (!is_file(path)) {
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+char *wmt_corpus_path_or_skip(const char *relative)
+{
+    char *path = wmt_corpus_path(relative);
+    if (!path) {
+        print_message("corpus file %s not available: skipping\n", relative);
+        skip();
+    }
+    return path;
+}
+
+static int has_suffix(const char *name, const char *const *suffixes)
+{
+    size_t n = strlen(name);
+    for (; *suffixes; suffixes++) {
+        size_t s = strlen(*suffixes);
+        if (n >= s && strcasecmp(name + n - s, *suffixes) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t wmt_corpus_list(const char *subfolder, const char *const *suffixes, char ***out)
+{
+    *out = NULL;
+    const char *dir = getenv("WALKMESH_CORPUS_DIR");
+    char *folder = dir && *dir ? wmt_join(dir, subfolder) : NULL;
+    DIR *d = folder ? opendir(folder) : NULL;
+    if (!d) {
+        free(folder);
+        print_message("corpus folder %s not available: skipping\n", subfolder);
+        skip();
+        return 0;
+    }
+    size_t count = 0, capacity = 16;
+    char **list = malloc(capacity * sizeof *list);
+    struct dirent *entry;
+    while ((entry = readdir(d)) != NULL) {
+        if (entry->d_name[0] == '.' || !has_suffix(entry->d_name, suffixes))
+            continue;
+        if (count == capacity)
+            list = realloc(list, (capacity *= 2) * sizeof *list);
+        list[count++] = wmt_join(folder, entry->d_name);
+    }
+    closedir(d);
+    free(folder);
+    qsort(list, count, sizeof *list, compare_strings);
+    *out = list;
+    return count;
+}
+
+void wmt_free_list(char **list, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        free(list[i]);
+    free(list);
+}
+
+static char *env_path(const char *variable, const char *fallback, const char *relative)
+{
+    const char *dir = getenv(variable);
+    return wmt_join(dir && *dir ? dir : fallback, relative);
+}
+
+char *wmt_sample_path(const char *relative)
+{
+    return env_path("WALKMESH_SAMPLES", "corpus", relative);
+}
+
+char *wmt_test_data_path(const char *relative)
+{
+    return env_path("WALKMESH_TEST_DATA", "tests/data", relative);
+}
+
+uint8_t *wmt_read_file(const char *path, size_t *out_size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *data = malloc(size > 0 ? (size_t)size : 1);
+    assert_non_null(data);
+    size_t got = fread(data, 1, (size_t)size, f);
+    fclose(f);
+    assert_int_equal(got, (size_t)size);
+    *out_size = (size_t)size;
+    return data;
+}
+
+void wmt_write_file(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        fail_msg("cannot create %s", path);
+    assert_int_equal(fwrite(data, 1, size, f), size);
+    fclose(f);
+}
+
+char *wmt_make_temp_dir(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    char *path = wmt_join(tmp && *tmp ? tmp : "/tmp", "walkmesh-test-XXXXXX");
+    if (!mkdtemp(path))
+        fail_msg("cannot create a temporary folder");
+    return path;
+}
+
+void wmt_remove_tree(const char *path)
+{
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *entry;
+        while ((entry = readdir(d)) != NULL) {
+            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+                continue;
+            char *child = wmt_join(path, entry->d_name);
+            wmt_remove_tree(child);
+            free(child);
+        }
+        closedir(d);
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
+}
+
+static char *slurp_fd(int fd)
+{
+    size_t size = 0, capacity = 4096;
+    char *text = malloc(capacity);
+    for (;;) {
+        if (size + 1 >= capacity)
+            text = realloc(text, capacity *= 2);
+        ssize_t n = read(fd, text + size, capacity - size - 1);
+        if (n <= 0)
+            break;
+        size += (size_t)n;
+    }
+    text[size] = '\0';
+    return text;
+}
+
+int wmt_run_cli(char **out_stdout, char **out_stderr, const char *const *argv)
+{
+    const char *cli = getenv("WALKMESH_CLI");
+    if (!cli || !*cli)
+        fail_msg("WALKMESH_CLI is not set (run the tests through ctest)");
+    char out_template[] = "/tmp/walkmesh-cli-out-XXXXXX", err_template[] = "/tmp/walkmesh-cli-err-XXXXXX";
+    int out_fd = mkstemp(out_template), err_fd = mkstemp(err_template);
+    assert_true(out_fd >= 0 && err_fd >= 0);
+    unlink(out_template);
+    unlink(err_template);
+    size_t argc = 0;
+    while (argv[argc])
+        argc++;
+    char **full = calloc(argc + 2, sizeof *full);
+    full[0] = (char *)cli;
+    for (size_t i = 0; i < argc; i++)
+        full[i + 1] = (char *)argv[i];
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(out_fd, STDOUT_FILENO);
+        dup2(err_fd, STDERR_FILENO);
+        int null_fd = open("/dev/null", O_RDONLY);
+        if (null_fd >= 0)
+            dup2(null_fd, STDIN_FILENO);
+        execv(cli, full);
+        _exit(127);
+    }
+    free(full);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    lseek(out_fd, 0, SEEK_SET);
+    lseek(err_fd, 0, SEEK_SET);
+    char *out_text = slurp_fd(out_fd), *err_text = slurp_fd(err_fd);
+    close(out_fd);
+    close(err_fd);
+    if (out_stdout)
+        *out_stdout = out_text;
+    else
+        free(out_text);
+    if (out_stderr)
+        *out_stderr = err_text;
+    else
+        free(err_text);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void collect_warning(void *user, const char *message)
+{
+    (void)user;
+    size_t used = strlen(wmt_warnings);
+    snprintf(wmt_warnings + used, sizeof wmt_warnings - used, "%s\n", message);
+}
+
+void wmt_ctx_init(wm_ctx *ctx)
+{
+    wm_ctx_init(ctx);
+    wmt_warnings[0] = '\0';
+    ctx->warn = collect_warning;
+}
