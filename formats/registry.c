@@ -8,9 +8,11 @@
 #include <strings.h>
 
 extern const wm_format wm_format_assimp;
+extern const wm_format wm_format_wmo;
 
 static const wm_format *const registry[] = {
     &wm_format_assimp,
+    &wm_format_wmo,
 };
 
 const wm_format *const *wm_formats(size_t *out_count)
