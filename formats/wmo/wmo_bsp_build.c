@@ -1,6 +1,6 @@
-/* Building a MOBN/MOBR BSP: split on the axis where triangle centroids
- * spread most, at their median; a triangle goes to every side its bounds
- * reach, so each leaf region holds every triangle overlapping it. Nodes are
+/* Building a MOBN/MOBR BSP: split where the larger side gets smallest; a
+ * triangle goes to every side it reaches, so each leaf region holds every
+ * triangle overlapping it. Nodes are
  * stored in preorder with the positive child right after its parent, the
  * layout of Blizzard's trees. */
 #include "wmo.h"
@@ -73,53 +73,61 @@ static wm_result make_leaf(builder *b, uint32_t node, const uint32_t *tris, uint
     return WM_OK;
 }
 
-/* Finds a split that makes both sides smaller; returns 0 when none. */
+/* Side rules: a triangle goes negative when part of it lies below the plane
+ * or its centroid is at or below it, positive likewise above. A query point
+ * below (above) the plane descends negative (positive), one on the plane
+ * both ways, so every point of a triangle, its centroid included (computed
+ * the same way as the check does), reaches a leaf listing it. */
+static int goes_negative(const builder *b, uint32_t t, int axis, float plane)
+{
+    return b->lo[3 * t + axis] < plane || b->centroid[3 * t + axis] <= plane;
+}
+
+static int goes_positive(const builder *b, uint32_t t, int axis, float plane)
+{
+    return b->hi[3 * t + axis] > plane || b->centroid[3 * t + axis] >= plane;
+}
+
+/* Tries planes at centroid quantiles and at the bounds of the median
+ * triangle on every axis; keeps the one with the smallest larger side
+ * (then the fewest duplicates). Returns 0 when no plane makes both sides
+ * smaller than the node. */
 static int choose_split(builder *b, const uint32_t *tris, uint32_t count, int *out_axis, float *out_plane,
                         uint32_t *out_neg, uint32_t *out_pos)
 {
-    float cmin[3], cmax[3];
-    for (int k = 0; k < 3; k++) {
-        cmin[k] = b->centroid[3 * tris[0] + k];
-        cmax[k] = cmin[k];
-    }
-    for (uint32_t i = 1; i < count; i++)
-        for (int k = 0; k < 3; k++) {
-            float v = b->centroid[3 * tris[i] + k];
-            cmin[k] = v < cmin[k] ? v : cmin[k];
-            cmax[k] = v > cmax[k] ? v : cmax[k];
-        }
-    int order[3] = {0, 1, 2};
-    for (int i = 0; i < 3; i++)
-        for (int j = i + 1; j < 3; j++)
-            if (cmax[order[j]] - cmin[order[j]] > cmax[order[i]] - cmin[order[i]]) {
-                int t = order[i];
-                order[i] = order[j];
-                order[j] = t;
-            }
-    for (int o = 0; o < 3; o++) {
-        int axis = order[o];
-        if (!(cmax[axis] > cmin[axis]))
-            break;
+    uint64_t best_cost = UINT64_MAX;
+    for (int axis = 0; axis < 3; axis++) {
         for (uint32_t i = 0; i < count; i++)
             b->scratch[i] = b->centroid[3 * tris[i] + axis];
         qsort(b->scratch, count, sizeof *b->scratch, compare_float);
-        float plane = b->scratch[count / 2];
-        if (plane >= cmax[axis]) /* keep some centroids strictly above */
-            plane = b->scratch[(count - 1) / 2];
-        uint32_t neg = 0, pos = 0;
-        for (uint32_t i = 0; i < count; i++) {
-            neg += b->lo[3 * tris[i] + axis] <= plane;
-            pos += b->hi[3 * tris[i] + axis] >= plane;
-        }
-        if (neg < count && pos < count) {
-            *out_axis = axis;
-            *out_plane = plane;
-            *out_neg = neg;
-            *out_pos = pos;
-            return 1;
+        if (!(b->scratch[count - 1] > b->scratch[0]))
+            continue;
+        uint32_t median_tri = tris[0];
+        for (uint32_t i = 0; i < count; i++)
+            if (b->centroid[3 * tris[i] + axis] == b->scratch[count / 2])
+                median_tri = tris[i];
+        float candidates[7] = {b->scratch[count / 4],     b->scratch[3 * count / 8], b->scratch[count / 2],
+                               b->scratch[5 * count / 8], b->scratch[3 * count / 4], b->lo[3 * median_tri + axis],
+                               b->hi[3 * median_tri + axis]};
+        for (int c = 0; c < 7; c++) {
+            uint32_t neg = 0, pos = 0;
+            for (uint32_t i = 0; i < count; i++) {
+                neg += (uint32_t)goes_negative(b, tris[i], axis, candidates[c]);
+                pos += (uint32_t)goes_positive(b, tris[i], axis, candidates[c]);
+            }
+            if (neg >= count || pos >= count)
+                continue;
+            uint64_t cost = 4u * (uint64_t)(neg > pos ? neg : pos) + neg + pos;
+            if (cost < best_cost) {
+                best_cost = cost;
+                *out_axis = axis;
+                *out_plane = candidates[c];
+                *out_neg = neg;
+                *out_pos = pos;
+            }
         }
     }
-    return 0;
+    return best_cost != UINT64_MAX;
 }
 
 static wm_result build(builder *b, const uint32_t *tris, uint32_t count, uint32_t depth, uint32_t *out_node)
@@ -139,9 +147,9 @@ static wm_result build(builder *b, const uint32_t *tris, uint32_t count, uint32_
         return WM_ERR_NOMEM;
     uint32_t *neg_tris = sides, *pos_tris = sides + neg, n = 0, p = 0;
     for (uint32_t i = 0; i < count; i++) {
-        if (b->lo[3 * tris[i] + axis] <= plane)
+        if (goes_negative(b, tris[i], axis, plane))
             neg_tris[n++] = tris[i];
-        if (b->hi[3 * tris[i] + axis] >= plane)
+        if (goes_positive(b, tris[i], axis, plane))
             pos_tris[p++] = tris[i];
     }
     uint32_t pos_node = 0, neg_node = 0;
