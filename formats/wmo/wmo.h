@@ -155,6 +155,8 @@ typedef struct wmo_root {
 
 /* Chunk reader: walks [begin, end) of data into a freshly allocated list. */
 wm_result wmo_read_chunks(wm_cursor *cur, size_t end, wmo_chunk **out, uint32_t *out_count);
+/* A whole file's top-level chunks; the first must be MVER 17. */
+wm_result wmo_read_file_chunks(wm_cursor *cur, wmo_chunk **out, uint32_t *out_count, uint32_t *out_version);
 /* First chunk with the id, or NULL. */
 const wmo_chunk *wmo_find_chunk(const wmo_chunk *chunks, uint32_t count, uint32_t id);
 /* Chunk writing: id and a size placeholder, patched by wmo_end_chunk. */

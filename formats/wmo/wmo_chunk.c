@@ -59,6 +59,21 @@ wm_result wmo_read_chunks(wm_cursor *cur, size_t end, wmo_chunk **out, uint32_t 
     return WM_OK;
 }
 
+wm_result wmo_read_file_chunks(wm_cursor *cur, wmo_chunk **out, uint32_t *out_count, uint32_t *out_version)
+{
+    wm_result r = wmo_read_chunks(cur, cur->size, out, out_count);
+    if (r)
+        return r;
+    if (*out_count == 0 || (*out)[0].id != WMO_MVER || (*out)[0].size < 4)
+        return wm_error(cur->ctx, WM_ERR_CORRUPT, "%s: offset 0x0: a WMO starts with a 4-byte MVER chunk",
+                        cur->source);
+    *out_version = wm_le32(cur->data + (*out)[0].offset);
+    if (*out_version != WMO_VERSION)
+        return wm_error(cur->ctx, WM_ERR_UNSUPPORTED, "%s: WMO version %u (only 17 is supported)", cur->source,
+                        *out_version);
+    return WM_OK;
+}
+
 const wmo_chunk *wmo_find_chunk(const wmo_chunk *chunks, uint32_t count, uint32_t id)
 {
     for (uint32_t i = 0; i < count; i++)

@@ -138,6 +138,12 @@ wm_result wmo_group_extract(wm_ctx *ctx, const wmo_group *g, const char *name, c
         wm_warn(ctx, "%s: group skipped by the %s rule (flags 0x%x%s)", name, wmo_rule_name(opts->rule),
                 g->header.flags, group_name && strcmp(group_name, "antiportal") == 0 ? ", named antiportal" : "");
     } else {
+        uint32_t collide = 0;
+        for (uint32_t t = 0; t < g->triangle_count; t++)
+            collide += (uint32_t)wmo_triangle_collides(opts->rule, g->mopy[2 * t], g->mopy[2 * t + 1]);
+        uint32_t vertices = collide * 3 < g->vertex_count ? collide * 3 : g->vertex_count;
+        if ((r = wm_mesh_reserve(ctx, mesh, mesh->vertex_count + vertices, mesh->triangle_count + collide)))
+            return r;
         uint32_t *remap = wm_alloc_array(ctx, g->vertex_count, sizeof *remap);
         if (!remap)
             return WM_ERR_NOMEM;

@@ -262,14 +262,9 @@ wm_result wmo_group_parse(wm_ctx *ctx, uint8_t *bytes, size_t size, const char *
     out->index_chunk = out->vertex_chunk = out->node_chunk = out->ref_chunk = -1;
     wm_cursor cur;
     wm_cursor_init(&cur, ctx, bytes, size, source);
-    wm_result r = wmo_read_chunks(&cur, size, &out->top, &out->top_count);
+    wm_result r = wmo_read_file_chunks(&cur, &out->top, &out->top_count, &out->version);
     if (r)
         return r;
-    if (out->top_count == 0 || out->top[0].id != WMO_MVER || out->top[0].size < 4)
-        return wm_error(ctx, WM_ERR_CORRUPT, "%s: offset 0x0: a WMO starts with a 4-byte MVER chunk", source);
-    out->version = wm_le32(bytes + out->top[0].offset);
-    if (out->version != WMO_VERSION)
-        return wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: WMO version %u (only 17 is supported)", source, out->version);
     const wmo_chunk *mogp = wmo_find_chunk(out->top, out->top_count, WMO_MOGP);
     if (!mogp)
         return wm_error(ctx, WM_ERR_CORRUPT, "%s: no MOGP chunk: not a WMO group file", source);

@@ -74,14 +74,9 @@ wm_result wmo_root_parse(wm_ctx *ctx, uint8_t *bytes, size_t size, const char *s
     out->size = size;
     wm_cursor cur;
     wm_cursor_init(&cur, ctx, bytes, size, source);
-    wm_result r = wmo_read_chunks(&cur, size, &out->chunks, &out->chunk_count);
+    wm_result r = wmo_read_file_chunks(&cur, &out->chunks, &out->chunk_count, &out->version);
     if (r)
         return r;
-    if (out->chunk_count == 0 || out->chunks[0].id != WMO_MVER || out->chunks[0].size < 4)
-        return wm_error(ctx, WM_ERR_CORRUPT, "%s: offset 0x0: a WMO starts with a 4-byte MVER chunk", source);
-    out->version = wm_le32(bytes + out->chunks[0].offset);
-    if (out->version != WMO_VERSION)
-        return wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: WMO version %u (only 17 is supported)", source, out->version);
     const wmo_chunk *mohd = wmo_find_chunk(out->chunks, out->chunk_count, WMO_MOHD);
     if (!mohd)
         return wm_error(ctx, WM_ERR_CORRUPT, "%s: no MOHD chunk: not a WMO root file", source);
