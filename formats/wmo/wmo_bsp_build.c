@@ -90,8 +90,8 @@ static int goes_positive(const builder *b, uint32_t t, int axis, float plane)
 
 /* Tries planes at centroid quantiles and at the bounds of the median
  * triangle on every axis; keeps the one with the smallest larger side
- * (then the fewest duplicates). Returns 0 when no plane makes both sides
- * smaller than the node. */
+ * (then the fewest duplicates). Returns 0 when no plane leaves both sides
+ * at most 80% of the node's triangles. */
 static int choose_split(builder *b, const uint32_t *tris, uint32_t count, int *out_axis, float *out_plane,
                         uint32_t *out_neg, uint32_t *out_pos)
 {
@@ -115,7 +115,9 @@ static int choose_split(builder *b, const uint32_t *tris, uint32_t count, int *o
                 neg += (uint32_t)goes_negative(b, tris[i], axis, candidates[c]);
                 pos += (uint32_t)goes_positive(b, tris[i], axis, candidates[c]);
             }
-            if (neg >= count || pos >= count)
+            /* a split that leaves either side with more than 80% of the
+             * triangles mostly duplicates them: not worth a level */
+            if ((uint64_t)(neg > pos ? neg : pos) * 5 > (uint64_t)count * 4)
                 continue;
             uint64_t cost = 4u * (uint64_t)(neg > pos ? neg : pos) + neg + pos;
             if (cost < best_cost) {
