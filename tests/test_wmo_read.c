@@ -328,6 +328,53 @@ static void test_obj_axes(void **state)
     free(group);
 }
 
+static void test_root_via_cli_and_missing_groups(void **state)
+{
+    (void)state;
+    char *root = wmt_corpus_path_or_skip("wmo/warcraftnet__prisonHQ_Redridge.wmo");
+    char *dir = wmt_make_temp_dir();
+    char *obj = wmt_join(dir, "prison.obj");
+    const char *argv[] = {"convert", root, obj, NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, argv), 0);
+    size_t size = 0;
+    char *text = (char *)wmt_read_file(obj, &size);
+    char *nul = realloc(text, size + 1);
+    nul[size] = '\0';
+    for (int i = 0; i < 3; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "warcraftnet__prisonHQ_Redridge_%03d", i);
+        if (!strstr(nul, name))
+            fail_msg("OBJ has no object %s", name);
+    }
+    free(nul);
+
+    /* a root whose group files are absent: a clear error naming the group file */
+    size_t root_size = 0;
+    uint8_t *bytes = wmt_read_file(root, &root_size);
+    char *lonely = wmt_join(dir, "lonely.wmo");
+    wmt_write_file(lonely, bytes, root_size);
+    free(bytes);
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_options opts;
+    wm_options_init(&opts);
+    wm_mesh mesh;
+    wm_mesh_init(&mesh);
+    assert_int_equal(wm_format_wmo.read(&ctx, lonely, &opts, &mesh), WM_ERR_IO);
+    assert_non_null(strstr(wm_ctx_message(&ctx), "lonely_000.wmo"));
+    wm_mesh_free(&ctx, &mesh);
+    char *err = NULL;
+    const char *argv2[] = {"convert", lonely, obj, "--force", NULL};
+    assert_int_equal(wmt_run_cli(NULL, &err, argv2), 2);
+    assert_non_null(strstr(err, "lonely_000.wmo"));
+    free(err);
+    free(lonely);
+    free(obj);
+    wmt_remove_tree(dir);
+    free(dir);
+    free(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -337,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_root_merges_groups_as_named_objects),
         cmocka_unit_test(test_corpus_bsp_passes_check),
         cmocka_unit_test(test_obj_axes),
+        cmocka_unit_test(test_root_via_cli_and_missing_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -440,6 +440,48 @@ static void test_liquids_as_separate_surface(void **state)
     free(dir);
 }
 
+/* walkmesh validate: 0 on a written group, 5 once a leaf loses its triangles. */
+static void test_validate_exit_codes(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_options opts;
+    wm_options_init(&opts);
+    wm_mesh m;
+    make_grid(&m, 12, 1);
+    char *root = wmt_join(dir, "v.wmo"), *group = wmt_join(dir, "v_000.wmo");
+    assert_int_equal(wm_format_wmo.write(&ctx, &m, root, &opts, 0), WM_OK);
+    const char *argv[] = {"validate", group, NULL};
+    const char *argv_root[] = {"validate", root, NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, argv), 0);
+    assert_int_equal(wmt_run_cli(NULL, NULL, argv_root), 0);
+    size_t size = 0;
+    uint8_t *d = wmt_read_file(group, &size);
+    size_t b, e, off;
+    uint32_t sz;
+    assert_true(raw_group_range(d, size, &b, &e));
+    assert_true(raw_find(d, b, e, "MOBR", &off, &sz));
+    for (uint32_t i = 2; i < sz; i += 2) { /* every entry names triangle refs[0] */
+        d[off + i] = d[off];
+        d[off + i + 1] = d[off + 1];
+    }
+    wmt_write_file(group, d, size);
+    free(d);
+    char *out = NULL;
+    assert_int_equal(wmt_run_cli(&out, NULL, argv), 5);
+    assert_non_null(strstr(out, "no BSP leaf whose region overlaps it lists it"));
+    assert_non_null(strstr(out, "point query at the centroid"));
+    free(out);
+    assert_int_equal(wmt_run_cli(NULL, NULL, argv_root), 5);
+    wm_mesh_free(&ctx, &m);
+    free(root);
+    free(group);
+    wmt_remove_tree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -448,6 +490,7 @@ int main(void)
         cmocka_unit_test(test_refuses_to_overwrite),
         cmocka_unit_test(test_base_root_is_updated),
         cmocka_unit_test(test_liquids_as_separate_surface),
+        cmocka_unit_test(test_validate_exit_codes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
