@@ -370,9 +370,7 @@ static const char *const wmo_extensions[] = {"wmo", NULL};
 
 static const wm_option_desc wmo_options[] = {
     {"collision-rule", "RULE",
-     "WMO: which triangles collide: server (default; TrinityCore/cmangos/vmangos: flag 0x08, or 0x20 without "
-     "0x04, skipping unreachable/antiportal groups), azerothcore (also material 0xFF), collision-flag, material-ff, "
-     "all (every triangle of every group)"},
+     "WMO: server (default), azerothcore, collision-flag, material-ff or all (see docs/wmo.md)"},
     {"liquids", NULL, "WMO: also export MLIQ liquid tiles (surface liquid, object <group>_liquid)"},
     {"max-group-triangles", "N", "WMO writing: split groups above N triangles (default and maximum 65535)"},
     {"leaf-size", "N", "WMO writing: BSP leaf size to aim for (default 32)"},
