@@ -8,10 +8,14 @@
 #include <strings.h>
 
 extern const wm_format wm_format_assimp;
+extern const wm_format wm_format_bwm;
+extern const wm_format wm_format_svg;
 extern const wm_format wm_format_wmo;
 
 static const wm_format *const registry[] = {
     &wm_format_assimp,
+    &wm_format_bwm,
+    &wm_format_svg,
     &wm_format_wmo,
 };
 

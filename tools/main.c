@@ -8,6 +8,7 @@ int cmd_formats(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_query(int argc, char **argv);
 
 typedef struct command {
     const char *name;
@@ -20,6 +21,7 @@ static const command commands[] = {
     {"info", cmd_info, "describe a file: format, counts, bounds, surfaces, format details"},
     {"convert", cmd_convert, "convert between formats (one file, or a batch into a folder)"},
     {"validate", cmd_validate, "check a file against its format's invariants"},
+    {"query", cmd_query, "KotOR .wok: height at (X, Y) or the face a ray hits, through the AABB tree"},
 };
 
 static void usage(FILE *out)

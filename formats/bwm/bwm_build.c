@@ -1,0 +1,348 @@
+/* The builder: everything a BWM holds, derived from vertices, faces,
+ * materials and per-face-edge transitions, as BioWare's compiler does. */
+#include "bwm/bwm.h"
+#include "wm_surface.h"
+
+#include <math.h>
+#include <string.h>
+
+int bwm_material_walkable(const wm_ctx *ctx, uint32_t material)
+{
+    const wm_surface_table *table = wm_surfaces(ctx);
+    if (material > 0x7FFFFFFFu) return 0;
+    uint16_t s = wm_surface_from_kotor(table, (int32_t)material);
+    return s != WM_SURFACE_NONE && wm_surface_walkable(table, s);
+}
+
+wm_result bwm_face_transitions(wm_ctx *ctx, const bwm_file *file, int32_t **out)
+{
+    size_t n = (size_t)file->face_count * 3;
+    int32_t *t = wm_alloc_array(ctx, n, sizeof(int32_t));
+    *out = t;
+    if (!t) return WM_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) t[i] = -1;
+    for (uint32_t e = 0; e < file->edge_count; e++)
+        if (file->edges[e].code < n) t[file->edges[e].code] = file->edges[e].transition;
+    return WM_OK;
+}
+
+/* Edges grouped by a vertex (compressed rows): row v lists codes in ascending order. */
+typedef struct vertex_rows {
+    uint32_t *start; /* vertex_count + 1 */
+    uint32_t *codes;
+} vertex_rows;
+
+static void rows_free(const wm_ctx *ctx, vertex_rows *rows)
+{
+    wm_free(ctx, rows->start);
+    wm_free(ctx, rows->codes);
+}
+
+static uint32_t edge_vertex(const uint32_t *faces, uint32_t code, int end)
+{
+    uint32_t f = code / 3, e = code % 3;
+    return faces[3 * (size_t)f + (end ? (e + 1) % 3 : e)];
+}
+
+/* Groups the given ascending codes by key(code); key = lower vertex when by_low, else start vertex. */
+static wm_result rows_build(wm_ctx *ctx, const uint32_t *faces, uint32_t vertex_count, const uint32_t *codes,
+                            uint32_t count, int by_low, vertex_rows *rows)
+{
+    rows->start = wm_alloc_array(ctx, (size_t)vertex_count + 1, sizeof(uint32_t));
+    rows->codes = wm_alloc_array(ctx, count, sizeof(uint32_t));
+    if (!rows->start || !rows->codes) {
+        rows_free(ctx, rows);
+        return WM_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t a = edge_vertex(faces, codes[i], 0), b = edge_vertex(faces, codes[i], 1);
+        rows->start[(by_low && b < a ? b : a) + 1]++;
+    }
+    for (uint32_t v = 0; v < vertex_count; v++) rows->start[v + 1] += rows->start[v];
+    uint32_t *fill = wm_alloc_array(ctx, vertex_count ? vertex_count : 1, sizeof(uint32_t));
+    if (!fill) {
+        rows_free(ctx, rows);
+        return WM_ERR_NOMEM;
+    }
+    memcpy(fill, rows->start, (size_t)vertex_count * sizeof(uint32_t));
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t a = edge_vertex(faces, codes[i], 0), b = edge_vertex(faces, codes[i], 1);
+        rows->codes[fill[by_low && b < a ? b : a]++] = codes[i];
+    }
+    wm_free(ctx, fill);
+    return WM_OK;
+}
+
+/* Adjacency among the first `walkable` faces, matched by vertex index. */
+static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable)
+{
+    uint32_t n = walkable * 3;
+    uint32_t *codes = wm_alloc_array(ctx, n, sizeof(uint32_t));
+    vertex_rows rows = {0};
+    uint32_t nonmanifold = 0;
+    if (!codes) return WM_ERR_NOMEM;
+    for (uint32_t i = 0; i < n; i++) {
+        codes[i] = i;
+        f->adjacency[i] = -1;
+    }
+    wm_result r = rows_build(ctx, f->faces, f->vertex_count, codes, n, 1, &rows);
+    wm_free(ctx, codes);
+    if (r) return r;
+    for (uint32_t v = 0; v < f->vertex_count; v++) {
+        for (uint32_t i = rows.start[v]; i < rows.start[v + 1]; i++) {
+            uint32_t a = rows.codes[i];
+            uint32_t ahi = edge_vertex(f->faces, a, 0) ^ edge_vertex(f->faces, a, 1) ^ v;
+            uint32_t shared = 0;
+            for (uint32_t k = rows.start[v]; k < rows.start[v + 1]; k++) {
+                uint32_t b = rows.codes[k];
+                if (b == a || (edge_vertex(f->faces, b, 0) ^ edge_vertex(f->faces, b, 1) ^ v) != ahi) continue;
+                if (b / 3 == a / 3) continue; /* a face touching itself (degenerate) */
+                shared++;
+                if (f->adjacency[a] < 0 && f->adjacency[b] < 0 && k > i) {
+                    f->adjacency[a] = (int32_t)b;
+                    f->adjacency[b] = (int32_t)a;
+                }
+            }
+            if (shared >= 2 && nonmanifold++ < 5)
+                wm_warn(ctx, "face %u edge %u: walkable edge shared by %u faces (linked to the first only)", a / 3,
+                        a % 3, shared + 1);
+        }
+    }
+    if (nonmanifold > 5) wm_warn(ctx, "%u more walkable edges shared by three or more faces", nonmanifold - 5);
+    rows_free(ctx, &rows);
+    return WM_OK;
+}
+
+/* Boundary edges of walkable faces, chained into perimeter loops. */
+static wm_result build_perimeters(wm_ctx *ctx, bwm_file *f, uint32_t walkable, const int32_t *transitions)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < walkable * 3; i++) n += f->adjacency[i] < 0;
+    uint32_t *open = wm_alloc_array(ctx, n, sizeof(uint32_t));
+    uint8_t *used = wm_alloc_array(ctx, n, 1);
+    vertex_rows rows = {0};
+    f->edges = wm_alloc_array(ctx, n, sizeof(bwm_edge));
+    f->perimeters = wm_alloc_array(ctx, n, sizeof(uint32_t));
+    wm_result r = (open && used && f->edges && f->perimeters) ? WM_OK : WM_ERR_NOMEM;
+    if (!r) {
+        n = 0;
+        for (uint32_t i = 0; i < walkable * 3; i++)
+            if (f->adjacency[i] < 0) open[n++] = i;
+        r = rows_build(ctx, f->faces, f->vertex_count, open, n, 0, &rows);
+    }
+    if (!r) {
+        /* used[] is indexed by the position of a code in `open` (ascending), found by binary search */
+        uint32_t out = 0, next_start = 0;
+        while (out < n) {
+            while (used[next_start]) next_start++;
+            uint32_t code = open[next_start];
+            uint32_t first_vertex = edge_vertex(f->faces, code, 0);
+            for (;;) {
+                uint32_t lo = 0, hi = n;
+                while (lo < hi) {
+                    uint32_t mid = lo + (hi - lo) / 2;
+                    if (open[mid] < code) lo = mid + 1; else hi = mid;
+                }
+                used[lo] = 1;
+                f->edges[out].code = code;
+                f->edges[out].transition = transitions ? transitions[code] : -1;
+                out++;
+                uint32_t end = edge_vertex(f->faces, code, 1), next = BWM_NONE;
+                if (end == first_vertex) break;
+                for (uint32_t k = rows.start[end]; k < rows.start[end + 1] && next == BWM_NONE; k++) {
+                    uint32_t c = rows.codes[k], a = 0, b = n;
+                    while (a < b) {
+                        uint32_t mid = a + (b - a) / 2;
+                        if (open[mid] < c) a = mid + 1; else b = mid;
+                    }
+                    if (!used[a]) next = c;
+                }
+                if (next == BWM_NONE) break;
+                code = next;
+            }
+            f->perimeters[f->perimeter_count++] = out;
+        }
+        f->edge_count = n;
+    }
+    rows_free(ctx, &rows);
+    wm_free(ctx, open);
+    wm_free(ctx, used);
+    return r;
+}
+
+static void compute_planes(wm_ctx *ctx, bwm_file *f, const bwm_build_input *fallback, const uint32_t *order)
+{
+    uint32_t degenerate = 0, downward = 0;
+    for (uint32_t i = 0; i < f->face_count; i++) {
+        const float *a = &f->vertices[3 * (size_t)f->faces[3 * (size_t)i]];
+        const float *b = &f->vertices[3 * (size_t)f->faces[3 * (size_t)i + 1]];
+        const float *c = &f->vertices[3 * (size_t)f->faces[3 * (size_t)i + 2]];
+        double u[3], v[3], n[3];
+        for (int k = 0; k < 3; k++) {
+            u[k] = (double)b[k] - a[k];
+            v[k] = (double)c[k] - a[k];
+        }
+        n[0] = u[1] * v[2] - u[2] * v[1];
+        n[1] = u[2] * v[0] - u[0] * v[2];
+        n[2] = u[0] * v[1] - u[1] * v[0];
+        double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        if (len > 0) {
+            for (int k = 0; k < 3; k++) f->normals[3 * (size_t)i + k] = (float)(n[k] / len);
+        } else {
+            /* no plane: keep what the source file stored, else a horizontal plane through the face */
+            if (degenerate++ < 5) wm_warn(ctx, "face %u: degenerate (zero area)", i);
+            if (fallback && fallback->normals) {
+                memcpy(&f->normals[3 * (size_t)i], &fallback->normals[3 * (size_t)order[i]], 3 * sizeof(float));
+                f->distances[i] = fallback->distances[order[i]];
+                continue;
+            }
+            f->normals[3 * (size_t)i] = f->normals[3 * (size_t)i + 1] = 0.0f;
+            f->normals[3 * (size_t)i + 2] = 1.0f;
+        }
+        /* the distance comes from the stored (rounded) normal, as in BioWare's files */
+        const float *fn = &f->normals[3 * (size_t)i];
+        f->distances[i] = (float)-((double)fn[0] * a[0] + (double)fn[1] * a[1] + (double)fn[2] * a[2]);
+        n[2] = fn[2];
+        if (i < f->adjacency_count && n[2] < -1e-3 && downward++ < 5)
+            wm_warn(ctx, "face %u: walkable face faces down (normal z %.3f)", i, n[2]);
+    }
+    if (degenerate > 5) wm_warn(ctx, "%u more degenerate faces", degenerate - 5);
+    if (downward > 5) wm_warn(ctx, "%u more downward-facing walkable faces", downward - 5);
+}
+
+wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
+{
+    bwm_file *f = out;
+    uint32_t nf = in->face_count, walkable = 0, position = 0;
+    uint32_t *order = NULL;
+    int32_t *transitions = NULL;
+    wm_result r = WM_OK;
+
+    bwm_file_init(f);
+    f->type = in->type;
+    f->empty_offsets_zero = in->type == BWM_TYPE_PLACEABLE;
+    for (size_t i = 0; i < (size_t)nf * 3; i++)
+        if (in->faces[i] >= in->vertex_count)
+            return wm_error(ctx, WM_ERR_INVALID, "face %u: vertex index %u out of range (%u vertices)",
+                            (unsigned)(i / 3), in->faces[i], in->vertex_count);
+
+    f->vertex_count = in->vertex_count;
+    f->face_count = nf;
+    f->vertices = wm_alloc_array(ctx, in->vertex_count, 3 * sizeof(float));
+    f->faces = wm_alloc_array(ctx, nf, 3 * sizeof(uint32_t));
+    f->materials = wm_alloc_array(ctx, nf, sizeof(uint32_t));
+    f->normals = wm_alloc_array(ctx, nf, 3 * sizeof(float));
+    f->distances = wm_alloc_array(ctx, nf, sizeof(float));
+    order = wm_alloc_array(ctx, nf, sizeof(uint32_t));
+    if (!f->vertices || !f->faces || !f->materials || !f->normals || !f->distances || !order) goto nomem;
+    memcpy(f->vertices, in->vertices, (size_t)in->vertex_count * 3 * sizeof(float));
+
+    /* stable walkable-first order */
+    for (int pass = 1; pass >= 0; pass--) {
+        for (uint32_t i = 0; i < nf; i++) {
+            int w = in->walkable ? in->walkable[i] != 0 : bwm_material_walkable(ctx, in->materials[i]);
+            if (w == pass) order[position++] = i;
+        }
+        if (pass) walkable = position;
+    }
+    for (uint32_t i = 0; i < nf; i++) {
+        memcpy(&f->faces[3 * (size_t)i], &in->faces[3 * (size_t)order[i]], 3 * sizeof(uint32_t));
+        f->materials[i] = in->materials[order[i]];
+    }
+    if (in->transitions) {
+        transitions = wm_alloc_array(ctx, nf, 3 * sizeof(int32_t));
+        if (!transitions) goto nomem;
+        for (uint32_t i = 0; i < nf; i++)
+            memcpy(&transitions[3 * (size_t)i], &in->transitions[3 * (size_t)order[i]], 3 * sizeof(int32_t));
+    }
+    if (in->type == BWM_TYPE_AREA) f->adjacency_count = walkable;
+    compute_planes(ctx, f, in, order);
+    if (in->type != BWM_TYPE_AREA) {
+        f->adjacency_count = 0;
+        wm_free(ctx, transitions);
+        wm_free(ctx, order);
+        return WM_OK;
+    }
+    if (nf > 0) {
+        f->aabb_count = 2 * nf - 1;
+        f->aabb = wm_alloc_array(ctx, f->aabb_count, sizeof(bwm_aabb_node));
+        if (!f->aabb) goto nomem;
+        uint32_t *rank = NULL;
+        if (in->tie_rank) {
+            rank = wm_alloc_array(ctx, nf, sizeof(uint32_t));
+            if (!rank) goto nomem;
+            for (uint32_t i = 0; i < nf; i++) rank[i] = in->tie_rank[order[i]];
+        }
+        r = bwm_build_aabb(ctx, f->vertices, f->faces, nf, rank, in->planes, f->aabb);
+        wm_free(ctx, rank);
+    }
+    wm_free(ctx, order);
+    order = NULL;
+    f->adjacency = wm_alloc_array(ctx, walkable, 3 * sizeof(int32_t));
+    if (!r && !f->adjacency) goto nomem;
+    if (!r) r = build_adjacency(ctx, f, walkable);
+    if (!r) r = build_perimeters(ctx, f, walkable, transitions);
+    if (!r && transitions) {
+        uint32_t lost = 0;
+        for (size_t i = 0; i < (size_t)nf * 3; i++)
+            if (transitions[i] >= 0 && (i >= (size_t)walkable * 3 || f->adjacency[i] >= 0)) lost++;
+        if (lost)
+            wm_warn(ctx, "%u transitions are on edges that are not walkable boundary edges; BWM cannot keep them",
+                    lost);
+    }
+    wm_free(ctx, transitions);
+    if (r) bwm_file_free(ctx, f);
+    return r;
+nomem:
+    wm_free(ctx, order);
+    wm_free(ctx, transitions);
+    bwm_file_free(ctx, f);
+    return WM_ERR_NOMEM;
+}
+
+/* Position of each face among the leaves of the file's tree in preorder;
+ * NULL when the tree is not a sound 2F-1 preorder tree holding every face once. */
+static uint32_t *leaf_order(wm_ctx *ctx, const bwm_file *f)
+{
+    if (f->type != BWM_TYPE_AREA || f->face_count == 0 || f->aabb_count != 2 * f->face_count - 1) return NULL;
+    uint32_t *rank = wm_alloc_array(ctx, f->face_count, sizeof(uint32_t));
+    if (!rank) return NULL;
+    for (uint32_t i = 0; i < f->face_count; i++) rank[i] = BWM_NONE;
+    uint32_t leaves = 0;
+    for (uint32_t i = 0; i < f->aabb_count; i++) {
+        int32_t face = f->aabb[i].face;
+        if (face < 0) continue;
+        if ((uint32_t)face >= f->face_count || rank[face] != BWM_NONE) {
+            wm_free(ctx, rank);
+            return NULL;
+        }
+        rank[face] = leaves++;
+    }
+    if (leaves != f->face_count) {
+        wm_free(ctx, rank);
+        return NULL;
+    }
+    return rank;
+}
+
+wm_result bwm_rebuild(wm_ctx *ctx, bwm_file *file, bwm_plane_style planes, int keep_tie_order)
+{
+    int32_t *transitions = NULL;
+    bwm_file built;
+    wm_result r = bwm_face_transitions(ctx, file, &transitions);
+    if (r) return r;
+    uint32_t *rank = keep_tie_order ? leaf_order(ctx, file) : NULL;
+    bwm_build_input in = {file->type, file->vertices, file->vertex_count, file->faces, file->face_count,
+                          file->materials, NULL, transitions, planes, file->normals, file->distances, rank};
+    r = bwm_build(ctx, &in, &built);
+    wm_free(ctx, transitions);
+    wm_free(ctx, rank);
+    if (r) return r;
+    memcpy(built.rel_hook, file->rel_hook, sizeof(file->rel_hook));
+    memcpy(built.abs_hook, file->abs_hook, sizeof(file->abs_hook));
+    memcpy(built.position, file->position, sizeof(file->position));
+    built.empty_offsets_zero = file->empty_offsets_zero;
+    bwm_file_free(ctx, file);
+    *file = built;
+    return WM_OK;
+}

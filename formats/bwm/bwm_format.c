@@ -1,0 +1,188 @@
+/* The "bwm" format descriptor: CLI hooks for read, write, info and validate. */
+#include "bwm/bwm.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const bwm_extensions[] = {"wok", "pwk", "dwk", NULL};
+
+static const wm_option_desc bwm_options[] = {
+    {"rebuild", NULL, "bwm: recompute all derived data (order, normals, AABB, adjacency, edges, perimeters)"},
+    {"plane-style", "bioware|kotormax", "bwm: AABB plane flags: signed 1..32 (BioWare, default) or 1,2,4 (KOTORMax)"},
+    {"hook1", "X,Y,Z", "bwm: PWK/DWK relative use hook 1"},
+    {"hook2", "X,Y,Z", "bwm: PWK/DWK relative use hook 2"},
+    {"abs-hook1", "X,Y,Z", "bwm: PWK/DWK absolute use hook 1"},
+    {"abs-hook2", "X,Y,Z", "bwm: PWK/DWK absolute use hook 2"},
+    {"position", "X,Y,Z", "bwm: header position"},
+    {NULL, NULL, NULL}};
+
+static int bwm_probe(const uint8_t *head, size_t head_size, uint64_t file_size, const char *path)
+{
+    (void)path;
+    if (head_size < 12 || memcmp(head, "BWM V1.0", 8) != 0) return 0;
+    return file_size >= BWM_HEADER_SIZE ? 100 : 60;
+}
+
+static void base_name(const char *path, char *out, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    const char *start = slash ? slash + 1 : path;
+    snprintf(out, size, "%s", start);
+    char *dot = strrchr(out, '.');
+    if (dot && dot != out) *dot = 0;
+}
+
+static wm_result bwm_read_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
+{
+    bwm_file file;
+    char name[128];
+    (void)opts;
+    wm_result r = bwm_read_file(ctx, path, &file);
+    if (r) return r;
+    base_name(path, name, sizeof name);
+    r = bwm_to_mesh(ctx, &file, name, out);
+    bwm_file_free(ctx, &file);
+    if (r) wm_error_prefix(ctx, path);
+    return r;
+}
+
+static uint32_t type_for_path(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    if (dot && (strcasecmp(dot, ".pwk") == 0 || strcasecmp(dot, ".dwk") == 0)) return BWM_TYPE_PLACEABLE;
+    return BWM_TYPE_AREA;
+}
+
+static wm_result parse_planes(wm_ctx *ctx, const wm_options *opts, bwm_plane_style *out)
+{
+    const char *v = wm_option_get(opts, "plane-style");
+    *out = BWM_PLANES_BIOWARE;
+    if (!v || strcasecmp(v, "bioware") == 0) return WM_OK;
+    if (strcasecmp(v, "kotormax") == 0) {
+        *out = BWM_PLANES_KOTORMAX;
+        return WM_OK;
+    }
+    return wm_error(ctx, WM_ERR_INVALID, "--plane-style: \"%s\" is neither bioware nor kotormax", v);
+}
+
+static wm_result parse_vec3(wm_ctx *ctx, const wm_options *opts, const char *name, float out[3])
+{
+    const char *v = wm_option_get(opts, name);
+    if (!v) return WM_OK;
+    const char *p = v;
+    for (int k = 0; k < 3; k++) {
+        char *end;
+        errno = 0;
+        double d = strtod(p, &end);
+        if (end == p || errno) return wm_error(ctx, WM_ERR_INVALID, "--%s: \"%s\" is not X,Y,Z", name, v);
+        out[k] = (float)d;
+        p = end;
+        if (k < 2) {
+            if (*p != ',') return wm_error(ctx, WM_ERR_INVALID, "--%s: \"%s\" is not X,Y,Z", name, v);
+            p++;
+        }
+    }
+    if (*p) return wm_error(ctx, WM_ERR_INVALID, "--%s: \"%s\" is not X,Y,Z", name, v);
+    return WM_OK;
+}
+
+/* Loads a BWM named by the options (the conversion source, else --base) when it is one. */
+static int load_native_source(wm_ctx *ctx, const wm_options *opts, bwm_file *out)
+{
+    const char *paths[2] = {opts->source_path, opts->base_path};
+    for (int i = 0; i < 2; i++) {
+        wm_ctx quiet = *ctx; /* a non-BWM source must not leave messages behind */
+        if (!paths[i] || bwm_read_file(&quiet, paths[i], out) != WM_OK) continue;
+        return 1;
+    }
+    return 0;
+}
+
+static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts,
+                                int overwrite)
+{
+    bwm_plane_style planes;
+    bwm_file file, source;
+    wm_buffer buf;
+    uint32_t type = type_for_path(path);
+    int have_source;
+    wm_result r = parse_planes(ctx, opts, &planes);
+    if (r) return r;
+
+    have_source = load_native_source(ctx, opts, &source);
+    if (have_source && source.type == type && bwm_matches_mesh(ctx, &source, mesh)) {
+        file = source; /* native data kept as is, so an unmodified file stays byte-identical */
+        have_source = 0;
+        if (wm_option_flag(opts, "rebuild") || wm_option_get(opts, "plane-style")) r = bwm_rebuild(ctx, &file, planes, 1);
+    } else {
+        r = bwm_from_mesh(ctx, mesh, type, opts->weld_tolerance, planes, &file);
+        if (!r && have_source) {
+            memcpy(file.rel_hook, source.rel_hook, sizeof file.rel_hook);
+            memcpy(file.abs_hook, source.abs_hook, sizeof file.abs_hook);
+            memcpy(file.position, source.position, sizeof file.position);
+        }
+    }
+    if (have_source) bwm_file_free(ctx, &source);
+    if (r) return r;
+    r = parse_vec3(ctx, opts, "hook1", file.rel_hook[0]);
+    if (!r) r = parse_vec3(ctx, opts, "hook2", file.rel_hook[1]);
+    if (!r) r = parse_vec3(ctx, opts, "abs-hook1", file.abs_hook[0]);
+    if (!r) r = parse_vec3(ctx, opts, "abs-hook2", file.abs_hook[1]);
+    if (!r) r = parse_vec3(ctx, opts, "position", file.position);
+    if (!r) r = bwm_serialize(ctx, &file, &buf);
+    bwm_file_free(ctx, &file);
+    if (r) return r;
+    r = wm_file_write_atomic(ctx, path, buf.data, buf.size, overwrite);
+    wm_buffer_free(&buf);
+    return r;
+}
+
+static wm_result read_with_size(wm_ctx *ctx, const char *path, bwm_file *file, size_t *size)
+{
+    uint8_t *data = NULL;
+    wm_result r = wm_file_read(ctx, path, &data, size);
+    bwm_file_init(file);
+    if (r) return r;
+    r = bwm_parse(ctx, data, *size, path, file);
+    wm_free(ctx, data);
+    return r;
+}
+
+static wm_result bwm_validate_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
+{
+    bwm_file file;
+    size_t size = 0;
+    (void)opts;
+    wm_result r = read_with_size(ctx, path, &file, &size);
+    if (r) return r;
+    r = bwm_validate(ctx, &file, size, report);
+    bwm_file_free(ctx, &file);
+    return r;
+}
+
+static wm_result bwm_info_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
+{
+    bwm_file file;
+    size_t size = 0;
+    (void)opts;
+    wm_result r = read_with_size(ctx, path, &file, &size);
+    if (r) return r;
+    bwm_info(&file, ctx, report);
+    bwm_file_free(ctx, &file);
+    return report->status;
+}
+
+const wm_format wm_format_bwm = {
+    "bwm",
+    "KotOR binary walkmesh (.wok area, .pwk placeable, .dwk door)",
+    bwm_extensions,
+    bwm_probe,
+    bwm_read_hook,
+    bwm_write_hook,
+    bwm_info_hook,
+    bwm_validate_hook,
+    bwm_options,
+};

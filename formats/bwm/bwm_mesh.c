@@ -1,0 +1,109 @@
+/* BWM <-> neutral mesh. */
+#include "bwm/bwm.h"
+#include "wm_surface.h"
+
+#include <string.h>
+
+static uint16_t surface_of_material(wm_ctx *ctx, uint32_t material, uint32_t *unknown)
+{
+    const wm_surface_table *table = wm_surfaces(ctx);
+    uint16_t s = material <= 0x7FFFFFFFu ? wm_surface_from_kotor(table, (int32_t)material) : WM_SURFACE_NONE;
+    if (s == WM_SURFACE_NONE) {
+        (*unknown)++;
+        return WM_SURF_UNDEFINED;
+    }
+    return s;
+}
+
+wm_result bwm_to_mesh(wm_ctx *ctx, const bwm_file *file, const char *name, wm_mesh *out)
+{
+    uint32_t unknown = 0;
+    int32_t *transitions = NULL;
+    wm_result r = wm_mesh_reserve(ctx, out, file->vertex_count, file->face_count);
+    if (name) {
+        strncpy(out->name, name, sizeof(out->name) - 1);
+        out->name[sizeof(out->name) - 1] = 0;
+    }
+    for (uint32_t v = 0; !r && v < file->vertex_count; v++)
+        r = wm_mesh_add_vertex(ctx, out, file->vertices[3 * (size_t)v], file->vertices[3 * (size_t)v + 1],
+                               file->vertices[3 * (size_t)v + 2], NULL);
+    if (!r) r = bwm_face_transitions(ctx, file, &transitions);
+    uint32_t base = out->triangle_count;
+    for (uint32_t f = 0; !r && f < file->face_count; f++) {
+        const uint32_t *t = &file->faces[3 * (size_t)f];
+        uint16_t s = surface_of_material(ctx, file->materials[f], &unknown);
+        r = wm_mesh_add_triangle(ctx, out, t[0], t[1], t[2], s, wm_surface_walkable(wm_surfaces(ctx), s));
+        if (!r) memcpy(&out->transitions[3 * (size_t)(base + f)], &transitions[3 * (size_t)f], 3 * sizeof(int32_t));
+    }
+    wm_free(ctx, transitions);
+    if (!r && unknown)
+        wm_warn(ctx, "%s: %u faces have materials unknown to the surface table (read as undefined)",
+                name ? name : "walkmesh", unknown);
+    return r;
+}
+
+/* KotOR material for a neutral surface; surfaces without a KotOR row follow the walkable bit. */
+static uint32_t material_of_surface(const wm_ctx *ctx, uint16_t surface, int walkable, uint32_t *guessed)
+{
+    int32_t id = wm_surface_kotor_id(wm_surfaces(ctx), surface);
+    if (id >= 0 && !(id == WM_SURF_UNDEFINED && walkable)) return (uint32_t)id;
+    (*guessed)++;
+    return walkable ? WM_SURF_DIRT : WM_SURF_NONWALK;
+}
+
+wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float weld_tolerance,
+                        bwm_plane_style planes, bwm_file *out)
+{
+    wm_mesh welded;
+    uint32_t merged = 0, guessed = 0, disagree = 0;
+    uint32_t *materials = NULL;
+    bwm_file_init(out);
+    wm_mesh_init(&welded);
+    wm_result r = wm_mesh_validate(ctx, mesh);
+    if (!r) r = wm_mesh_copy(ctx, &welded, mesh);
+    if (!r) r = wm_mesh_weld(ctx, &welded, weld_tolerance < 0 ? 1e-4f : weld_tolerance, &merged);
+    if (!r) r = wm_mesh_compact(ctx, &welded);
+    if (!r) {
+        materials = wm_alloc_array(ctx, welded.triangle_count, sizeof(uint32_t));
+        if (!materials) r = WM_ERR_NOMEM;
+    }
+    for (uint32_t t = 0; !r && t < welded.triangle_count; t++) {
+        materials[t] = material_of_surface(ctx, welded.surfaces[t], welded.walkable[t], &guessed);
+        disagree += bwm_material_walkable(ctx, materials[t]) != (welded.walkable[t] != 0);
+    }
+    if (!r && guessed)
+        wm_warn(ctx, "%u faces have surfaces without a KotOR material: written as dirt (walkable) or nonwalk",
+                guessed);
+    if (!r && disagree)
+        wm_warn(ctx, "%u faces are marked walkable (or not) against their material; the game follows the material",
+                disagree);
+    if (!r) {
+        bwm_build_input in = {type, welded.positions, welded.vertex_count, welded.indices, welded.triangle_count,
+                              materials, NULL, welded.transitions, planes, NULL, NULL, NULL};
+        r = bwm_build(ctx, &in, out);
+    }
+    wm_free(ctx, materials);
+    wm_mesh_free(ctx, &welded);
+    return r;
+}
+
+int bwm_matches_mesh(const wm_ctx *ctx, const bwm_file *file, const wm_mesh *mesh)
+{
+    const wm_surface_table *table = wm_surfaces(ctx);
+    if (mesh->vertex_count != file->vertex_count || mesh->triangle_count != file->face_count) return 0;
+    if (memcmp(mesh->positions, file->vertices, (size_t)file->vertex_count * 3 * sizeof(float)) != 0) return 0;
+    if (memcmp(mesh->indices, file->faces, (size_t)file->face_count * 3 * sizeof(uint32_t)) != 0) return 0;
+    for (uint32_t f = 0; f < file->face_count; f++) {
+        int32_t id = wm_surface_kotor_id(table, mesh->surfaces[f]);
+        if (id < 0 || (uint32_t)id != file->materials[f]) return 0;
+    }
+    size_t n = (size_t)file->face_count * 3;
+    size_t on_edges = 0;
+    for (uint32_t e = 0; e < file->edge_count; e++) {
+        uint32_t c = file->edges[e].code;
+        if (c >= n || mesh->transitions[c] != file->edges[e].transition) return 0;
+    }
+    for (size_t i = 0; i < n; i++) on_edges += mesh->transitions[i] != WM_NO_TRANSITION;
+    for (uint32_t e = 0; e < file->edge_count; e++) on_edges -= file->edges[e].transition != WM_NO_TRANSITION;
+    return on_edges == 0;
+}

@@ -1,0 +1,297 @@
+/* The BWM builder against real files: rebuilding a vanilla (BioWare) or
+ * K1CP (KOTORMax) file from its vertices, faces, materials and transitions
+ * must give back its face order, adjacency, edges, perimeters and AABB tree.
+ * Where BioWare's tree splits faces whose centroids tie on the split axis,
+ * its tie order is not recoverable; the test finds those nodes itself from
+ * the original file and excuses only the subtrees below them. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+#include "bwm/bwm.h"
+
+static const char *const VANILLA[] = {
+    "pykotor-generated_kit-blackvulkar-m10aa_01c.wok", "pykotor-generated_kit-blackvulkar-m10aa_03a.wok",
+    "pykotor-generated_kit-blackvulkar-m10aa_05a.wok", "pykotor-generated_kit-blackvulkar-m10aa_08b.wok",
+    "pykotor-models-203tell.wok", "pykotor-tests-test.wok", "pykotor-tests-zio006j.wok"};
+static const char *const K1CP[] = {"k1cp-m10ac_30a.wok", "k1cp-m12aa_01f.wok", "k1cp-m13aa_04a.wok",
+                                   "k1cp-m22ab_09a.wok"};
+
+static void load(const char *name, bwm_file *f)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "bwm/%s", name);
+    char *path = wmt_corpus_path_or_skip(rel);
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    if (bwm_read_file(&ctx, path, f)) fail_msg("%s", wm_ctx_message(&ctx));
+    free(path);
+}
+
+/* Faces under each node of a tree (independent of the builder): leaf lists in preorder. */
+static uint32_t collect(const bwm_file *f, uint32_t node, uint32_t *out)
+{
+    const bwm_aabb_node *n = &f->aabb[node];
+    if (n->face >= 0) {
+        out[0] = (uint32_t)n->face;
+        return 1;
+    }
+    uint32_t k = collect(f, n->left, out);
+    return k + collect(f, n->right, out + k);
+}
+
+static double centroid(const bwm_file *f, uint32_t face, int axis)
+{
+    double s = 0;
+    for (int c = 0; c < 3; c++) s += f->vertices[3 * (size_t)f->faces[3 * (size_t)face + c] + axis];
+    return s / 3.0;
+}
+
+/* Marks nodes of the original tree lying below a split whose two sides
+ * share a centroid value on the split axis (the longest axis of the faces' box). */
+static void mark_tie_subtrees(const bwm_file *f, uint32_t node, int below_tie, uint8_t *affected, uint32_t *tie_nodes)
+{
+    const bwm_aabb_node *n = &f->aabb[node];
+    affected[node] = (uint8_t)below_tie;
+    if (n->face >= 0) return;
+    uint32_t *faces = malloc(sizeof(uint32_t) * f->face_count);
+    uint32_t nl = collect(f, n->left, faces);
+    uint32_t nr = collect(f, n->right, faces + nl);
+    double mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t i = 0; i < nl + nr; i++)
+        for (int c = 0; c < 3; c++)
+            for (int k = 0; k < 3; k++) {
+                double v = f->vertices[3 * (size_t)f->faces[3 * (size_t)faces[i] + c] + k];
+                mn[k] = fmin(mn[k], v);
+                mx[k] = fmax(mx[k], v);
+            }
+    int axis = 0;
+    for (int k = 1; k < 3; k++)
+        if (mx[k] - mn[k] > mx[axis] - mn[axis]) axis = k;
+    double left_max = -INFINITY, right_min = INFINITY;
+    for (uint32_t i = 0; i < nl; i++) left_max = fmax(left_max, centroid(f, faces[i], axis));
+    for (uint32_t i = nl; i < nl + nr; i++) right_min = fmin(right_min, centroid(f, faces[i], axis));
+    /* the file itself must follow the median rule: floor(n/2) on the left, sorted by centroid */
+    assert_int_equal(nl, (nl + nr) / 2);
+    assert_true(left_max <= right_min);
+    int tie = left_max == right_min;
+    *tie_nodes += (uint32_t)tie;
+    free(faces);
+    mark_tie_subtrees(f, n->left, below_tie || tie, affected, tie_nodes);
+    mark_tie_subtrees(f, n->right, below_tie || tie, affected, tie_nodes);
+}
+
+typedef struct rebuild_stats {
+    uint32_t tie_nodes, affected, plane_diffs;
+    double max_box_diff, max_normal_diff, max_distance_diff;
+} rebuild_stats;
+
+static void check_rebuild(const char *name, bwm_plane_style planes, int keep_tie_order, int check_planes_exact,
+                          double plane_tol, rebuild_stats *st)
+{
+    bwm_file orig, built;
+    wm_ctx ctx;
+    load(name, &orig);
+    load(name, &built);
+    wmt_ctx_init(&ctx);
+    assert_int_equal(bwm_rebuild(&ctx, &built, planes, keep_tie_order), WM_OK);
+    memset(st, 0, sizeof *st);
+
+    /* face order, materials, adjacency, edges and perimeters: exactly */
+    assert_int_equal(built.face_count, orig.face_count);
+    assert_memory_equal(built.faces, orig.faces, orig.face_count * 12);
+    assert_memory_equal(built.materials, orig.materials, orig.face_count * 4);
+    assert_int_equal(built.adjacency_count, orig.adjacency_count);
+    assert_memory_equal(built.adjacency, orig.adjacency, orig.adjacency_count * 12);
+    assert_int_equal(built.edge_count, orig.edge_count);
+    for (uint32_t e = 0; e < orig.edge_count; e++) {
+        assert_int_equal(built.edges[e].code, orig.edges[e].code);
+        assert_int_equal(built.edges[e].transition, orig.edges[e].transition);
+    }
+    assert_int_equal(built.perimeter_count, orig.perimeter_count);
+    assert_memory_equal(built.perimeters, orig.perimeters, orig.perimeter_count * 4);
+
+    for (uint32_t i = 0; i < orig.face_count; i++) {
+        for (int k = 0; k < 3; k++)
+            st->max_normal_diff = fmax(st->max_normal_diff, fabs(built.normals[3 * i + k] - orig.normals[3 * i + k]));
+        st->max_distance_diff = fmax(st->max_distance_diff, fabs(built.distances[i] - orig.distances[i]));
+    }
+
+    /* AABB: same shape everywhere; same faces, boxes and planes outside tie subtrees */
+    assert_int_equal(built.aabb_count, orig.aabb_count);
+    uint8_t *affected = calloc(orig.aabb_count, 1);
+    mark_tie_subtrees(&orig, 0, 0, affected, &st->tie_nodes);
+    if (keep_tie_order) memset(affected, 0, orig.aabb_count); /* then every node must match */
+    for (uint32_t i = 0; i < orig.aabb_count; i++) {
+        const bwm_aabb_node *a = &orig.aabb[i], *b = &built.aabb[i];
+        assert_int_equal(b->left, a->left);
+        assert_int_equal(b->right, a->right);
+        assert_int_equal(b->constant, 4);
+        if (affected[i]) {
+            st->affected++;
+            continue;
+        }
+        if (b->face != a->face) fail_msg("%s: node %u: face %d, original %d (no tie above)", name, i, b->face, a->face);
+        for (int k = 0; k < 3; k++) {
+            st->max_box_diff = fmax(st->max_box_diff, fabs(b->min[k] - a->min[k]));
+            st->max_box_diff = fmax(st->max_box_diff, fabs(b->max[k] - a->max[k]));
+        }
+        if (b->plane != a->plane) {
+            st->plane_diffs++;
+            if (check_planes_exact) fail_msg("%s: node %u: plane %u, original %u", name, i, b->plane, a->plane);
+            /* a differing plane must be a tie: the original's axis displaces (nearly) as far as ours */
+            int ao = 0, ab = 0;
+            while ((a->plane >> ao) > 1) ao++;
+            while ((b->plane >> ab) > 1) ab++;
+            const bwm_aabb_node *l = &orig.aabb[a->left], *r = &orig.aabb[a->right];
+            double d_orig = fabs((r->min[ao % 3] + r->max[ao % 3]) - (l->min[ao % 3] + l->max[ao % 3])) / 2;
+            double d_ours = fabs((r->min[ab % 3] + r->max[ab % 3]) - (l->min[ab % 3] + l->max[ab % 3])) / 2;
+            if (fabs(d_orig - d_ours) > plane_tol)
+                fail_msg("%s: node %u: plane %u vs original %u is not a tie (%g vs %g)", name, i, b->plane, a->plane,
+                         d_ours, d_orig);
+        }
+    }
+    print_message("%s %-47s nodes %5u  tie splits %3u  nodes below ties %4u  plane diffs %3u  max box diff %.2g  "
+                  "normal %.2g  distance %.2g\n",
+                  keep_tie_order ? "tie order kept" : "pure rebuild  ", name, orig.aabb_count, st->tie_nodes, st->affected, st->plane_diffs, st->max_box_diff,
+                  st->max_normal_diff, st->max_distance_diff);
+    free(affected);
+    bwm_file_free(&ctx, &orig);
+    bwm_file_free(&ctx, &built);
+}
+
+static void test_rebuild_vanilla(void **state)
+{
+    (void)state;
+    for (int keep = 0; keep < 2; keep++)
+        for (size_t i = 0; i < sizeof VANILLA / sizeof VANILLA[0]; i++) {
+            rebuild_stats st;
+            check_rebuild(VANILLA[i], BWM_PLANES_BIOWARE, keep, 0, 2e-3, &st); /* ties within the box noise */
+            assert_true(st.max_normal_diff <= 1e-5);
+            assert_true(st.max_distance_diff <= 1e-5);
+            /* BioWare padded boxes of its source coordinates: 0.01 +- 1.1e-3 around the stored faces */
+            assert_true(st.max_box_diff <= 2e-3);
+        }
+}
+
+static void test_rebuild_k1cp_kotormax_planes(void **state)
+{
+    (void)state;
+    for (int keep = 0; keep < 2; keep++)
+        for (size_t i = 0; i < sizeof K1CP / sizeof K1CP[0]; i++) {
+            rebuild_stats st;
+            check_rebuild(K1CP[i], BWM_PLANES_KOTORMAX, keep, 1, 0, &st);
+            assert_int_equal(st.plane_diffs, 0);
+        }
+}
+
+/* Independent check of the builder's tree on a generated mesh: median rule at every node. */
+static void test_builder_median_rule_on_generated_mesh(void **state)
+{
+    (void)state;
+    enum { W = 23, H = 17 };
+    float verts[(W + 1) * (H + 1) * 3];
+    uint32_t faces[W * H * 2 * 3], materials[W * H * 2];
+    uint32_t nv = 0, nf = 0;
+    for (int y = 0; y <= H; y++)
+        for (int x = 0; x <= W; x++) {
+            verts[3 * nv] = (float)x * 1.5f;
+            verts[3 * nv + 1] = (float)y;
+            verts[3 * nv + 2] = 0.1f * (float)((x * 7 + y * 3) % 5);
+            nv++;
+        }
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            uint32_t a = (uint32_t)(y * (W + 1) + x), b = a + 1, c = a + W + 1, d = c + 1;
+            uint32_t quad[6] = {a, b, d, a, d, c};
+            for (int t = 0; t < 2; t++) {
+                memcpy(&faces[3 * nf], &quad[3 * t], 12);
+                materials[nf] = ((x + y) % 4 == 0) ? 7 : 4; /* nonwalk / stone */
+                nf++;
+            }
+        }
+    bwm_build_input in = {BWM_TYPE_AREA, verts, nv, faces, nf, materials, NULL, NULL, BWM_PLANES_BIOWARE, NULL, NULL, NULL};
+    bwm_file f;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    assert_int_equal(bwm_build(&ctx, &in, &f), WM_OK);
+    assert_int_equal(f.aabb_count, 2 * nf - 1);
+    uint8_t *affected = calloc(f.aabb_count, 1);
+    uint32_t ties = 0;
+    mark_tie_subtrees(&f, 0, 0, affected, &ties); /* asserts the median rule at every node */
+    free(affected);
+    /* walkable-first, stable */
+    uint32_t walkable = 0;
+    for (uint32_t i = 0; i < nf; i++) walkable += materials[i] == 4;
+    assert_int_equal(f.adjacency_count, walkable);
+    for (uint32_t i = 0; i < nf; i++) assert_int_equal(f.materials[i], i < walkable ? 4 : 7);
+    wm_report report;
+    wm_report_init(&report, &ctx);
+    assert_int_equal(bwm_validate(&ctx, &f, 0, &report), WM_OK);
+    assert_int_equal(report.errors, 0);
+    wm_report_free(&report);
+    bwm_file_free(&ctx, &f);
+}
+
+static void test_builder_warnings(void **state)
+{
+    (void)state;
+    /* three walkable faces on edge 0-1; one walkable face facing down; one degenerate face */
+    float verts[] = {0, 0, 0, 1, 0, 0, 0.5f, 1, 0, 0.5f, -1, 0, 0.5f, 0.5f, 1, 5, 5, 0, 6, 5, 0, 5, 6, 0, 7, 7, 0};
+    uint32_t faces[] = {0, 1, 2, 1, 0, 3, 0, 1, 4, 5, 7, 6, 5, 6, 8};
+    uint32_t materials[] = {4, 4, 4, 4, 4};
+    float degenerate_verts[sizeof verts / sizeof verts[0]];
+    memcpy(degenerate_verts, verts, sizeof verts);
+    degenerate_verts[3 * 8] = 7; /* vertex 8 on the line 5-6 */
+    degenerate_verts[3 * 8 + 1] = 5;
+    bwm_build_input in = {BWM_TYPE_AREA, degenerate_verts, 9, faces, 5, materials, NULL, NULL, BWM_PLANES_BIOWARE,
+                          NULL, NULL, NULL};
+    bwm_file f;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    assert_int_equal(bwm_build(&ctx, &in, &f), WM_OK);
+    assert_non_null(strstr(wmt_warnings, "shared by 3 faces"));
+    assert_non_null(strstr(wmt_warnings, "face 3: walkable face faces down"));
+    assert_non_null(strstr(wmt_warnings, "face 4: degenerate"));
+    bwm_file_free(&ctx, &f);
+}
+
+static void test_placeable_build(void **state)
+{
+    (void)state;
+    bwm_file orig, built;
+    wm_ctx ctx;
+    load("k1cp-plc_fccage2.pwk", &orig);
+    load("k1cp-plc_fccage2.pwk", &built);
+    wmt_ctx_init(&ctx);
+    assert_int_equal(bwm_rebuild(&ctx, &built, BWM_PLANES_BIOWARE, 1), WM_OK);
+    wm_buffer a, b;
+    assert_int_equal(bwm_serialize(&ctx, &orig, &a), WM_OK);
+    assert_int_equal(bwm_serialize(&ctx, &built, &b), WM_OK);
+    assert_int_equal(a.size, b.size);
+    /* header (hooks, zero offsets of absent sections), vertices, faces and materials identical */
+    uint32_t normals_at = orig.offsets[BWM_SEC_NORMALS];
+    assert_memory_equal(a.data, b.data, normals_at);
+    for (uint32_t i = 0; i < orig.face_count * 3; i++) assert_true(fabs(orig.normals[i] - built.normals[i]) < 1e-5);
+    wm_buffer_free(&a);
+    wm_buffer_free(&b);
+    bwm_file_free(&ctx, &orig);
+    bwm_file_free(&ctx, &built);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rebuild_vanilla),
+        cmocka_unit_test(test_rebuild_k1cp_kotormax_planes),
+        cmocka_unit_test(test_builder_median_rule_on_generated_mesh),
+        cmocka_unit_test(test_builder_warnings),
+        cmocka_unit_test(test_placeable_build),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
