@@ -121,7 +121,7 @@ static wm_result wmo_read(wm_ctx *ctx, const char *path, const wm_options *opts,
         wmo_group g;
         r = wmo_group_load(ctx, group_path, &g);
         if (r)
-            wm_error_prefix(ctx, "group of the root");
+            wm_error_prefix(ctx, path); /* "root.wmo: root_000.wmo: ..." */
         r = r ? r : read_group_into(ctx, group_path, &g, &root, &x, out);
         wmo_group_free(ctx, &g);
         wm_free(ctx, group_path);
