@@ -181,6 +181,11 @@ void wmo_root_free(const wm_ctx *ctx, wmo_root *root);
 /* The MOGN name at an offset (a MOGP header's name_offset); "" when out of range. */
 void wmo_root_group_name(const wmo_root *root, uint32_t name_offset, char *out, size_t cap);
 
+/* Reads a file as a root (group NULL), a group (root NULL) or, given both,
+ * whichever its second chunk says (MOHD: root, MOGP: group); the other
+ * struct stays zeroed. Free both afterwards, on failure too. */
+wm_result wmo_load(wm_ctx *ctx, const char *path, wmo_root *root, wmo_group *group);
+
 /* Probe: 0 not WMO, otherwise a score; *out_is_root tells MOHD from MOGP. */
 int wmo_probe_kind(const uint8_t *head, size_t head_size, int *out_is_root);
 

@@ -17,18 +17,9 @@ static int wmo_probe(const uint8_t *head, size_t head_size, uint64_t file_size, 
 /* Loads the file and tells a root (MOHD) from a group (MOGP). */
 static wm_result load_any(wm_ctx *ctx, const char *path, int *is_root, wmo_root *root, wmo_group *group)
 {
-    uint8_t *bytes = NULL;
-    size_t size = 0;
-    memset(root, 0, sizeof *root);
-    memset(group, 0, sizeof *group);
-    wm_result r = wm_file_read(ctx, path, &bytes, &size);
-    if (r)
-        return r;
-    if (!wmo_probe_kind(bytes, size, is_root)) {
-        wm_free(ctx, bytes);
-        return wm_error(ctx, WM_ERR_CORRUPT, "%s: offset 0x0: not a WMO (expected MVER then MOHD or MOGP)", path);
-    }
-    return *is_root ? wmo_root_parse(ctx, bytes, size, path, root) : wmo_group_parse(ctx, bytes, size, path, group);
+    wm_result r = wmo_load(ctx, path, root, group);
+    *is_root = root->bytes != NULL;
+    return r;
 }
 
 /* "dir/X_003.wmo" -> "X_003". */

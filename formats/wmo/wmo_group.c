@@ -283,13 +283,7 @@ wm_result wmo_group_parse(wm_ctx *ctx, uint8_t *bytes, size_t size, const char *
 
 wm_result wmo_group_load(wm_ctx *ctx, const char *path, wmo_group *out)
 {
-    uint8_t *bytes = NULL;
-    size_t size = 0;
-    memset(out, 0, sizeof *out);
-    wm_result r = wm_file_read(ctx, path, &bytes, &size);
-    if (r)
-        return r;
-    return wmo_group_parse(ctx, bytes, size, path, out);
+    return wmo_load(ctx, path, NULL, out);
 }
 
 void wmo_group_free(const wm_ctx *ctx, wmo_group *g)

@@ -108,13 +108,7 @@ wm_result wmo_root_parse(wm_ctx *ctx, uint8_t *bytes, size_t size, const char *s
 
 wm_result wmo_root_load(wm_ctx *ctx, const char *path, wmo_root *out)
 {
-    uint8_t *bytes = NULL;
-    size_t size = 0;
-    memset(out, 0, sizeof *out);
-    wm_result r = wm_file_read(ctx, path, &bytes, &size);
-    if (r)
-        return r;
-    return wmo_root_parse(ctx, bytes, size, path, out);
+    return wmo_load(ctx, path, out, NULL);
 }
 
 void wmo_root_free(const wm_ctx *ctx, wmo_root *root)
