@@ -482,6 +482,43 @@ static void test_validate_exit_codes(void **state)
     free(dir);
 }
 
+/* The builder on awkward soups: coordinates on a coarse integer grid (many
+ * triangles lying exactly on split planes, flat and degenerate ones,
+ * duplicates) and free floats; every tree must pass the check. */
+static void test_bsp_builder_on_random_soups(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    uint32_t seed = 12345;
+    for (int round = 0; round < 60; round++) {
+        uint32_t triangles = 1 + (uint32_t)(round * 37 % 500), vertices = triangles + 2;
+        float *p = malloc((size_t)vertices * 3 * sizeof *p);
+        uint32_t *idx = malloc((size_t)triangles * 3 * sizeof *idx);
+        for (uint32_t i = 0; i < vertices * 3; i++) {
+            seed = seed * 1664525u + 1013904223u;
+            p[i] = (round % 2) ? (float)((seed >> 16) % 5) : (float)((seed >> 8) % 100000) / 997.0f;
+        }
+        for (uint32_t i = 0; i < triangles * 3; i++) {
+            seed = seed * 1664525u + 1013904223u;
+            idx[i] = (seed >> 8) % vertices;
+        }
+        wmo_bsp_node *nodes = NULL;
+        uint16_t *refs = NULL;
+        uint32_t node_count = 0, ref_count = 0, problems = 99;
+        uint32_t leaf = 1 + (uint32_t)round % 40;
+        assert_int_equal(wmo_bsp_build(&ctx, p, idx, triangles, leaf, &nodes, &node_count, &refs, &ref_count), WM_OK);
+        wmo_bsp_view v = {nodes, node_count, refs, ref_count, p, idx, triangles};
+        assert_int_equal(wmo_bsp_check(&ctx, &v, NULL, NULL, &problems), WM_OK);
+        if (problems)
+            fail_msg("round %d (%u triangles, leaf %u): %u BSP problems", round, triangles, leaf, problems);
+        wm_free(&ctx, nodes);
+        wm_free(&ctx, refs);
+        free(p);
+        free(idx);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -491,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_base_root_is_updated),
         cmocka_unit_test(test_liquids_as_separate_surface),
         cmocka_unit_test(test_validate_exit_codes),
+        cmocka_unit_test(test_bsp_builder_on_random_soups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
