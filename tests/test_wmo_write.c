@@ -482,6 +482,66 @@ static void test_validate_exit_codes(void **state)
     free(dir);
 }
 
+static uint32_t read_count(const char *path, const char *rule)
+{
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_options opts;
+    wm_options_init(&opts);
+    assert_int_equal(wm_option_set(&ctx, &opts, "collision-rule", rule), WM_OK);
+    wm_mesh m;
+    wm_mesh_init(&m);
+    assert_int_equal(wm_format_wmo.read(&ctx, path, &opts, &m), WM_OK);
+    uint32_t n = m.triangle_count;
+    wm_mesh_free(&ctx, &m);
+    return n;
+}
+
+/* FORMAT-NOTES: the extractors skip groups flagged 0x80 or 0x4000000, or named "antiportal". */
+static void test_group_skips(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_options opts;
+    wm_options_init(&opts);
+    wm_mesh m;
+    make_grid(&m, 3, 1);
+    wm_free(&ctx, m.object_names[0]);
+    m.object_names[0] = wm_strdup(&ctx, "antiportal");
+    char *root = wmt_join(dir, "a.wmo"), *group = wmt_join(dir, "a_000.wmo");
+    assert_int_equal(wm_format_wmo.write(&ctx, &m, root, &opts, 0), WM_OK);
+    assert_int_equal(read_count(root, "server"), 0);
+    assert_non_null(strstr(wmt_warnings, "named antiportal"));
+    assert_int_equal(read_count(group, "server"), 0); /* the root beside it names the group */
+    assert_int_equal(read_count(root, "azerothcore"), 0);
+    assert_int_equal(read_count(root, "all"), m.triangle_count);
+
+    wm_free(&ctx, m.object_names[0]);
+    m.object_names[0] = wm_strdup(&ctx, "hall");
+    assert_int_equal(wm_format_wmo.write(&ctx, &m, root, &opts, 1), WM_OK);
+    assert_int_equal(read_count(root, "server"), m.triangle_count);
+    const uint32_t skip_flags[] = {0x80, 0x4000000};
+    for (int i = 0; i < 2; i++) {
+        size_t size = 0;
+        uint8_t *d = wmt_read_file(group, &size);
+        uint32_t flags = raw_u32(d + 28) | skip_flags[i];
+        memcpy(d + 28, &flags, 4);
+        wmt_write_file(group, d, size);
+        free(d);
+        assert_int_equal(read_count(group, "server"), 0);
+        assert_int_equal(read_count(group, "collision-flag"), 0);
+        assert_int_equal(read_count(group, "all"), m.triangle_count);
+        assert_int_equal(wm_format_wmo.write(&ctx, &m, root, &opts, 1), WM_OK);
+    }
+    wm_mesh_free(&ctx, &m);
+    free(root);
+    free(group);
+    wmt_remove_tree(dir);
+    free(dir);
+}
+
 /* The builder on awkward soups: coordinates on a coarse integer grid (many
  * triangles lying exactly on split planes, flat and degenerate ones,
  * duplicates) and free floats; every tree must pass the check. */
@@ -529,6 +589,7 @@ int main(void)
         cmocka_unit_test(test_liquids_as_separate_surface),
         cmocka_unit_test(test_validate_exit_codes),
         cmocka_unit_test(test_bsp_builder_on_random_soups),
+        cmocka_unit_test(test_group_skips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
