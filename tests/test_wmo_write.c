@@ -248,34 +248,55 @@ static void test_split_by_option_and_u16_limits(void **state)
     free(dir);
 }
 
+/* A fresh folder with output names "<stem>.wmo" / "<stem>_000.wmo", a
+ * context, options and a grid mesh: the setting most writing tests share. */
+typedef struct written_set {
+    char *dir, *root, *group;
+    wm_ctx ctx;
+    wm_options opts;
+    wm_mesh m;
+} written_set;
+
+static void set_open(written_set *s, const char *stem, uint32_t cells)
+{
+    char name[64];
+    s->dir = wmt_make_temp_dir();
+    snprintf(name, sizeof name, "%s.wmo", stem);
+    s->root = wmt_join(s->dir, name);
+    snprintf(name, sizeof name, "%s_000.wmo", stem);
+    s->group = wmt_join(s->dir, name);
+    wmt_ctx_init(&s->ctx);
+    wm_options_init(&s->opts);
+    make_grid(&s->m, cells, 1);
+}
+
+static void set_close(written_set *s)
+{
+    wm_mesh_free(&s->ctx, &s->m);
+    free(s->root);
+    free(s->group);
+    wmt_remove_tree(s->dir);
+    free(s->dir);
+}
+
 static void test_refuses_to_overwrite(void **state)
 {
     (void)state;
-    char *dir = wmt_make_temp_dir();
-    wm_ctx ctx;
-    wmt_ctx_init(&ctx);
-    wm_options opts;
-    wm_options_init(&opts);
-    wm_mesh m;
-    make_grid(&m, 4, 1);
-    char *root = wmt_join(dir, "o.wmo"), *group = wmt_join(dir, "o_000.wmo");
+    written_set w;
+    set_open(&w, "o", 4);
     /* an existing group file alone blocks the write, and no root appears */
-    wmt_write_file(group, "keep", 4);
-    assert_int_equal(wm_format_wmo.write(&ctx, &m, root, &opts, 0), WM_ERR_EXISTS);
-    assert_non_null(strstr(wm_ctx_message(&ctx), "o_000.wmo"));
-    assert_false(wm_file_exists(root));
+    wmt_write_file(w.group, "keep", 4);
+    assert_int_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 0), WM_ERR_EXISTS);
+    assert_non_null(strstr(wm_ctx_message(&w.ctx), "o_000.wmo"));
+    assert_false(wm_file_exists(w.root));
     size_t size = 0;
-    uint8_t *d = wmt_read_file(group, &size);
+    uint8_t *d = wmt_read_file(w.group, &size);
     assert_int_equal(size, 4);
     free(d);
-    assert_int_equal(wm_format_wmo.write(&ctx, &m, root, &opts, 1), WM_OK);
-    assert_int_equal(wm_format_wmo.write(&ctx, &m, root, &opts, 0), WM_ERR_EXISTS);
-    assert_int_equal(check_written_set(root, 1, 0x9), m.triangle_count);
-    wm_mesh_free(&ctx, &m);
-    free(root);
-    free(group);
-    wmt_remove_tree(dir);
-    free(dir);
+    assert_int_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 1), WM_OK);
+    assert_int_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 0), WM_ERR_EXISTS);
+    assert_int_equal(check_written_set(w.root, 1, 0x9), w.m.triangle_count);
+    set_close(&w);
 }
 
 static void test_base_root_is_updated(void **state)
@@ -444,21 +465,15 @@ static void test_liquids_as_separate_surface(void **state)
 static void test_validate_exit_codes(void **state)
 {
     (void)state;
-    char *dir = wmt_make_temp_dir();
-    wm_ctx ctx;
-    wmt_ctx_init(&ctx);
-    wm_options opts;
-    wm_options_init(&opts);
-    wm_mesh m;
-    make_grid(&m, 12, 1);
-    char *root = wmt_join(dir, "v.wmo"), *group = wmt_join(dir, "v_000.wmo");
-    assert_int_equal(wm_format_wmo.write(&ctx, &m, root, &opts, 0), WM_OK);
-    const char *argv[] = {"validate", group, NULL};
-    const char *argv_root[] = {"validate", root, NULL};
+    written_set w;
+    set_open(&w, "v", 12);
+    assert_int_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 0), WM_OK);
+    const char *argv[] = {"validate", w.group, NULL};
+    const char *argv_root[] = {"validate", w.root, NULL};
     assert_int_equal(wmt_run_cli(NULL, NULL, argv), 0);
     assert_int_equal(wmt_run_cli(NULL, NULL, argv_root), 0);
     size_t size = 0;
-    uint8_t *d = wmt_read_file(group, &size);
+    uint8_t *d = wmt_read_file(w.group, &size);
     size_t b, e, off;
     uint32_t sz;
     assert_true(raw_group_range(d, size, &b, &e));
@@ -467,7 +482,7 @@ static void test_validate_exit_codes(void **state)
         d[off + i] = d[off];
         d[off + i + 1] = d[off + 1];
     }
-    wmt_write_file(group, d, size);
+    wmt_write_file(w.group, d, size);
     free(d);
     char *out = NULL;
     assert_int_equal(wmt_run_cli(&out, NULL, argv), 5);
@@ -475,11 +490,7 @@ static void test_validate_exit_codes(void **state)
     assert_non_null(strstr(out, "point query at the centroid"));
     free(out);
     assert_int_equal(wmt_run_cli(NULL, NULL, argv_root), 5);
-    wm_mesh_free(&ctx, &m);
-    free(root);
-    free(group);
-    wmt_remove_tree(dir);
-    free(dir);
+    set_close(&w);
 }
 
 static uint32_t read_count(const char *path, const char *rule)
@@ -501,45 +512,35 @@ static uint32_t read_count(const char *path, const char *rule)
 static void test_group_skips(void **state)
 {
     (void)state;
-    char *dir = wmt_make_temp_dir();
-    wm_ctx ctx;
-    wmt_ctx_init(&ctx);
-    wm_options opts;
-    wm_options_init(&opts);
-    wm_mesh m;
-    make_grid(&m, 3, 1);
-    wm_free(&ctx, m.object_names[0]);
-    m.object_names[0] = wm_strdup(&ctx, "antiportal");
-    char *root = wmt_join(dir, "a.wmo"), *group = wmt_join(dir, "a_000.wmo");
-    assert_int_equal(wm_format_wmo.write(&ctx, &m, root, &opts, 0), WM_OK);
-    assert_int_equal(read_count(root, "server"), 0);
+    written_set w;
+    set_open(&w, "a", 3);
+    wm_free(&w.ctx, w.m.object_names[0]);
+    w.m.object_names[0] = wm_strdup(&w.ctx, "antiportal");
+    assert_int_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 0), WM_OK);
+    assert_int_equal(read_count(w.root, "server"), 0);
     assert_non_null(strstr(wmt_warnings, "named antiportal"));
-    assert_int_equal(read_count(group, "server"), 0); /* the root beside it names the group */
-    assert_int_equal(read_count(root, "azerothcore"), 0);
-    assert_int_equal(read_count(root, "all"), m.triangle_count);
+    assert_int_equal(read_count(w.group, "server"), 0); /* the root beside it names the group */
+    assert_int_equal(read_count(w.root, "azerothcore"), 0);
+    assert_int_equal(read_count(w.root, "all"), w.m.triangle_count);
 
-    wm_free(&ctx, m.object_names[0]);
-    m.object_names[0] = wm_strdup(&ctx, "hall");
-    assert_int_equal(wm_format_wmo.write(&ctx, &m, root, &opts, 1), WM_OK);
-    assert_int_equal(read_count(root, "server"), m.triangle_count);
+    wm_free(&w.ctx, w.m.object_names[0]);
+    w.m.object_names[0] = wm_strdup(&w.ctx, "hall");
+    assert_int_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 1), WM_OK);
+    assert_int_equal(read_count(w.root, "server"), w.m.triangle_count);
     const uint32_t skip_flags[] = {0x80, 0x4000000};
     for (int i = 0; i < 2; i++) {
         size_t size = 0;
-        uint8_t *d = wmt_read_file(group, &size);
+        uint8_t *d = wmt_read_file(w.group, &size);
         uint32_t flags = raw_u32(d + 28) | skip_flags[i];
         memcpy(d + 28, &flags, 4);
-        wmt_write_file(group, d, size);
+        wmt_write_file(w.group, d, size);
         free(d);
-        assert_int_equal(read_count(group, "server"), 0);
-        assert_int_equal(read_count(group, "collision-flag"), 0);
-        assert_int_equal(read_count(group, "all"), m.triangle_count);
-        assert_int_equal(wm_format_wmo.write(&ctx, &m, root, &opts, 1), WM_OK);
+        assert_int_equal(read_count(w.group, "server"), 0);
+        assert_int_equal(read_count(w.group, "collision-flag"), 0);
+        assert_int_equal(read_count(w.group, "all"), w.m.triangle_count);
+        assert_int_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 1), WM_OK);
     }
-    wm_mesh_free(&ctx, &m);
-    free(root);
-    free(group);
-    wmt_remove_tree(dir);
-    free(dir);
+    set_close(&w);
 }
 
 /* The builder on awkward soups: coordinates on a coarse integer grid (many
