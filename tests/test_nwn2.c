@@ -280,6 +280,36 @@ static void test_validate_detects(void **state)
     assert_true(errors_after(break_island_path, "") > 0);
 }
 
+/* WATR summaries: README says condemned_caves has 8 WATR packets; each is a
+ * regular water grid, so triangles = 2 * (side - 1)^2 for side^2 vertices. */
+static void test_watr_summary(void **state)
+{
+    (void)state;
+    uint8_t *data;
+    size_t size;
+    nwn2_file f;
+    wm_ctx ctx;
+    if (!load("nwn2/condemned_caves.trx", &data, &size, &f, &ctx))
+        skip();
+    uint32_t watr = 0;
+    for (int32_t i = nwn2_container_find(&f.container, "WATR", 0); i >= 0;
+         i = nwn2_container_find(&f.container, "WATR", (uint32_t)i + 1)) {
+        nwn2_watr_summary w;
+        const nwn2_packet *p = &f.container.packets[i];
+        assert_int_equal(nwn2_watr_summarise(&ctx, p->payload, p->size, "WATR", &w), WM_OK);
+        uint32_t side = 1;
+        while (side * side < w.vertex_count)
+            side++;
+        assert_int_equal(side * side, w.vertex_count);
+        assert_int_equal(w.triangle_count, 2 * (side - 1) * (side - 1));
+        assert_true(w.megatile_x < 16 && w.megatile_y < 16);
+        watr++;
+    }
+    assert_int_equal(watr, 8);
+    nwn2_file_free(&ctx, &f);
+    free(data);
+}
+
 /* Mesh bridge: walkable surfaces and the clockwise flag. */
 static void test_to_mesh(void **state)
 {
@@ -473,6 +503,24 @@ static void test_cli_round_trip(void **state)
     assert_int_equal(wmt_run_cli(&text, NULL, info), 0);
     assert_non_null(strstr(text, "max walkable per tile: 127"));
     free(text);
+    /* a broken walkmesh: validate exits 5 (EXIT_INVALID) and names the triangle */
+    {
+        wm_ctx ctx;
+        nwn2_file f;
+        wmt_ctx_init(&ctx);
+        assert_int_equal(nwn2_file_read(&ctx, trx, &f), WM_OK);
+        f.aswm.triangles[10].neighbour[1] = 3; /* no longer the other side of its edge */
+        char *bad = wmt_join(dir, "bad.trx");
+        assert_int_equal(nwn2_file_write(&ctx, &f, bad, 0), WM_OK);
+        nwn2_file_free(&ctx, &f);
+        const char *check[] = {"validate", bad, NULL};
+        char *err = NULL;
+        assert_int_equal(wmt_run_cli(&text, &err, check), 5);
+        assert_true(strstr(text, "triangle 10") != NULL || (err && strstr(err, "triangle 10") != NULL));
+        free(text);
+        free(err);
+        free(bad);
+    }
     /* no --base and no NWN2 source: refused, nothing written */
     char *nobase = wmt_join(dir, "nobase.trx");
     const char *refused[] = {"convert", obj, nobase, NULL};
@@ -495,6 +543,7 @@ int main(void)
         cmocka_unit_test(test_lossless_and_zlib_level),
         cmocka_unit_test(test_validate_corpus),
         cmocka_unit_test(test_validate_detects),
+        cmocka_unit_test(test_watr_summary),
         cmocka_unit_test(test_to_mesh),
         cmocka_unit_test(test_border_triangles),
         cmocka_unit_test(test_recompute_matches_toolset),

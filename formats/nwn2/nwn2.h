@@ -89,6 +89,23 @@ typedef struct nwn2_trwh {
 } nwn2_trwh;
 wm_result nwn2_trwh_parse(wm_ctx *ctx, const uint8_t *payload, size_t size, const char *source, nwn2_trwh *out);
 
+/* What `info` says about the packets kept byte-for-byte (layouts measured
+ * on the corpus's WATR packets; TRRN per the community format notes). */
+typedef struct nwn2_watr_summary {
+    float colour[3];
+    uint32_t vertex_count, triangle_count, dds_size;
+    uint32_t megatile_x, megatile_y;
+} nwn2_watr_summary;
+wm_result nwn2_watr_summarise(wm_ctx *ctx, const uint8_t *payload, size_t size, const char *source,
+                              nwn2_watr_summary *out);
+
+typedef struct nwn2_trrn_summary {
+    char name[129];
+    uint32_t vertex_count, triangle_count, dds_a_size, dds_b_size, grass_count;
+} nwn2_trrn_summary;
+wm_result nwn2_trrn_summarise(wm_ctx *ctx, const uint8_t *payload, size_t size, const char *source,
+                              nwn2_trrn_summary *out);
+
 /* ASWM packet payload: "COMP" + u32 compressed size + u32 uncompressed
  * size + zlib stream, or the raw walkmesh. */
 typedef struct nwn2_aswm_packet_info {

@@ -67,13 +67,14 @@ static int zlib_level(const wm_options *opts)
     return (*s && !*end && v >= 0 && v <= 9) ? (int)v : -2;
 }
 
-/* convert a.trx b.trx: when the mesh is exactly what the source holds (same
- * options), the source is written back natively, byte-identical. */
-static int mesh_is_source(wm_ctx *ctx, const nwn2_file *src, const wm_mesh *mesh, const wm_options *opts)
+/* convert a.trx b.trx: when the mesh is exactly what a default read of the
+ * source gives, the source is written back natively, byte-identical. A mesh
+ * read with --walkable-only or --keep-border differs and is rebuilt. */
+static int mesh_is_source(wm_ctx *ctx, const nwn2_file *src, const wm_mesh *mesh)
 {
     wm_mesh again;
     wm_mesh_init(&again);
-    int same = nwn2_aswm_to_mesh(ctx, &src->aswm, mesh_flags(opts), &again) == WM_OK &&
+    int same = nwn2_aswm_to_mesh(ctx, &src->aswm, 0, &again) == WM_OK &&
                again.triangle_count == mesh->triangle_count && again.vertex_count == mesh->vertex_count &&
                memcmp(again.indices, mesh->indices, (size_t)mesh->triangle_count * 3 * sizeof *mesh->indices) == 0 &&
                memcmp(again.positions, mesh->positions, (size_t)mesh->vertex_count * 3 * sizeof(float)) == 0 &&
@@ -110,7 +111,7 @@ static wm_result nwn2_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, 
                             path, source);
         if ((r = nwn2_file_read(ctx, source, &f)))
             return r;
-        native = mesh_is_source(ctx, &f, mesh, opts);
+        native = mesh_is_source(ctx, &f, mesh);
     } else if ((r = nwn2_file_read(ctx, base, &f))) {
         wm_error_prefix(ctx, "--base");
         return r;

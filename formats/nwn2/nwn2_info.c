@@ -4,6 +4,24 @@
 #include <stdio.h>
 #include <string.h>
 
+/* WATR and TRRN: a summary when the layout is recognised, else the size. */
+static void describe_other(wm_ctx *ctx, const nwn2_packet *p, const char *key, const char *type, wm_report *report)
+{
+    nwn2_watr_summary w;
+    nwn2_trrn_summary t;
+    if (memcmp(p->type, "WATR", 4) == 0 && nwn2_watr_summarise(ctx, p->payload, p->size, "WATR", &w) == WM_OK)
+        wm_report_fact(report, key,
+                       "WATR, %u bytes: water of megatile (%u, %u), %u vertices, %u triangles, %u-byte DDS, "
+                       "colour %.2f %.2f %.2f",
+                       p->size, w.megatile_x, w.megatile_y, w.vertex_count, w.triangle_count, w.dds_size,
+                       (double)w.colour[0], (double)w.colour[1], (double)w.colour[2]);
+    else if (memcmp(p->type, "TRRN", 4) == 0 && nwn2_trrn_summarise(ctx, p->payload, p->size, "TRRN", &t) == WM_OK)
+        wm_report_fact(report, key, "TRRN, %u bytes: megatile \"%s\", %u vertices, %u triangles, %u grass", p->size,
+                       t.name, t.vertex_count, t.triangle_count, t.grass_count);
+    else
+        wm_report_fact(report, key, "%s, %u bytes (kept byte-for-byte)", type, p->size);
+}
+
 static void packet_facts(wm_ctx *ctx, const nwn2_file *f, wm_report *report)
 {
     const nwn2_container *c = &f->container;
@@ -24,7 +42,7 @@ static void packet_facts(wm_ctx *ctx, const nwn2_file *f, wm_report *report)
                            f->aswm_info.compressed ? "zlib-compressed" : "raw", f->aswm_raw_size,
                            f->aswm_info.zlib_level_hint);
         else
-            wm_report_fact(report, key, "%s, %u bytes (kept byte-for-byte)", type, p->size);
+            describe_other(ctx, p, key, type, report);
         trrn += memcmp(p->type, "TRRN", 4) == 0;
         watr += memcmp(p->type, "WATR", 4) == 0;
     }
