@@ -24,14 +24,15 @@ static void help(void)
            "                         of Type 3): triangles are split along each polygon's edges\n"
            "                         and the pieces inside are removed\n"
            "  --cut-whole            with --git: remove the triangles whose centre lies inside a\n"
-           "                         cutter instead of cutting them (adds no triangles: use it when\n"
-           "                         cutting leaves a tile with more than 127 walkable triangles)\n"
+           "                         cutter instead of cutting them (adds no triangles). Without it,\n"
+           "                         where cutting leaves a tile with more than 127 walkable\n"
+           "                         triangles, the cutters reaching that tile do this (a warning\n"
+           "                         names the tile)\n"
            "  --threads N            bake independent tiles on N threads (default 1)\n"
            "  --force                overwrite OUT.trx\n"
            "  --quiet                no summary, no progress bar\n\n"
            "A tile's path table addresses at most 127 walkable triangles; a tile with more is an\n"
-           "error naming the tile: simplify the walkable surface there (or, when cutters caused it,\n"
-           "add --cut-whole) and bake again.\n\n"
+           "error naming the tile: simplify the walkable surface there and bake again.\n\n"
            "Exit status: 0 baked, 1 usage, 2 input unreadable or not bakeable (e.g. a tile with\n"
            "more than 127 walkable triangles), 3 output not written (exists without --force).\n");
 }
@@ -132,8 +133,10 @@ int cmd_bake(int argc, char **argv)
                out, file.aswm.triangle_count, stats.walkable_triangles, file.aswm.grid_width,
                file.aswm.grid_height, stats.island_count, stats.max_tile_nodes);
         if (stats.border_removed || stats.cut_removed || stats.split_added)
-            printf("%s: %u border triangles dropped, %u triangles added by splits, %u removed by %u cutters\n", out,
-                   stats.border_removed, stats.split_added, stats.cut_removed, cutters.count);
+            printf("%s: %u border triangles dropped, %u triangles added by splits, %u removed by %u cutters (%u of "
+                   "them removing whole triangles)\n",
+                   out, stats.border_removed, stats.split_added, stats.cut_removed, cutters.count,
+                   stats.whole_cutters);
     }
     nwn2_file_free(&ctx, &file);
     nwn2_cutter_set_free(&ctx, &cutters);

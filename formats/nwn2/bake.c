@@ -118,6 +118,93 @@ static wm_result island_job_run(wm_ctx *ctx, void *user, uint32_t index)
     return bake_island_paths_row(ctx, user, index);
 }
 
+static uint32_t walkable_in_tile(const nwn2_aswm *a, uint32_t ti)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < a->tiles[ti].triangle_count; k++)
+        n += (a->triangles[a->tiles[ti].triangle_offset + k].flags & NWN2_TRI_WALKABLE) != 0;
+    return n;
+}
+
+/* Marks the exactly-cut cutters whose box reaches tile ti; returns how many. */
+static uint32_t mark_cutters_near(const nwn2_aswm *a, const nwn2_cutter_set *cs, uint32_t ti, uint8_t *whole)
+{
+    const float w = a->tile_width;
+    const float x0 = (float)(ti % a->grid_width) * w, y0 = (float)(ti / a->grid_width) * w;
+    uint32_t marked = 0;
+    for (uint32_t c = 0; c < cs->count; c++) {
+        const nwn2_cutter *cut = &cs->cutters[c];
+        if (whole[c] || cut->point_count < 3)
+            continue;
+        float lo[2] = {cut->points[0], cut->points[1]}, hi[2] = {cut->points[0], cut->points[1]};
+        for (uint32_t i = 1; i < cut->point_count; i++)
+            for (int k = 0; k < 2; k++) {
+                float v = cut->points[2 * i + k];
+                lo[k] = v < lo[k] ? v : lo[k];
+                hi[k] = v > hi[k] ? v : hi[k];
+            }
+        if (hi[0] >= x0 && lo[0] <= x0 + w && hi[1] >= y0 && lo[1] <= y0 + w) {
+            whole[c] = 1;
+            marked++;
+        }
+    }
+    return marked;
+}
+
+/* Cutting adds triangles around each polygon. Where that crowds a tile past
+ * 127 walkable triangles, the cutters whose box reaches such a tile are
+ * redone removing whole triangles, with a warning naming the tile. */
+static wm_result geometry_fitting_tiles(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts,
+                                        nwn2_bake_stats *stats)
+{
+    const nwn2_cutter_set *cs = opts->cutters;
+    if (!cs || !cs->count || opts->cut_whole_triangles) {
+        wm_result r = nwn2_bake_geometry(ctx, a, opts, stats);
+        stats->whole_cutters = (cs && opts->cut_whole_triangles) ? cs->count : 0;
+        return r;
+    }
+    nwn2_aswm input;
+    wm_result r = nwn2_aswm_copy(ctx, &input, a);
+    if (r)
+        return r;
+    uint8_t *whole = wm_alloc_array(ctx, cs->count, 1);
+    if (!whole) {
+        nwn2_aswm_free(ctx, &input);
+        return WM_ERR_NOMEM;
+    }
+    for (;;) {
+        memset(stats, 0, sizeof *stats);
+        r = bake_geometry(ctx, a, opts, whole, stats);
+        if (r)
+            break;
+        uint32_t marked = 0;
+        for (uint32_t ti = 0; ti < a->grid_width * a->grid_height; ti++) {
+            uint32_t n = walkable_in_tile(a, ti);
+            if (n <= NWN2_MAX_TILE_NODES)
+                continue;
+            uint32_t m = mark_cutters_near(a, cs, ti, whole);
+            if (m)
+                wm_warn(ctx,
+                        "tile %u (column %u, row %u): cutting left %u walkable triangles (at most %u fit); the %u "
+                        "cutter%s reaching it remove%s whole triangles instead",
+                        ti, ti % a->grid_width, ti / a->grid_width, n, NWN2_MAX_TILE_NODES, m, m == 1 ? "" : "s",
+                        m == 1 ? "s" : "");
+            marked += m;
+        }
+        if (!marked)
+            break;
+        nwn2_aswm_free(ctx, a);
+        r = nwn2_aswm_copy(ctx, a, &input);
+        if (r)
+            break;
+    }
+    for (uint32_t c = 0; c < cs->count; c++)
+        stats->whole_cutters += whole[c];
+    wm_free(ctx, whole);
+    nwn2_aswm_free(ctx, &input);
+    return r;
+}
+
 wm_result nwn2_bake(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts_in, nwn2_bake_stats *stats_out)
 {
     nwn2_bake_options defaults;
@@ -128,7 +215,7 @@ wm_result nwn2_bake(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts_in,
     /* A TRX keeps one value in every island's "tile" field; keep it. */
     uint32_t island_tag = (a->island_count && a->islands) ? a->islands[0].tile : 0;
 
-    wm_result r = nwn2_bake_geometry(ctx, a, opts, &stats);
+    wm_result r = geometry_fitting_tiles(ctx, a, opts, &stats);
     if (r)
         return r;
     const uint32_t tiles = a->grid_width * a->grid_height;

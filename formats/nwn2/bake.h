@@ -51,7 +51,9 @@ typedef struct nwn2_bake_options {
     unsigned threads;                 /* 0 or 1: bake on the calling thread */
     const nwn2_cutter_set *cutters;   /* NULL: none */
     int cut_whole_triangles;          /* cutters remove whole triangles (centre inside) instead of
-                                         cutting along the polygon: never adds triangles */
+                                         cutting along the polygon: never adds triangles. Without
+                                         it, the cutters near a tile that cutting crowds past 127
+                                         walkable triangles are redone this way (with a warning) */
     nwn2_bake_progress_fn progress;   /* NULL: none */
     void *progress_user;
 } nwn2_bake_options;
@@ -66,6 +68,7 @@ typedef struct nwn2_bake_stats {
     uint32_t max_tile_nodes;     /* most walkable triangles in one tile */
     uint32_t island_count;
     uint32_t los_pairs;          /* node pairs given the line-of-sight bit */
+    uint32_t whole_cutters;      /* cutters that removed whole triangles (crowded tiles, or --cut-whole) */
 } nwn2_bake_stats;
 
 /* The whole bake, in place. a may be a TRN or a TRX walkmesh. On error a is
@@ -82,9 +85,10 @@ void nwn2_bake_centre(const float *v0, const float *v1, const float *v2, float o
  * points on shared edges are computed once per edge, so the mesh stays
  * watertight. Adds to *added the number of extra triangles. */
 wm_result nwn2_bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, uint32_t *added);
-/* Cuts triangles along each cutter polygon and removes the pieces inside
- * (whole_triangles: no cutting, removes the triangles whose centre is inside). */
-wm_result nwn2_bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, int whole_triangles,
+/* Cuts triangles along each cutter polygon and removes the pieces inside.
+ * Cutters with whole[i] != 0 (whole may be NULL) cut nothing: they remove
+ * the triangles whose centre is inside. */
+wm_result nwn2_bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, const uint8_t *whole,
                         uint32_t *added, uint32_t *removed);
 /* Edges and neighbours as the toolset orders them: one edge per vertex pair
  * (lower index first), sorted by (low, high); each triangle's three slots

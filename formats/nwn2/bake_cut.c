@@ -155,15 +155,15 @@ static int on_segment(void *user, const nwn2_aswm *a, uint32_t t)
     return along > CORNER_EPS && along < sg->len - CORNER_EPS;
 }
 
-wm_result nwn2_bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, int whole_triangles,
+wm_result nwn2_bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, const uint8_t *whole,
                         uint32_t *added, uint32_t *removed)
 {
     bake_splitter s;
     bake_splitter_init(&s);
     wm_result r = WM_OK;
-    for (uint32_t ci = 0; ci < cutters->count && !r && !whole_triangles; ci++) {
+    for (uint32_t ci = 0; ci < cutters->count && !r; ci++) {
         const nwn2_cutter *c = &cutters->cutters[ci];
-        if (c->point_count < 3)
+        if (c->point_count < 3 || (whole && whole[ci]))
             continue;
         for (uint32_t i = 0; i < c->point_count && !r; i++)
             if (isfinite(c->points[2 * i]) && isfinite(c->points[2 * i + 1]))

@@ -383,6 +383,21 @@ static wm_result fill_tile_headers(wm_ctx *ctx, nwn2_aswm *a)
 
 wm_result nwn2_bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, nwn2_bake_stats *stats)
 {
+    uint8_t *whole = NULL;
+    if (opts->cutters && opts->cutters->count && opts->cut_whole_triangles) {
+        whole = wm_alloc_array(ctx, opts->cutters->count, 1);
+        if (!whole)
+            return WM_ERR_NOMEM;
+        memset(whole, 1, opts->cutters->count);
+    }
+    wm_result r = bake_geometry(ctx, a, opts, whole, stats);
+    wm_free(ctx, whole);
+    return r;
+}
+
+wm_result bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, const uint8_t *whole,
+                        nwn2_bake_stats *stats)
+{
     wm_result r = check_input(ctx, a);
     if (r)
         return r;
@@ -399,8 +414,7 @@ wm_result nwn2_bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options 
     }
     make_clockwise(a);
     if (opts->cutters && opts->cutters->count)
-        r = nwn2_bake_cut(ctx, a, opts->cutters, opts->cut_whole_triangles, &stats->split_added,
-                          &stats->cut_removed);
+        r = nwn2_bake_cut(ctx, a, opts->cutters, whole, &stats->split_added, &stats->cut_removed);
     if (!r)
         r = nwn2_bake_split_tiles(ctx, a, &stats->split_added);
     if (!r && !opts->keep_borders)

@@ -14,6 +14,10 @@ typedef wm_result (*bake_job_fn)(wm_ctx *ctx, void *user, uint32_t index);
 wm_result bake_parallel(wm_ctx *ctx, unsigned threads, uint32_t count, bake_job_fn job, void *user,
                         const nwn2_bake_options *opts, uint32_t progress_base, uint32_t progress_total);
 
+/* Stage 1 with a per-cutter choice (whole[i]: remove whole triangles). */
+wm_result bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, const uint8_t *whole,
+                        nwn2_bake_stats *stats);
+
 /* Islands without their path table (components, centres, links). */
 wm_result bake_islands_build(wm_ctx *ctx, nwn2_aswm *a, uint32_t island_tag);
 /* Row `from` of the island path table. */

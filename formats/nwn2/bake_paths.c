@@ -186,7 +186,7 @@ wm_result nwn2_bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, u
         return wm_error(ctx, WM_ERR_LIMIT,
                         "tile %u (column %u, row %u): %u walkable triangles, but a tile's path table holds at most %u;"
                         " simplify the walkable surface in that tile (merge coplanar triangles, or make small"
-                        " slivers non-walkable), or when walkmesh cutters split it, bake with --cut-whole",
+                        " slivers non-walkable) and bake again",
                         tile_index, tile_index % a->grid_width, tile_index / a->grid_width, walkable,
                         NWN2_MAX_TILE_NODES);
     wm_result r = nwn2_tile_alloc_path(ctx, tile, count, (uint8_t)walkable);
