@@ -77,7 +77,8 @@ wm_result nwn2_bake(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, nw
 
 /* Stage 1. */
 wm_result nwn2_bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, nwn2_bake_stats *stats);
-/* Tile of a point: floor(x / tile width), clamped into the grid. */
+/* Tile of a point: ceil(x / tile width) - 1 (a point on a tile line belongs
+ * to the lower tile), clamped into the grid. */
 uint32_t nwn2_bake_tile_of(const nwn2_aswm *a, float x, float y);
 /* The toolset's centre: ((v0 + v1) + v2) * (1/3) in single precision. */
 void nwn2_bake_centre(const float *v0, const float *v1, const float *v2, float out[2]);

@@ -20,9 +20,12 @@ static void triangle_centre(const nwn2_aswm *a, uint32_t t, float out[2])
     nwn2_bake_centre(&a->vertices[3 * v[0]], &a->vertices[3 * v[1]], &a->vertices[3 * v[2]], out);
 }
 
+/* Cell k covers (k * width, (k + 1) * width]: a centre exactly on a tile
+ * line belongs to the lower tile, as in the toolset's files (6 of the 9
+ * corpus triangles whose centre lies on a line). */
 static uint32_t clamp_cell(float value, float width, uint32_t cells)
 {
-    float c = floorf(value / width);
+    float c = ceilf(value / width) - 1.0f;
     if (!(c >= 0.0f)) /* also NaN */
         return 0;
     if (c >= (float)cells)
