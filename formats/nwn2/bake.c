@@ -24,7 +24,9 @@ typedef struct parallel_state {
     char message[sizeof(((wm_ctx *)0)->message)];
 } parallel_state;
 
-/* Runs jobs until none are left (or one failed); returns the number this call ran. */
+/* Runs jobs until none are left or one failed. Jobs are claimed in index
+ * order, so when one fails every lower index has been claimed and finishes:
+ * the lowest failing index is always found (deterministic errors). */
 static void run_jobs(parallel_state *st, const nwn2_bake_options *opts, uint32_t base, uint32_t total,
                      int report)
 {
@@ -54,14 +56,9 @@ static void run_jobs(parallel_state *st, const nwn2_bake_options *opts, uint32_t
     }
 }
 
-typedef struct worker_arg {
-    parallel_state *st;
-} worker_arg;
-
 static void *worker_main(void *p)
 {
-    worker_arg *w = p;
-    run_jobs(w->st, NULL, 0, 0, 0);
+    run_jobs(p, NULL, 0, 0, 0);
     return NULL;
 }
 
@@ -84,10 +81,9 @@ wm_result bake_parallel(wm_ctx *ctx, unsigned threads, uint32_t count, bake_job_
     if (threads > count)
         threads = count;
     pthread_t ids[256];
-    worker_arg arg = {&st};
     unsigned started = 0;
     for (unsigned i = 1; i < threads; i++) {
-        if (pthread_create(&ids[started], NULL, worker_main, &arg) != 0)
+        if (pthread_create(&ids[started], NULL, worker_main, &st) != 0)
             break; /* fewer threads is still correct */
         started++;
     }
