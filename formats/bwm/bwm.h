@@ -119,6 +119,13 @@ wm_result bwm_to_mesh(wm_ctx *ctx, const bwm_file *file, const char *name, wm_me
 /* Welds (tolerance < 0: 1e-4) and builds; hooks/position stay zero. */
 wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float weld_tolerance,
                         bwm_plane_style planes, bwm_file *out);
+/* Copies the transitions of `from`'s edges onto the boundary edges of `to`
+ * that join the same two points (within tolerance, either direction): how a
+ * WOK edited through OBJ/glTF (which cannot hold transitions) gets its room
+ * links back from the original file given as --base. Returns the number of
+ * transitions that found no edge through *out_unmatched. */
+wm_result bwm_transfer_transitions(wm_ctx *ctx, const bwm_file *from, bwm_file *to, float tolerance,
+                                   uint32_t *out_unmatched);
 /* 1 when the mesh holds exactly the file's vertices, faces, surfaces and transitions. */
 int bwm_matches_mesh(const wm_ctx *ctx, const bwm_file *file, const wm_mesh *mesh);
 

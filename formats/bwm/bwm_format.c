@@ -101,6 +101,26 @@ static int load_native_source(wm_ctx *ctx, const wm_options *opts, bwm_file *out
     return 0;
 }
 
+static int mesh_has_transitions(const wm_mesh *mesh)
+{
+    for (size_t i = 0; i < (size_t)mesh->triangle_count * 3; i++)
+        if (mesh->transitions[i] != WM_NO_TRANSITION) return 1;
+    return 0;
+}
+
+/* The mesh came through a format without transitions: take them from the original BWM by edge position. */
+static wm_result restore_transitions(wm_ctx *ctx, const bwm_file *source, bwm_file *file, float tolerance)
+{
+    uint32_t unmatched = 0, total = 0;
+    for (uint32_t e = 0; e < source->edge_count; e++) total += source->edges[e].transition >= 0;
+    if (!total) return WM_OK;
+    wm_result r = bwm_transfer_transitions(ctx, source, file, tolerance < 0 ? 1e-3f : tolerance, &unmatched);
+    if (!r && unmatched)
+        wm_warn(ctx, "%u of %u transitions of the original walkmesh match no boundary edge of the new one", unmatched,
+                total);
+    return r;
+}
+
 static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts,
                                 int overwrite)
 {
@@ -123,6 +143,7 @@ static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *pa
             memcpy(file.rel_hook, source.rel_hook, sizeof file.rel_hook);
             memcpy(file.abs_hook, source.abs_hook, sizeof file.abs_hook);
             memcpy(file.position, source.position, sizeof file.position);
+            if (!mesh_has_transitions(mesh)) r = restore_transitions(ctx, &source, &file, opts->weld_tolerance);
         }
     }
     if (have_source) bwm_file_free(ctx, &source);
