@@ -92,18 +92,19 @@ static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable)
         for (uint32_t i = rows.start[v]; i < rows.start[v + 1]; i++) {
             uint32_t a = rows.codes[i];
             uint32_t ahi = edge_vertex(f->faces, a, 0) ^ edge_vertex(f->faces, a, 1) ^ v;
-            uint32_t shared = 0;
+            uint32_t shared = 0, earlier = 0;
             for (uint32_t k = rows.start[v]; k < rows.start[v + 1]; k++) {
                 uint32_t b = rows.codes[k];
                 if (b == a || (edge_vertex(f->faces, b, 0) ^ edge_vertex(f->faces, b, 1) ^ v) != ahi) continue;
                 if (b / 3 == a / 3) continue; /* a face touching itself (degenerate) */
                 shared++;
+                earlier += k < i;
                 if (f->adjacency[a] < 0 && f->adjacency[b] < 0 && k > i) {
                     f->adjacency[a] = (int32_t)b;
                     f->adjacency[b] = (int32_t)a;
                 }
             }
-            if (shared >= 2 && nonmanifold++ < 5)
+            if (shared >= 2 && !earlier && nonmanifold++ < 5)
                 wm_warn(ctx, "face %u edge %u: walkable edge shared by %u faces (linked to the first only)", a / 3,
                         a % 3, shared + 1);
         }
