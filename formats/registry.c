@@ -9,10 +9,12 @@
 
 extern const wm_format wm_format_assimp;
 extern const wm_format wm_format_bwm;
+extern const wm_format wm_format_svg;
 
 static const wm_format *const registry[] = {
     &wm_format_assimp,
     &wm_format_bwm,
+    &wm_format_svg,
 };
 
 const wm_format *const *wm_formats(size_t *out_count)

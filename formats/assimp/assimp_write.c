@@ -164,6 +164,139 @@ static struct aiMesh *build_mesh(const wm_mesh *mesh, uint16_t object, unsigned 
     return out;
 }
 
+/* Transitions (room and door links on triangle edges) cannot be stored in
+ * OBJ or glTF triangles, so each distinct value becomes a line mesh named
+ * "transition_<value>" holding its edges; the reader puts them back onto
+ * the triangle edges they coincide with. */
+typedef struct transition_edge {
+    uint32_t a, b; /* vertex indices, a < b */
+    int32_t value;
+} transition_edge;
+
+static int compare_transition_edges(const void *x, const void *y)
+{
+    const transition_edge *p = x, *q = y;
+    if (p->value != q->value)
+        return p->value < q->value ? -1 : 1;
+    if (p->a != q->a)
+        return p->a < q->a ? -1 : 1;
+    return (p->b > q->b) - (p->b < q->b);
+}
+
+/* Sorted distinct (edge, value) pairs; *count receives their number. */
+static transition_edge *collect_transition_edges(const wm_mesh *mesh, size_t *count)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < 3 * (size_t)mesh->triangle_count; i++)
+        n += mesh->transitions[i] != WM_NO_TRANSITION;
+    *count = 0;
+    if (n == 0)
+        return NULL;
+    transition_edge *edges = malloc(n * sizeof *edges);
+    if (!edges)
+        return NULL;
+    size_t k = 0;
+    for (uint32_t t = 0; t < mesh->triangle_count; t++)
+        for (int e = 0; e < 3; e++) {
+            int32_t v = mesh->transitions[3 * (size_t)t + e];
+            if (v == WM_NO_TRANSITION)
+                continue;
+            uint32_t a = mesh->indices[3 * (size_t)t + e], b = mesh->indices[3 * (size_t)t + (e + 1) % 3];
+            edges[k].a = a < b ? a : b;
+            edges[k].b = a < b ? b : a;
+            edges[k].value = v;
+            k++;
+        }
+    qsort(edges, k, sizeof *edges, compare_transition_edges);
+    size_t unique = 0;
+    for (size_t i = 0; i < k; i++)
+        if (unique == 0 || compare_transition_edges(&edges[unique - 1], &edges[i]) != 0)
+            edges[unique++] = edges[i];
+    *count = unique;
+    return edges;
+}
+
+static uint32_t count_transition_values(const wm_mesh *mesh)
+{
+    size_t count;
+    transition_edge *edges = collect_transition_edges(mesh, &count);
+    uint32_t values = 0;
+    for (size_t i = 0; i < count; i++)
+        values += i == 0 || edges[i].value != edges[i - 1].value;
+    free(edges);
+    return values;
+}
+
+static wm_result add_transition_lines(const wm_mesh *mesh, struct aiScene *scene, int y_up, unsigned material)
+{
+    size_t count;
+    transition_edge *edges = collect_transition_edges(mesh, &count);
+    if (count == 0)
+        return WM_OK;
+    if (!edges)
+        return WM_ERR_NOMEM;
+    wm_result r = WM_OK;
+    for (size_t first = 0; first < count && r == WM_OK;) {
+        size_t last = first;
+        while (last < count && edges[last].value == edges[first].value)
+            last++;
+        char name[48];
+        snprintf(name, sizeof name, "transition_%d", (int)edges[first].value);
+        struct aiMesh *lines = calloc(1, sizeof *lines);
+        struct aiNode *node = calloc(1, sizeof *node);
+        if (!lines || !node) {
+            free(lines);
+            free(node);
+            r = WM_ERR_NOMEM;
+            break;
+        }
+        scene->mMeshes[scene->mNumMeshes] = lines;
+        scene->mRootNode->mChildren[scene->mRootNode->mNumChildren++] = node;
+        node->mParent = scene->mRootNode;
+        set_string(&node->mName, name);
+        identity(&node->mTransformation);
+        node->mMeshes = calloc(1, sizeof(unsigned));
+        if (!node->mMeshes) {
+            r = WM_ERR_NOMEM;
+            break;
+        }
+        node->mMeshes[0] = scene->mNumMeshes++;
+        node->mNumMeshes = 1;
+        set_string(&lines->mName, name);
+        lines->mPrimitiveTypes = aiPrimitiveType_LINE;
+        lines->mMaterialIndex = material;
+        size_t n = last - first;
+        lines->mFaces = calloc(n, sizeof *lines->mFaces);
+        lines->mVertices = calloc(2 * n, sizeof *lines->mVertices);
+        if (!lines->mFaces || !lines->mVertices) {
+            r = WM_ERR_NOMEM;
+            break;
+        }
+        for (size_t i = 0; i < n; i++) {
+            struct aiFace *face = &lines->mFaces[i];
+            face->mIndices = calloc(2, sizeof(unsigned));
+            if (!face->mIndices) {
+                r = WM_ERR_NOMEM;
+                break;
+            }
+            face->mNumIndices = 2;
+            lines->mNumFaces = (unsigned)i + 1;
+            for (int k = 0; k < 2; k++) {
+                const float *p = mesh->positions + 3 * (size_t)(k ? edges[first + i].b : edges[first + i].a);
+                struct aiVector3D *q = &lines->mVertices[2 * i + k];
+                q->x = p[0];
+                q->y = y_up ? p[2] : p[1];
+                q->z = y_up ? -p[1] + 0.0f : p[2];
+                face->mIndices[k] = (unsigned)(2 * i + k);
+            }
+            lines->mNumVertices = 2 * ((unsigned)i + 1);
+        }
+        first = last;
+    }
+    free(edges);
+    return r;
+}
+
 static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, struct aiScene **out_scene)
 {
     const wm_surface_table *table = wm_surfaces(ctx);
@@ -183,10 +316,18 @@ static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, struct 
         if (*slot < 0)
             *slot = (int32_t)mm.count++;
     }
-    scene->mMaterials = calloc(mm.count ? mm.count : 1, sizeof *scene->mMaterials);
+    int has_transitions = count_transition_values(mesh) > 0;
+    scene->mMaterials = calloc(mm.count + 1, sizeof *scene->mMaterials);
     if (!scene->mMaterials)
         goto nomem;
     scene->mNumMaterials = mm.count;
+    if (has_transitions) {
+        static const uint8_t amber[3] = {0xff, 0xab, 0x00};
+        scene->mMaterials[mm.count] = new_material("transition", amber);
+        if (!scene->mMaterials[mm.count])
+            goto nomem;
+        scene->mNumMaterials = mm.count + 1;
+    }
     for (size_t i = 0; i < 2 * (size_t)table->count; i++) {
         if (mm.slot[i] < 0)
             continue;
@@ -203,8 +344,9 @@ static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, struct 
         goto nomem;
     set_string(&scene->mRootNode->mName, mesh->name[0] ? mesh->name : "walkmesh");
     identity(&scene->mRootNode->mTransformation);
-    scene->mRootNode->mChildren = calloc(objects, sizeof *scene->mRootNode->mChildren);
-    scene->mMeshes = calloc((size_t)objects * (mm.count ? mm.count : 1), sizeof *scene->mMeshes);
+    uint32_t transition_values = count_transition_values(mesh);
+    scene->mRootNode->mChildren = calloc((size_t)objects + transition_values, sizeof *scene->mRootNode->mChildren);
+    scene->mMeshes = calloc((size_t)objects * (mm.count ? mm.count : 1) + transition_values, sizeof *scene->mMeshes);
     if (!scene->mRootNode->mChildren || !scene->mMeshes)
         goto nomem;
     for (uint32_t o = 0; o < objects; o++) {
@@ -229,6 +371,8 @@ static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, struct 
                 goto nomem;
         }
     }
+    if (add_transition_lines(mesh, scene, y_up, (unsigned)mm.count) != WM_OK)
+        goto nomem;
     free(mm.slot);
     free(vertex_slot);
     *out_scene = scene;

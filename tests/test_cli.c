@@ -1,0 +1,242 @@
+/* The walkmesh command line: help, exit codes, one-line errors, no partial
+ * or surprise output files, batch conversion. */
+#define _GNU_SOURCE
+#include "test_support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int count_lines(const char *text)
+{
+    int n = 0;
+    for (; *text; text++)
+        n += *text == '\n';
+    return n;
+}
+
+static void every_command_has_help(void **state)
+{
+    (void)state;
+    char *out = NULL;
+    const char *top[] = {"--help", NULL};
+    assert_int_equal(wmt_run_cli(&out, NULL, top), 0);
+    /* Commands are listed as "  name   summary" after "Commands:". */
+    char *list = strstr(out, "Commands:\n");
+    assert_non_null(list);
+    int commands = 0;
+    for (char *line = strchr(list, '\n') + 1; line && strncmp(line, "  ", 2) == 0; line = strchr(line, '\n') + 1) {
+        char name[32];
+        assert_int_equal(sscanf(line, " %31s", name), 1);
+        const char *argv[] = {name, "--help", NULL};
+        char *help = NULL;
+        if (wmt_run_cli(&help, NULL, argv) != 0 || !strcasestr(help, "usage: walkmesh"))
+            fail_msg("'walkmesh %s --help' did not print usage", name);
+        free(help);
+        commands++;
+    }
+    assert_true(commands >= 4);
+    free(out);
+    const char *unknown[] = {"frobnicate", NULL};
+    char *err = NULL;
+    assert_int_equal(wmt_run_cli(NULL, &err, unknown), 1);
+    assert_non_null(strstr(err, "frobnicate"));
+    free(err);
+    const char *none[] = {NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, none), 1);
+}
+
+/* Runs convert IN OUT and checks the exit code, a single stderr line naming
+ * IN, and that OUT was not created. */
+static void expect_input_failure(const char *in, const char *out, int code)
+{
+    const char *argv[] = {"convert", in, out, NULL};
+    char *err = NULL;
+    int got = wmt_run_cli(NULL, &err, argv);
+    if (got != code)
+        fail_msg("convert %s: exit %d, expected %d (%s)", in, got, code, err);
+    assert_int_equal(count_lines(err), 1);
+    assert_non_null(strstr(err, in));
+    assert_false(access(out, F_OK) == 0);
+    free(err);
+}
+
+static void bad_inputs_get_one_line_and_no_output(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    char *out = wmt_join(dir, "out.gltf");
+    char *missing = wmt_join(dir, "missing.obj");
+    expect_input_failure(missing, out, 2);
+
+    char *unknown = wmt_join(dir, "mesh.xyz");
+    wmt_write_file(unknown, "some text that is no mesh\n", 26);
+    expect_input_failure(unknown, out, 4);
+
+    size_t size;
+    char *sample = wmt_sample_path("courtyard.obj");
+    uint8_t *obj = wmt_read_file(sample, &size);
+    char *truncated = wmt_join(dir, "truncated.obj");
+    /* Cut inside the face list: the last face line loses vertices. */
+    const char *last_f = NULL;
+    for (const char *p = (const char *)obj; (p = memmem(p, size - (size_t)(p - (const char *)obj), "\nf ", 3)); p++)
+        last_f = p;
+    assert_non_null(last_f);
+    wmt_write_file(truncated, obj, (size_t)(last_f - (const char *)obj) + 5);
+    expect_input_failure(truncated, out, 2);
+    /* Cut inside the vertex list: a vertex with fewer than three coordinates. */
+    const char *second_v = memmem(obj, size, "\nv ", 3);
+    wmt_write_file(truncated, obj, (size_t)(second_v - (const char *)obj) + 5);
+    expect_input_failure(truncated, out, 2);
+
+    char *random_bytes = wmt_join(dir, "random.obj");
+    uint8_t noise[2048];
+    uint32_t x = 12345;
+    for (size_t i = 0; i < sizeof noise; i++) {
+        x = x * 1103515245u + 12345u;
+        noise[i] = (uint8_t)(x >> 16);
+    }
+    wmt_write_file(random_bytes, noise, sizeof noise);
+    expect_input_failure(random_bytes, out, 2);
+
+    /* Random bytes with an extension nobody claims and no recognisable content. */
+    char *random_unknown = wmt_join(dir, "random.bin");
+    wmt_write_file(random_unknown, noise, sizeof noise);
+    expect_input_failure(random_unknown, out, 4);
+
+    wmt_remove_tree(dir);
+    free(obj);
+    free(sample);
+    free(truncated);
+    free(random_bytes);
+    free(random_unknown);
+    free(unknown);
+    free(missing);
+    free(out);
+    free(dir);
+}
+
+static void existing_outputs_need_force(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    char *out = wmt_join(dir, "court.gltf");
+    wmt_write_file(out, "keep me", 7);
+    char *sample = wmt_sample_path("courtyard.obj");
+    const char *argv[] = {"convert", sample, out, NULL};
+    char *err = NULL;
+    assert_int_equal(wmt_run_cli(NULL, &err, argv), 3);
+    assert_non_null(strstr(err, "--force"));
+    size_t size;
+    uint8_t *kept = wmt_read_file(out, &size);
+    assert_int_equal(size, 7);
+    free(kept);
+    free(err);
+    const char *forced[] = {"convert", sample, out, "--force", NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, forced), 0);
+    kept = wmt_read_file(out, &size);
+    assert_true(size > 7);
+    free(kept);
+    const char *bad_option[] = {"convert", sample, out, "--no-such-option", NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, bad_option), 1);
+    wmt_remove_tree(dir);
+    free(sample);
+    free(out);
+    free(dir);
+}
+
+/* Extracts a JSON number after "key": in text (no full parser needed for our own flat output). */
+static double json_number(const char *text, const char *key)
+{
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
+    const char *p = strstr(text, pattern);
+    assert_non_null(p);
+    return strtod(p + strlen(pattern), NULL);
+}
+
+static void info_agrees_across_a_conversion(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    char *obj = wmt_join(dir, "court.obj");
+    char *sample = wmt_sample_path("courtyard.gltf");
+    const char *convert[] = {"convert", sample, obj, NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, convert), 0);
+    const char *info_src[] = {"info", sample, "--json", NULL};
+    const char *info_obj[] = {"info", obj, "--json", NULL};
+    char *a = NULL, *b = NULL;
+    assert_int_equal(wmt_run_cli(&a, NULL, info_src), 0);
+    assert_int_equal(wmt_run_cli(&b, NULL, info_obj), 0);
+    assert_true(json_number(a, "triangles") == 56 && json_number(b, "triangles") == 56);
+    assert_true(json_number(a, "walkable") == json_number(b, "walkable"));
+    const char *sa = strstr(a, "\"surfaces\""), *sb = strstr(b, "\"surfaces\"");
+    assert_non_null(sa);
+    assert_non_null(sb);
+    assert_memory_equal(sa, sb, (size_t)(strstr(sa, "}}") - sa));
+    /* bounds within 1e-5 */
+    const char *ba = strstr(a, "\"bounds\""), *bb = strstr(b, "\"bounds\"");
+    float va[6], vb[6];
+    assert_int_equal(sscanf(ba, "\"bounds\": {\"min\": [%f, %f, %f], \"max\": [%f, %f, %f]", &va[0], &va[1], &va[2],
+                            &va[3], &va[4], &va[5]), 6);
+    assert_int_equal(sscanf(bb, "\"bounds\": {\"min\": [%f, %f, %f], \"max\": [%f, %f, %f]", &vb[0], &vb[1], &vb[2],
+                            &vb[3], &vb[4], &vb[5]), 6);
+    for (int k = 0; k < 6; k++)
+        assert_true(va[k] - vb[k] < 1e-5f && vb[k] - va[k] < 1e-5f);
+    free(a);
+    free(b);
+    wmt_remove_tree(dir);
+    free(sample);
+    free(obj);
+    free(dir);
+}
+
+static void batch_conversion_reports_progress(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    char *court = wmt_sample_path("courtyard.obj"), *rooms = wmt_sample_path("two_rooms.obj");
+    const char *argv[] = {"convert", court, rooms, "-o", dir, "--to", "glb", NULL};
+    char *err = NULL;
+    assert_int_equal(wmt_run_cli(NULL, &err, argv), 0);
+    assert_non_null(strstr(err, "[1/2]"));
+    assert_non_null(strstr(err, "[2/2]"));
+    char *a = wmt_join(dir, "courtyard.glb"), *b = wmt_join(dir, "two_rooms.glb");
+    assert_true(access(a, F_OK) == 0 && access(b, F_OK) == 0);
+    free(err);
+    const char *no_to[] = {"convert", court, "-o", dir, NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, no_to), 1);
+    wmt_remove_tree(dir);
+    free(a);
+    free(b);
+    free(court);
+    free(rooms);
+    free(dir);
+}
+
+static void formats_lists_every_module(void **state)
+{
+    (void)state;
+    char *out = NULL;
+    const char *argv[] = {"formats", NULL};
+    assert_int_equal(wmt_run_cli(&out, NULL, argv), 0);
+    size_t count;
+    const wm_format *const *all = wm_formats(&count);
+    for (size_t i = 0; i < count; i++)
+        assert_non_null(strstr(out, all[i]->name));
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_command_has_help),
+        cmocka_unit_test(bad_inputs_get_one_line_and_no_output),
+        cmocka_unit_test(existing_outputs_need_force),
+        cmocka_unit_test(info_agrees_across_a_conversion),
+        cmocka_unit_test(batch_conversion_reports_progress),
+        cmocka_unit_test(formats_lists_every_module),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

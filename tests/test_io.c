@@ -1,0 +1,140 @@
+/* Bounded cursor, writer and atomic file output. */
+#include "test_support.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void cursor_reads_little_endian(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    /* 0x04030201, then -2 as i16, then 1.5f (0x3FC00000) */
+    const uint8_t data[] = {1, 2, 3, 4, 0xFE, 0xFF, 0x00, 0x00, 0xC0, 0x3F};
+    wm_cursor cur;
+    wm_cursor_init(&cur, &ctx, data, sizeof data, "le.bin");
+    uint32_t u;
+    int16_t s;
+    float f;
+    assert_int_equal(wm_read_u32(&cur, &u, "word"), WM_OK);
+    assert_int_equal(u, 0x04030201u);
+    assert_int_equal(wm_read_i16(&cur, &s, "short"), WM_OK);
+    assert_int_equal(s, -2);
+    assert_int_equal(wm_read_f32(&cur, &f, "float"), WM_OK);
+    assert_true(f == 1.5f);
+    assert_int_equal(wm_cursor_remaining(&cur), 0);
+}
+
+static void cursor_refuses_reads_past_the_end(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    const uint8_t data[6] = {0};
+    wm_cursor cur;
+    wm_cursor_init(&cur, &ctx, data, sizeof data, "short.bin");
+    uint32_t u;
+    assert_int_equal(wm_read_u32(&cur, &u, "vertex count"), WM_OK);
+    assert_int_equal(wm_read_u32(&cur, &u, "face count"), WM_ERR_TRUNCATED);
+    assert_string_equal(ctx.message,
+                        "short.bin: offset 0x4: file ends while reading face count (4 bytes needed, 2 left)");
+    assert_int_equal(cur.pos, 4);
+    assert_int_equal(wm_cursor_seek(&cur, 7, "faces"), WM_ERR_TRUNCATED);
+    assert_int_equal(wm_cursor_seek(&cur, 6, "end"), WM_OK);
+}
+
+static void array_counts_are_checked_before_allocation(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    uint8_t data[64] = {0};
+    wm_cursor cur;
+    wm_cursor_init(&cur, &ctx, data, sizeof data, "count.bin");
+    assert_int_equal(wm_cursor_check_array(&cur, 5, 12, 0, "vertex"), WM_OK);
+    assert_int_equal(wm_cursor_check_array(&cur, 6, 12, 0, "vertex"), WM_ERR_TRUNCATED);
+    assert_non_null(strstr(ctx.message, "vertex count 6 needs 72 bytes but only 64 are left"));
+    /* A count that would overflow 64-bit size arithmetic. */
+    assert_int_equal(wm_cursor_check_array(&cur, UINT64_MAX / 2, 12, UINT64_MAX, "face"), WM_ERR_TRUNCATED);
+    ctx.limits.max_triangles = 3;
+    assert_int_equal(wm_cursor_check_array(&cur, 4, 1, 0, "face"), WM_ERR_LIMIT);
+    assert_non_null(strstr(ctx.message, "over the limit of 3"));
+}
+
+static void buffer_writes_little_endian(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    wm_buffer buf;
+    wm_buffer_init(&buf, &ctx);
+    wm_put_u32(&buf, 0x11223344);
+    wm_put_i16(&buf, -1);
+    wm_put_f32(&buf, -2.0f);
+    wm_put_text(&buf, "%s=%d", "n", 42);
+    wm_patch_u32(&buf, 0, 7);
+    for (int i = 0; i < 3000; i++) /* crosses the initial capacity */
+        wm_put_u8(&buf, (uint8_t)i);
+    assert_int_equal(buf.status, WM_OK);
+    const uint8_t expected[] = {7, 0, 0, 0, 0xFF, 0xFF, 0, 0, 0, 0xC0, 'n', '=', '4', '2'};
+    assert_memory_equal(buf.data, expected, sizeof expected);
+    assert_int_equal(buf.size, sizeof expected + 3000);
+    assert_int_equal(buf.data[sizeof expected + 2999], (uint8_t)2999);
+    wm_buffer_free(&buf);
+}
+
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+static void atomic_write_never_leaves_partial_files(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    char *dir = wmt_make_temp_dir();
+    char *path = wmt_join(dir, "out.bin");
+    assert_int_equal(wm_file_write_atomic(&ctx, path, "first", 5, 0), WM_OK);
+    assert_int_equal(wm_file_write_atomic(&ctx, path, "second", 6, 0), WM_ERR_EXISTS);
+    assert_non_null(strstr(ctx.message, "--force"));
+    size_t size;
+    uint8_t *data = wmt_read_file(path, &size);
+    assert_int_equal(size, 5);
+    free(data);
+    assert_int_equal(wm_file_write_atomic(&ctx, path, "second", 6, 1), WM_OK);
+    data = wmt_read_file(path, &size);
+    assert_int_equal(size, 6);
+    free(data);
+    assert_int_equal(count_entries(dir), 1); /* no temporary file left */
+    char *missing = wmt_join(dir, "no/such/folder/out.bin");
+    assert_int_equal(wm_file_write_atomic(&ctx, missing, "x", 1, 0), WM_ERR_IO);
+    assert_non_null(strstr(ctx.message, missing));
+    uint8_t *read_back;
+    assert_int_equal(wm_file_read(&ctx, missing, &read_back, &size), WM_ERR_IO);
+    ctx.limits.max_bytes = 3;
+    assert_int_equal(wm_file_read(&ctx, path, &read_back, &size), WM_ERR_LIMIT);
+    wmt_remove_tree(dir);
+    free(missing);
+    free(path);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cursor_reads_little_endian),
+        cmocka_unit_test(cursor_refuses_reads_past_the_end),
+        cmocka_unit_test(array_counts_are_checked_before_allocation),
+        cmocka_unit_test(buffer_writes_little_endian),
+        cmocka_unit_test(atomic_write_never_leaves_partial_files),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,128 @@
+/* Format lookup by name, extension and content, including ties. */
+#include "test_support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int probe_magic_abcd(const uint8_t *head, size_t size, uint64_t file_size, const char *path)
+{
+    (void)file_size;
+    (void)path;
+    return size >= 4 && memcmp(head, "ABCD", 4) == 0 ? 80 : 0;
+}
+
+static int probe_magic_ab(const uint8_t *head, size_t size, uint64_t file_size, const char *path)
+{
+    (void)file_size;
+    (void)path;
+    return size >= 2 && memcmp(head, "AB", 2) == 0 ? 80 : 0;
+}
+
+static int probe_magic_abc_weaker(const uint8_t *head, size_t size, uint64_t file_size, const char *path)
+{
+    (void)file_size;
+    (void)path;
+    return size >= 3 && memcmp(head, "ABC", 3) == 0 ? 50 : 0;
+}
+
+static wm_result dummy_read(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
+{
+    (void)ctx;
+    (void)path;
+    (void)opts;
+    wm_mesh_init(out);
+    return WM_OK;
+}
+
+static const wm_format fmt_abcd = {.name = "abcd", .probe = probe_magic_abcd, .read = dummy_read};
+static const wm_format fmt_ab = {.name = "ab", .probe = probe_magic_ab, .read = dummy_read};
+static const wm_format fmt_abc = {.name = "abc", .probe = probe_magic_abc_weaker, .read = dummy_read};
+
+static void probing_picks_the_best_score(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    const wm_format *candidates[] = {&fmt_abc, &fmt_abcd};
+    const wm_format *found = NULL;
+    const uint8_t data[] = "ABCDxyz";
+    assert_int_equal(wm_format_probe_memory(&ctx, data, 7, 7, "x.bin", candidates, 2, &found), WM_OK);
+    assert_ptr_equal(found, &fmt_abcd);
+    const uint8_t other[] = "ABCzzz";
+    assert_int_equal(wm_format_probe_memory(&ctx, other, 6, 6, "x.bin", candidates, 2, &found), WM_OK);
+    assert_ptr_equal(found, &fmt_abc);
+    const uint8_t none[] = "zzzz";
+    assert_int_equal(wm_format_probe_memory(&ctx, none, 4, 4, "x.bin", candidates, 2, &found), WM_ERR_UNSUPPORTED);
+    assert_non_null(strstr(ctx.message, "x.bin"));
+}
+
+static void a_tie_is_ambiguous(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    const wm_format *candidates[] = {&fmt_abcd, &fmt_ab};
+    const wm_format *found = &fmt_abc;
+    const uint8_t data[] = "ABCD";
+    assert_int_equal(wm_format_probe_memory(&ctx, data, 4, 4, "tie.bin", candidates, 2, &found), WM_ERR_AMBIGUOUS);
+    assert_null(found);
+    assert_non_null(strstr(ctx.message, "abcd"));
+    assert_non_null(strstr(ctx.message, "'ab'"));
+    assert_non_null(strstr(ctx.message, "--from"));
+}
+
+static void lookup_by_name_and_extension(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    const wm_format *f = wm_format_by_name("ASSIMP");
+    assert_non_null(f);
+    assert_string_equal(f->name, "assimp");
+    assert_null(wm_format_by_name("nosuch"));
+    const wm_format *by_ext = NULL;
+    assert_int_equal(wm_format_by_extension(&ctx, "dir.v2/Model.GLTF", 1, &by_ext), WM_OK);
+    assert_ptr_equal(by_ext, f);
+    assert_int_equal(wm_format_by_extension(&ctx, "a/b.xyz", 0, &by_ext), WM_ERR_UNSUPPORTED);
+    assert_non_null(strstr(ctx.message, "a/b.xyz"));
+    assert_int_equal(wm_format_by_extension(&ctx, "noext", 0, &by_ext), WM_ERR_UNSUPPORTED);
+    /* Every registered module has a name, a description and at least read or write. */
+    size_t count;
+    const wm_format *const *all = wm_formats(&count);
+    assert_true(count >= 1);
+    for (size_t i = 0; i < count; i++) {
+        assert_non_null(all[i]->name);
+        assert_non_null(all[i]->description);
+        assert_true(all[i]->read || all[i]->write);
+    }
+}
+
+static void detect_falls_back_to_probing(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    char *dir = wmt_make_temp_dir();
+    char *path = wmt_join(dir, "mesh.unknownext");
+    wmt_write_file(path, "hello", 5);
+    const wm_format *f = NULL;
+    assert_int_equal(wm_format_detect(&ctx, path, &f), WM_ERR_UNSUPPORTED);
+    char *sample = wmt_sample_path("courtyard.obj");
+    assert_int_equal(wm_format_detect(&ctx, sample, &f), WM_OK);
+    assert_string_equal(f->name, "assimp");
+    wmt_remove_tree(dir);
+    free(sample);
+    free(path);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(probing_picks_the_best_score),
+        cmocka_unit_test(a_tie_is_ambiguous),
+        cmocka_unit_test(lookup_by_name_and_extension),
+        cmocka_unit_test(detect_falls_back_to_probing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
