@@ -161,39 +161,37 @@ static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *pa
     return r;
 }
 
-static wm_result read_with_size(wm_ctx *ctx, const char *path, bwm_file *file, size_t *size)
+typedef enum report_kind { REPORT_VALIDATE, REPORT_INFO } report_kind;
+
+/* Reads and parses the file, then fills the report with findings or facts. */
+static wm_result report_on_file(wm_ctx *ctx, const char *path, wm_report *report, report_kind kind)
 {
     uint8_t *data = NULL;
-    wm_result r = wm_file_read(ctx, path, &data, size);
-    bwm_file_init(file);
+    size_t size = 0;
+    bwm_file file;
+    wm_result r = wm_file_read(ctx, path, &data, &size);
     if (r) return r;
-    r = bwm_parse(ctx, data, *size, path, file);
+    r = bwm_parse(ctx, data, size, path, &file);
     wm_free(ctx, data);
-    return r;
+    if (r) return r;
+    if (kind == REPORT_VALIDATE)
+        r = bwm_validate(ctx, &file, size, report);
+    else
+        bwm_info(&file, ctx, report);
+    bwm_file_free(ctx, &file);
+    return r ? r : report->status;
 }
 
 static wm_result bwm_validate_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
 {
-    bwm_file file;
-    size_t size = 0;
     (void)opts;
-    wm_result r = read_with_size(ctx, path, &file, &size);
-    if (r) return r;
-    r = bwm_validate(ctx, &file, size, report);
-    bwm_file_free(ctx, &file);
-    return r;
+    return report_on_file(ctx, path, report, REPORT_VALIDATE);
 }
 
 static wm_result bwm_info_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
 {
-    bwm_file file;
-    size_t size = 0;
     (void)opts;
-    wm_result r = read_with_size(ctx, path, &file, &size);
-    if (r) return r;
-    bwm_info(&file, ctx, report);
-    bwm_file_free(ctx, &file);
-    return report->status;
+    return report_on_file(ctx, path, report, REPORT_INFO);
 }
 
 const wm_format wm_format_bwm = {
