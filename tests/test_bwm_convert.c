@@ -287,6 +287,41 @@ static void test_placeable_hooks_from_options(void **state)
     free(dir);
 }
 
+static void test_info_and_validate_cli(void **state)
+{
+    (void)state;
+    char *wok = wmt_corpus_path_or_skip("bwm/pykotor-models-203tell.wok");
+    bwm_file f;
+    read_bwm(wok, &f);
+    char *out = NULL, *err = NULL;
+    const char *info[] = {"info", wok, NULL};
+    assert_int_equal(wmt_run_cli(&out, &err, info), 0);
+    /* median splits of 1209 faces: depth ceil(log2(1209)) + 1 = 12; the README lists 7 perimeters */
+    assert_non_null(strstr(out, "aabb depth: 12"));
+    assert_non_null(strstr(out, "perimeters: 7"));
+    char expected[64];
+    snprintf(expected, sizeof expected, "transitions: %u edges", count_transitions(&f));
+    assert_non_null(strstr(out, expected));
+    assert_non_null(strstr(out, "-> room "));
+    free(out);
+    free(err);
+    const char *ok[] = {"validate", wok, NULL};
+    assert_int_equal(wmt_run_cli(&out, &err, ok), 0);
+    free(out);
+    free(err);
+    char *broken = wmt_corpus_path_or_skip("bwm/pykotor-root-out.wok");
+    const char *bad[] = {"validate", broken, NULL};
+    assert_int_equal(wmt_run_cli(&out, &err, bad), 5);
+    assert_true(strstr(out ? out : "", "box inverted") || strstr(err ? err : "", "box inverted"));
+    free(out);
+    free(err);
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    bwm_file_free(&ctx, &f);
+    free(wok);
+    free(broken);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -295,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_obj_to_wok_to_obj_on_samples),
         cmocka_unit_test(test_wok_to_obj_to_wok_transitions),
         cmocka_unit_test(test_placeable_hooks_from_options),
+        cmocka_unit_test(test_info_and_validate_cli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
