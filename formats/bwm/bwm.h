@@ -149,7 +149,15 @@ wm_result bwm_height_at(wm_ctx *ctx, const bwm_file *file, float x, float y, flo
 wm_result bwm_raycast(wm_ctx *ctx, const bwm_file *file, const float origin[3], const float dir[3],
                       uint32_t *out_face, float *out_t);
 
+/* ASCII walkmesh text (KOTORMax .wok.ascii, `node aabb` in .mdl.ascii, PyKotor,
+ * MDLOps) into a mesh in the text's face order, transitions from roomlinks.
+ * room_offset (NULL: none) is the room's LYT position, which KOTORMax adds
+ * to node-relative vertices when it compiles a .wok. */
+wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char *source, const double *room_offset,
+                          wm_mesh *out);
+
 extern const wm_format wm_format_bwm;
+extern const wm_format wm_format_bwm_ascii;
 
 #ifdef __cplusplus
 }
