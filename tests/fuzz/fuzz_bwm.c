@@ -1,8 +1,10 @@
-/* libFuzzer target for the BWM reader: parse, then everything that reads a
- * parsed file (validate, info, mesh conversion, queries, rebuild, serialize). */
+/* libFuzzer target for the BWM readers: binary (parse, then everything that
+ * reads a parsed file: validate, info, mesh conversion, queries, rebuild,
+ * serialize) and ASCII text. */
 #include <math.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "bwm/bwm.h"
 
@@ -19,6 +21,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     wm_ctx_init(&ctx);
     ctx.warn = quiet;
     ctx.limits.max_triangles = 1u << 16; /* keep each run small */
+    if (size < 8 || memcmp(data, "BWM V1.0", 8) != 0) { /* text: the ASCII reader */
+        wm_mesh text_mesh;
+        wm_mesh_init(&text_mesh);
+        (void)bwm_ascii_parse(&ctx, (const char *)data, size, "fuzz.wok.ascii", NULL, &text_mesh);
+        wm_mesh_free(&ctx, &text_mesh);
+        return 0;
+    }
     if (bwm_parse(&ctx, data, size, "fuzz.wok", &file) != WM_OK) return 0;
 
     wm_report report;
