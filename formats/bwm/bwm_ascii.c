@@ -309,7 +309,7 @@ static wm_result ascii_read_hook(wm_ctx *ctx, const char *path, const wm_options
 static const char *const ascii_extensions[] = {"ascii", NULL};
 
 static const wm_option_desc ascii_options[] = {
-    {"room-offset", "X,Y,Z", "bwm-ascii: the room's LYT position, added to node-relative vertices"},
+    {"room-offset", "X,Y,Z", "the room's LYT position, added to node-relative vertices"},
     {NULL, NULL, NULL}};
 
 const wm_format wm_format_bwm_ascii = {

@@ -10,13 +10,13 @@
 static const char *const bwm_extensions[] = {"wok", "pwk", "dwk", NULL};
 
 static const wm_option_desc bwm_options[] = {
-    {"rebuild", NULL, "bwm: recompute all derived data (order, normals, AABB, adjacency, edges, perimeters)"},
-    {"plane-style", "bioware|kotormax", "bwm: AABB plane flags: signed 1..32 (BioWare, default) or 1,2,4 (KOTORMax)"},
-    {"hook1", "X,Y,Z", "bwm: PWK/DWK relative use hook 1"},
-    {"hook2", "X,Y,Z", "bwm: PWK/DWK relative use hook 2"},
-    {"abs-hook1", "X,Y,Z", "bwm: PWK/DWK absolute use hook 1"},
-    {"abs-hook2", "X,Y,Z", "bwm: PWK/DWK absolute use hook 2"},
-    {"position", "X,Y,Z", "bwm: header position"},
+    {"rebuild", NULL, "recompute all derived data (order, normals, AABB, adjacency, edges, perimeters)"},
+    {"plane-style", "bioware|kotormax", "AABB plane flags: signed 1..32 (BioWare, default) or 1,2,4 (KOTORMax)"},
+    {"hook1", "X,Y,Z", "PWK/DWK relative use hook 1"},
+    {"hook2", "X,Y,Z", "PWK/DWK relative use hook 2"},
+    {"abs-hook1", "X,Y,Z", "PWK/DWK absolute use hook 1"},
+    {"abs-hook2", "X,Y,Z", "PWK/DWK absolute use hook 2"},
+    {"position", "X,Y,Z", "header position"},
     {NULL, NULL, NULL}};
 
 static int bwm_probe(const uint8_t *head, size_t head_size, uint64_t file_size, const char *path)
