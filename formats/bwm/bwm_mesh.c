@@ -70,13 +70,18 @@ wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float w
     }
     for (uint32_t t = 0; !r && t < welded.triangle_count; t++) {
         materials[t] = material_of_surface(ctx, welded.surfaces[t], welded.walkable[t], &guessed);
-        disagree += bwm_material_walkable(ctx, materials[t]) != (welded.walkable[t] != 0);
+        /* the game reads walkability from the material: honour the mesh's flag by changing the material */
+        if (bwm_material_walkable(ctx, materials[t]) != (welded.walkable[t] != 0)) {
+            materials[t] = welded.walkable[t] ? WM_SURF_DIRT : WM_SURF_NONWALK;
+            disagree++;
+        }
     }
     if (!r && guessed)
         wm_warn(ctx, "%u faces have surfaces without a KotOR material: written as dirt (walkable) or nonwalk",
                 guessed);
     if (!r && disagree)
-        wm_warn(ctx, "%u faces are marked walkable (or not) against their material; the game follows the material",
+        wm_warn(ctx, "%u faces are marked walkable (or not) against their surface; written as dirt (walkable) or "
+                     "nonwalk, since the game follows the material",
                 disagree);
     if (!r) {
         bwm_build_input in = {type, welded.positions, welded.vertex_count, welded.indices, welded.triangle_count,
