@@ -64,7 +64,7 @@ void wm_error_prefix(wm_ctx *ctx, const char *prefix)
     size_t plen = strlen(prefix);
     int keep;
     /* Already prefixed (e.g. a cursor message naming the same file). */
-    if (strncmp(ctx->message, prefix, plen) == 0 && ctx->message[plen] == ':')
+    if (strncmp(ctx->message, prefix, plen) == 0 && (ctx->message[plen] == ':' || ctx->message[plen] == ' '))
         return;
     memcpy(old, ctx->message, sizeof old);
     keep = (int)(plen + 2 < sizeof old ? sizeof old - plen - 2 : 0);

@@ -440,7 +440,7 @@ wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, co
     /* glTF is Y-up by its specification; OBJ follows Blender's Y-up default unless --up z. */
     int y_up = strcmp(format_id, "gltf2") == 0 || strcmp(format_id, "glb2") == 0 || opts == NULL ||
                opts->up != WM_UP_Z;
-    struct aiScene *scene;
+    struct aiScene *scene = NULL;
     r = build_scene(ctx, mesh, y_up, &scene);
     if (r)
         return r;

@@ -1,0 +1,131 @@
+/* ASWM model lifetime: init, free, copy and the allocation helpers for builders. */
+#include "nwn2.h"
+
+#include <string.h>
+
+void nwn2_aswm_init(nwn2_aswm *a)
+{
+    memset(a, 0, sizeof *a);
+}
+
+static void tile_free_path(const wm_ctx *ctx, nwn2_tile *t)
+{
+    wm_free(ctx, t->local_to_node);
+    wm_free(ctx, t->node_to_local);
+    wm_free(ctx, t->nodes);
+    t->local_to_node = NULL;
+    t->node_to_local = NULL;
+    t->nodes = NULL;
+    t->local_count = 0;
+    t->node_count = 0;
+}
+
+static void island_free_links(const wm_ctx *ctx, nwn2_island *is)
+{
+    wm_free(ctx, is->adjacent);
+    wm_free(ctx, is->distance);
+    wm_free(ctx, is->exit);
+    is->adjacent = NULL;
+    is->distance = NULL;
+    is->exit = NULL;
+    is->adjacent_count = is->distance_count = is->exit_count = 0;
+}
+
+static void free_islands(const wm_ctx *ctx, nwn2_aswm *a)
+{
+    if (a->islands)
+        for (uint32_t i = 0; i < a->island_count; i++)
+            island_free_links(ctx, &a->islands[i]);
+    wm_free(ctx, a->islands);
+    wm_free(ctx, a->island_paths);
+    a->islands = NULL;
+    a->island_paths = NULL;
+    a->island_count = 0;
+}
+
+void nwn2_aswm_free(const wm_ctx *ctx, nwn2_aswm *a)
+{
+    wm_free(ctx, a->vertices);
+    wm_free(ctx, a->edges);
+    wm_free(ctx, a->triangles);
+    if (a->tiles) {
+        uint64_t n = (uint64_t)a->grid_width * a->grid_height;
+        for (uint64_t i = 0; i < n; i++) {
+            wm_free(ctx, a->tiles[i].vertices);
+            wm_free(ctx, a->tiles[i].edges);
+            tile_free_path(ctx, &a->tiles[i]);
+        }
+        wm_free(ctx, a->tiles);
+    }
+    free_islands(ctx, a);
+    wm_free(ctx, a->trailing);
+    nwn2_aswm_init(a);
+}
+
+wm_result nwn2_aswm_copy(wm_ctx *ctx, nwn2_aswm *dst, const nwn2_aswm *src)
+{
+    /* The serialised form is the complete state, so a copy is a re-parse. */
+    wm_buffer buf;
+    wm_buffer_init(&buf, ctx);
+    nwn2_aswm_init(dst);
+    wm_result r = nwn2_aswm_serialize(ctx, src, &buf);
+    if (!r)
+        r = nwn2_aswm_parse(ctx, buf.data, buf.size, "<ASWM copy>", dst);
+    wm_buffer_free(&buf);
+    return r;
+}
+
+wm_result nwn2_tile_alloc_path(wm_ctx *ctx, nwn2_tile *tile, uint32_t local_count, uint8_t node_count)
+{
+    tile_free_path(ctx, tile);
+    size_t nodes = (size_t)node_count * node_count;
+    tile->local_to_node = wm_alloc_array(ctx, local_count ? local_count : 1, 1);
+    tile->node_to_local = wm_alloc_array(ctx, node_count ? node_count : 1, sizeof(uint32_t));
+    tile->nodes = wm_alloc_array(ctx, nodes ? nodes : 1, 1);
+    if (!tile->local_to_node || !tile->node_to_local || !tile->nodes) {
+        tile_free_path(ctx, tile);
+        return WM_ERR_NOMEM;
+    }
+    memset(tile->local_to_node, NWN2_PATH_NONE, local_count);
+    memset(tile->nodes, NWN2_PATH_NONE, nodes);
+    tile->local_count = local_count;
+    tile->node_count = node_count;
+    return WM_OK;
+}
+
+wm_result nwn2_aswm_alloc_islands(wm_ctx *ctx, nwn2_aswm *a, uint32_t count)
+{
+    free_islands(ctx, a);
+    uint64_t paths = (uint64_t)count * count;
+    if (paths > SIZE_MAX / sizeof(nwn2_island_path))
+        return wm_error(ctx, WM_ERR_LIMIT, "%u islands: island path table too large", count);
+    a->islands = wm_alloc_array(ctx, count ? count : 1, sizeof *a->islands);
+    a->island_paths = wm_alloc_array(ctx, paths ? (size_t)paths : 1, sizeof *a->island_paths);
+    if (!a->islands || !a->island_paths) {
+        wm_free(ctx, a->islands);
+        wm_free(ctx, a->island_paths);
+        a->islands = NULL;
+        a->island_paths = NULL;
+        return WM_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < count; i++)
+        a->islands[i].index = i;
+    for (uint64_t i = 0; i < paths; i++)
+        a->island_paths[i].next = NWN2_NO_ISLAND;
+    a->island_count = count;
+    return WM_OK;
+}
+
+wm_result nwn2_island_alloc_links(wm_ctx *ctx, nwn2_island *island, uint32_t count)
+{
+    island_free_links(ctx, island);
+    island->adjacent = wm_alloc_array(ctx, count ? count : 1, sizeof(uint32_t));
+    island->distance = wm_alloc_array(ctx, count ? count : 1, sizeof(float));
+    island->exit = wm_alloc_array(ctx, count ? count : 1, sizeof(uint32_t));
+    if (!island->adjacent || !island->distance || !island->exit) {
+        island_free_links(ctx, island);
+        return WM_ERR_NOMEM;
+    }
+    island->adjacent_count = island->distance_count = island->exit_count = count;
+    return WM_OK;
+}

@@ -1,0 +1,112 @@
+/* A whole TRN/TRX file: container + decoded and parsed ASWM packet. */
+#include "nwn2.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The toolset's streams carry the default-level zlib header (78 9c) and
+ * level 6 reproduces them most closely (measured in docs/nwn2.md). */
+#define NWN2_TOOLSET_ZLIB_LEVEL 6
+
+void nwn2_file_init(nwn2_file *f)
+{
+    memset(f, 0, sizeof *f);
+    nwn2_container_init(&f->container);
+    nwn2_aswm_init(&f->aswm);
+    f->aswm_packet = -1;
+    f->aswm_info.zlib_level_hint = -1;
+}
+
+void nwn2_file_free(const wm_ctx *ctx, nwn2_file *f)
+{
+    nwn2_container_free(ctx, &f->container);
+    nwn2_aswm_free(ctx, &f->aswm);
+    wm_free(ctx, f->aswm_raw);
+    nwn2_file_init(f);
+}
+
+wm_result nwn2_file_parse(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source, nwn2_file *out)
+{
+    nwn2_file_init(out);
+    wm_result r = nwn2_container_parse(ctx, data, size, source, &out->container);
+    if (r)
+        return r;
+    out->aswm_packet = nwn2_container_find(&out->container, "ASWM", 0);
+    if (out->aswm_packet < 0)
+        return WM_OK;
+    const nwn2_packet *p = &out->container.packets[out->aswm_packet];
+    char label[512];
+    snprintf(label, sizeof label, "%s [ASWM packet %d]", source, (int)out->aswm_packet);
+    r = nwn2_aswm_decode_packet(ctx, p->payload, p->size, label, &out->aswm_raw, &out->aswm_raw_size, &out->aswm_info);
+    if (!r)
+        r = nwn2_aswm_parse(ctx, out->aswm_raw, out->aswm_raw_size, label, &out->aswm);
+    if (r)
+        nwn2_file_free(ctx, out);
+    return r;
+}
+
+wm_result nwn2_file_read(wm_ctx *ctx, const char *path, nwn2_file *out)
+{
+    uint8_t *data = NULL;
+    size_t size = 0;
+    nwn2_file_init(out);
+    wm_result r = wm_file_read(ctx, path, &data, &size);
+    if (r)
+        return r;
+    r = nwn2_file_parse(ctx, data, size, path, out);
+    wm_free(ctx, data);
+    return r;
+}
+
+wm_result nwn2_file_serialize(wm_ctx *ctx, const nwn2_file *f, int level, wm_buffer *out)
+{
+    if (f->aswm_packet < 0)
+        return nwn2_container_serialize(ctx, &f->container, out);
+    wm_buffer raw, packet;
+    wm_buffer_init(&raw, ctx);
+    wm_buffer_init(&packet, ctx);
+    nwn2_container c = f->container; /* shallow: only the ASWM payload pointer is swapped */
+    nwn2_packet *packets = NULL;
+    wm_result r = nwn2_aswm_serialize(ctx, &f->aswm, &raw);
+    if (r)
+        goto done;
+    int unchanged = f->aswm_raw && raw.size == f->aswm_raw_size && memcmp(raw.data, f->aswm_raw, raw.size) == 0 &&
+                    level < 0;
+    if (!unchanged) {
+        /* the walkmesh changed (or a level was asked for): encode it anew */
+        r = nwn2_aswm_encode_packet(ctx, raw.data, raw.size, f->aswm_info.compressed || f->aswm_raw == NULL,
+                                    level < 0 ? NWN2_TOOLSET_ZLIB_LEVEL : level, &packet);
+        if (r)
+            goto done;
+        if (packet.size > UINT32_MAX) {
+            r = wm_error(ctx, WM_ERR_LIMIT, "ASWM packet of %zu bytes exceeds 4 GiB", packet.size);
+            goto done;
+        }
+        packets = wm_alloc_array(ctx, c.packet_count, sizeof *packets);
+        if (!packets) {
+            r = WM_ERR_NOMEM;
+            goto done;
+        }
+        memcpy(packets, c.packets, c.packet_count * sizeof *packets);
+        packets[f->aswm_packet].payload = packet.data;
+        packets[f->aswm_packet].size = (uint32_t)packet.size;
+        c.packets = packets;
+    }
+    r = nwn2_container_serialize(ctx, &c, out);
+done:
+    wm_free(ctx, packets);
+    wm_buffer_free(&raw);
+    wm_buffer_free(&packet);
+    return r;
+}
+
+wm_result nwn2_file_write(wm_ctx *ctx, const nwn2_file *f, const char *path, int overwrite)
+{
+    wm_buffer buf;
+    wm_buffer_init(&buf, ctx);
+    wm_result r = nwn2_file_serialize(ctx, f, -1, &buf);
+    if (!r)
+        r = wm_file_write_atomic(ctx, path, buf.data, buf.size, overwrite);
+    wm_buffer_free(&buf);
+    return r;
+}

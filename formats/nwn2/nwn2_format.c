@@ -1,0 +1,170 @@
+/* The nwn2 format descriptor: TRN/TRX through the neutral mesh, info and validate. */
+#include "nwn2.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const nwn2_extensions[] = {"trx", "trn", NULL};
+
+static const wm_option_desc nwn2_options[] = {
+    {"keep-border", NULL, "nwn2 read: keep TRN map-border triangles (island none, not walkable, in the border band)"},
+    {"walkable-only", NULL, "nwn2 read: only walkable triangles"},
+    {"zlib-level", "N", "nwn2 write: zlib level 0-9 for a changed ASWM (default 6, the toolset's)"},
+    {NULL, NULL, NULL}};
+
+static int nwn2_probe(const uint8_t *head, size_t head_size, uint64_t file_size, const char *path)
+{
+    (void)path;
+    if (head_size < 12 || file_size < 12 || memcmp(head, "NWN2", 4) != 0)
+        return 0;
+    return wm_le16(head + 4) == 2 ? 100 : 60;
+}
+
+static unsigned mesh_flags(const wm_options *opts)
+{
+    unsigned flags = 0;
+    if (opts && wm_option_flag(opts, "keep-border"))
+        flags |= NWN2_MESH_KEEP_BORDER;
+    if (opts && wm_option_flag(opts, "walkable-only"))
+        flags |= NWN2_MESH_WALKABLE_ONLY;
+    return flags;
+}
+
+static void mesh_name_from_path(wm_mesh *mesh, const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strcspn(base, ".");
+    if (n >= sizeof mesh->name)
+        n = sizeof mesh->name - 1;
+    memcpy(mesh->name, base, n);
+    mesh->name[n] = '\0';
+}
+
+static wm_result nwn2_read(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
+{
+    nwn2_file f;
+    wm_result r = nwn2_file_read(ctx, path, &f);
+    if (r)
+        return r;
+    if (f.aswm_packet < 0)
+        r = wm_error(ctx, WM_ERR_CORRUPT, "%s: no ASWM (walkmesh) packet", path);
+    else
+        r = nwn2_aswm_to_mesh(ctx, &f.aswm, mesh_flags(opts), out);
+    if (!r)
+        mesh_name_from_path(out, path);
+    nwn2_file_free(ctx, &f);
+    return r;
+}
+
+static int zlib_level(const wm_options *opts)
+{
+    const char *s = opts ? wm_option_get(opts, "zlib-level") : NULL;
+    if (!s)
+        return -1;
+    char *end;
+    long v = strtol(s, &end, 10);
+    return (*s && !*end && v >= 0 && v <= 9) ? (int)v : -2;
+}
+
+/* convert a.trx b.trx: when the mesh is exactly what a default read of the
+ * source gives, the source is written back natively, byte-identical. A mesh
+ * read with --walkable-only or --keep-border differs and is rebuilt. */
+static int mesh_is_source(wm_ctx *ctx, const nwn2_file *src, const wm_mesh *mesh)
+{
+    wm_mesh again;
+    wm_mesh_init(&again);
+    int same = nwn2_aswm_to_mesh(ctx, &src->aswm, 0, &again) == WM_OK &&
+               again.triangle_count == mesh->triangle_count && again.vertex_count == mesh->vertex_count &&
+               memcmp(again.indices, mesh->indices, (size_t)mesh->triangle_count * 3 * sizeof *mesh->indices) == 0 &&
+               memcmp(again.positions, mesh->positions, (size_t)mesh->vertex_count * 3 * sizeof(float)) == 0 &&
+               memcmp(again.walkable, mesh->walkable, mesh->triangle_count) == 0 &&
+               memcmp(again.surfaces, mesh->surfaces, (size_t)mesh->triangle_count * sizeof *mesh->surfaces) == 0;
+    wm_mesh_free(ctx, &again);
+    return same;
+}
+
+static wm_result nwn2_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts, int overwrite)
+{
+    const char *base = opts ? opts->base_path : NULL;
+    const char *source = opts ? opts->source_path : NULL;
+    int level = zlib_level(opts);
+    if (level == -2)
+        return wm_error(ctx, WM_ERR_INVALID, "--zlib-level must be a number from 0 to 9");
+    if (!base && !source)
+        return wm_error(ctx, WM_ERR_INVALID,
+                        "%s: writing a TRN/TRX needs --base AREA.trx (an existing TRN/TRX whose other packets and "
+                        "tile grid are kept)", path);
+    nwn2_file f;
+    wm_result r = WM_OK;
+    int native = 0;
+    if (!base) {
+        /* the source may be another format: then there is no base */
+        uint8_t head[4] = {0};
+        uint8_t *data = NULL;
+        size_t size = 0;
+        if (wm_file_read(ctx, source, &data, &size) == WM_OK && size >= 4)
+            memcpy(head, data, 4);
+        wm_free(ctx, data);
+        if (memcmp(head, "NWN2", 4) != 0)
+            return wm_error(ctx, WM_ERR_INVALID, "%s: writing a TRN/TRX needs --base AREA.trx (input %s is not one)",
+                            path, source);
+        if ((r = nwn2_file_read(ctx, source, &f)))
+            return r;
+        native = mesh_is_source(ctx, &f, mesh);
+    } else if ((r = nwn2_file_read(ctx, base, &f))) {
+        wm_error_prefix(ctx, "--base");
+        return r;
+    }
+    if (f.aswm_packet < 0)
+        r = wm_error(ctx, WM_ERR_CORRUPT, "%s: no ASWM packet to replace", base ? base : source);
+    else if (!native)
+        r = nwn2_aswm_from_mesh(ctx, mesh, &f.aswm);
+    if (!r) {
+        wm_buffer buf;
+        wm_buffer_init(&buf, ctx);
+        r = nwn2_file_serialize(ctx, &f, level, &buf);
+        if (!r)
+            r = wm_file_write_atomic(ctx, path, buf.data, buf.size, overwrite);
+        wm_buffer_free(&buf);
+    }
+    nwn2_file_free(ctx, &f);
+    return r;
+}
+
+/* info and validate: read the file natively, then fill the report. */
+static wm_result with_file(wm_ctx *ctx, const char *path, wm_report *report,
+                           wm_result (*fill)(wm_ctx *, const nwn2_file *, wm_report *))
+{
+    nwn2_file f;
+    wm_result r = nwn2_file_read(ctx, path, &f);
+    if (r)
+        return r;
+    r = fill(ctx, &f, report);
+    nwn2_file_free(ctx, &f);
+    return r;
+}
+
+static wm_result nwn2_info_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
+{
+    (void)opts;
+    return with_file(ctx, path, report, nwn2_info);
+}
+
+static wm_result nwn2_validate_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
+{
+    (void)opts;
+    return with_file(ctx, path, report, nwn2_validate);
+}
+
+const wm_format wm_format_nwn2 = {
+    "nwn2",
+    "Neverwinter Nights 2 area terrain TRN/TRX (ASWM walkmesh; other packets kept byte-for-byte)",
+    nwn2_extensions,
+    nwn2_probe,
+    nwn2_read,
+    nwn2_write,
+    nwn2_info_hook,
+    nwn2_validate_hook,
+    nwn2_options,
+};

@@ -1,0 +1,237 @@
+/* ASWM <-> neutral mesh. */
+#include "nwn2.h"
+#include "wm_surface.h"
+
+/* Largest grid a mesh may grow the base to (256x256 tiles; real areas are far smaller). */
+#define NWN2_MAX_GRID_TILES 65536u
+
+#include <math.h>
+#include <string.h>
+
+int nwn2_triangle_is_border(const nwn2_aswm *a, uint32_t t)
+{
+    const nwn2_triangle *tri = &a->triangles[t];
+    if (tri->island != NWN2_NO_ISLAND || (tri->flags & NWN2_TRI_WALKABLE) || a->border_size == 0)
+        return 0;
+    double band = (double)a->border_size * a->tile_width;
+    double x = tri->centre[0], y = tri->centre[1];
+    return x < band || y < band || x >= (double)a->grid_width * a->tile_width - band ||
+           y >= (double)a->grid_height * a->tile_width - band;
+}
+
+wm_result nwn2_aswm_to_mesh(wm_ctx *ctx, const nwn2_aswm *a, unsigned mesh_flags, wm_mesh *out)
+{
+    const wm_surface_table *table = wm_surfaces(ctx);
+    wm_result r = wm_mesh_reserve(ctx, out, a->vertex_count, a->triangle_count);
+    if (r)
+        return r;
+    uint32_t base = out->vertex_count;
+    for (uint32_t i = 0; i < a->vertex_count; i++) {
+        const float *p = &a->vertices[3 * (size_t)i];
+        if ((r = wm_mesh_add_vertex(ctx, out, p[0], p[1], p[2], NULL)))
+            return r;
+    }
+    for (uint32_t t = 0; t < a->triangle_count; t++) {
+        const nwn2_triangle *tri = &a->triangles[t];
+        int walkable = (tri->flags & NWN2_TRI_WALKABLE) != 0;
+        if ((mesh_flags & NWN2_MESH_WALKABLE_ONLY) && !walkable)
+            continue;
+        if (!(mesh_flags & NWN2_MESH_KEEP_BORDER) && nwn2_triangle_is_border(a, t))
+            continue;
+        for (int k = 0; k < 3; k++)
+            if (tri->v[k] >= a->vertex_count)
+                return wm_error(ctx, WM_ERR_CORRUPT, "ASWM triangle %u: vertex index %u out of range (%u vertices)", t,
+                                tri->v[k], a->vertex_count);
+        uint16_t surface = wm_surface_from_nwn2_flags(table, tri->flags & NWN2_TRI_SURFACE_MASK);
+        if (surface == WM_SURFACE_NONE)
+            surface = walkable ? WM_SURF_UNDEFINED : WM_SURF_NONWALK;
+        /* the neutral mesh is counter-clockwise seen from the normal */
+        uint32_t b = tri->v[1], c = tri->v[2];
+        if (tri->flags & NWN2_TRI_CLOCKWISE) {
+            b = tri->v[2];
+            c = tri->v[1];
+        }
+        if ((r = wm_mesh_add_triangle(ctx, out, base + tri->v[0], base + b, base + c, surface, walkable)))
+            return r;
+    }
+    return wm_mesh_compact(ctx, out);
+}
+
+static int base_is_clockwise(const nwn2_aswm *a)
+{
+    uint32_t flagged = 0;
+    for (uint32_t t = 0; t < a->triangle_count; t++)
+        flagged += (a->triangles[t].flags & NWN2_TRI_CLOCKWISE) != 0;
+    if (a->triangle_count == 0)
+        return a->grid_flags == NWN2_GRID_FLAGS_TRX;
+    return flagged * 2 > a->triangle_count;
+}
+
+static uint32_t tile_coord(float c, float width, uint32_t count)
+{
+    double q = floor((double)c / width);
+    if (!(q >= 0.0))
+        return 0;
+    if (q >= (double)count)
+        return count - 1;
+    return (uint32_t)q;
+}
+
+/* Grows the grid (keeping existing tiles at their x/y) so every centre fits. */
+static wm_result grow_grid(wm_ctx *ctx, nwn2_aswm *a, uint32_t need_w, uint32_t need_h)
+{
+    if (need_w <= a->grid_width && need_h <= a->grid_height && a->tiles)
+        return WM_OK;
+    uint32_t w = need_w > a->grid_width ? need_w : a->grid_width;
+    uint32_t h = need_h > a->grid_height ? need_h : a->grid_height;
+    if ((uint64_t)w * h > NWN2_MAX_GRID_TILES)
+        return wm_error(ctx, WM_ERR_LIMIT, "mesh needs a %ux%u tile grid (tile width %g): too large", w, h,
+                        (double)a->tile_width);
+    nwn2_tile *tiles = wm_alloc_array(ctx, (size_t)w * h, sizeof *tiles);
+    if (!tiles)
+        return WM_ERR_NOMEM;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            nwn2_tile *t = &tiles[(size_t)y * w + x];
+            if (x < a->grid_width && y < a->grid_height && a->tiles) {
+                *t = a->tiles[(size_t)y * a->grid_width + x];
+            } else {
+                t->flags = a->grid_flags;
+            }
+        }
+    wm_free(ctx, a->tiles); /* per-tile arrays moved into the new grid */
+    a->tiles = tiles;
+    a->grid_width = w;
+    a->grid_height = h;
+    return WM_OK;
+}
+
+static wm_result reset_tile(wm_ctx *ctx, nwn2_tile *t, uint32_t offset, uint32_t count)
+{
+    wm_free(ctx, t->vertices);
+    wm_free(ctx, t->edges);
+    t->vertices = NULL;
+    t->edges = NULL;
+    t->owns_data = 0;
+    t->vertex_count = 0;
+    t->edge_count = 0;
+    t->triangle_offset = offset;
+    t->triangle_count = count;
+    t->path_flags = 0;
+    t->rle_size = 0;
+    /* unbaked: every local triangle maps to no node until the bake */
+    return nwn2_tile_alloc_path(ctx, t, count, 0);
+}
+
+wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
+{
+    const wm_surface_table *table = wm_surfaces(ctx);
+    wm_result r;
+    if ((r = wm_check_count(ctx, mesh->triangle_count, "mesh triangles")) ||
+        (r = wm_check_count(ctx, mesh->vertex_count, "mesh vertices")))
+        return r;
+    if (!(a->tile_width > 0.0f) || !isfinite(a->tile_width))
+        return wm_error(ctx, WM_ERR_INVALID, "base ASWM tile width %g is not usable", (double)a->tile_width);
+    for (uint32_t t = 0; t < mesh->triangle_count; t++)
+        for (int k = 0; k < 3; k++)
+            if (mesh->indices[3 * (size_t)t + k] >= mesh->vertex_count)
+                return wm_error(ctx, WM_ERR_INVALID, "mesh triangle %u: vertex index out of range", t);
+    int clockwise = base_is_clockwise(a);
+
+    float *vertices = wm_alloc_array(ctx, mesh->vertex_count ? mesh->vertex_count : 1, 3 * sizeof(float));
+    nwn2_triangle *tris = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *tris);
+    uint32_t *tile_of = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *tile_of);
+    uint32_t *order = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *order);
+    uint32_t *start = NULL;
+    if (!vertices || !tris || !tile_of || !order) {
+        r = WM_ERR_NOMEM;
+        goto done;
+    }
+    if (mesh->vertex_count)
+        memcpy(vertices, mesh->positions, (size_t)mesh->vertex_count * 3 * sizeof(float));
+
+    /* grid size needed by the triangle centres */
+    uint32_t need_w = a->grid_width, need_h = a->grid_height;
+    for (uint32_t t = 0; t < mesh->triangle_count; t++) {
+        const uint32_t *ix = &mesh->indices[3 * (size_t)t];
+        for (int axis = 0; axis < 2; axis++) {
+            double c = (vertices[3 * (size_t)ix[0] + axis] + vertices[3 * (size_t)ix[1] + axis] +
+                        vertices[3 * (size_t)ix[2] + axis]) / 3.0;
+            double cell = floor(c / a->tile_width) + 1.0;
+            uint32_t *need = axis == 0 ? &need_w : &need_h;
+            if (cell > *need) /* too far out: grow_grid refuses it */
+                *need = cell > (double)NWN2_MAX_GRID_TILES ? NWN2_MAX_GRID_TILES + 1 : (uint32_t)cell;
+        }
+    }
+    if (need_w == 0)
+        need_w = 1;
+    if (need_h == 0)
+        need_h = 1;
+    if ((r = grow_grid(ctx, a, need_w, need_h)))
+        goto done;
+
+    uint32_t tiles = a->grid_width * a->grid_height;
+    start = wm_alloc_array(ctx, (size_t)tiles + 1, sizeof *start);
+    if (!start) {
+        r = WM_ERR_NOMEM;
+        goto done;
+    }
+    for (uint32_t t = 0; t < mesh->triangle_count; t++) {
+        const uint32_t *ix = &mesh->indices[3 * (size_t)t];
+        float cx = (vertices[3 * (size_t)ix[0]] + vertices[3 * (size_t)ix[1]] + vertices[3 * (size_t)ix[2]]) / 3.0f;
+        float cy = (vertices[3 * (size_t)ix[0] + 1] + vertices[3 * (size_t)ix[1] + 1] +
+                    vertices[3 * (size_t)ix[2] + 1]) / 3.0f;
+        tile_of[t] = tile_coord(cy, a->tile_width, a->grid_height) * a->grid_width +
+                     tile_coord(cx, a->tile_width, a->grid_width);
+        start[tile_of[t] + 1]++;
+    }
+    for (uint32_t i = 0; i < tiles; i++)
+        start[i + 1] += start[i];
+    /* stable counting sort: a tile's triangles are contiguous, mesh order kept inside */
+    for (uint32_t t = 0; t < mesh->triangle_count; t++)
+        order[start[tile_of[t]]++] = t;
+    for (uint32_t i = tiles; i > 0; i--)
+        start[i] = start[i - 1];
+    start[0] = 0;
+
+    for (uint32_t i = 0; i < mesh->triangle_count; i++) {
+        uint32_t t = order[i];
+        const uint32_t *ix = &mesh->indices[3 * (size_t)t];
+        nwn2_triangle *tri = &tris[i];
+        memset(tri, 0, sizeof *tri);
+        tri->v[0] = ix[0];
+        tri->v[1] = clockwise ? ix[2] : ix[1];
+        tri->v[2] = clockwise ? ix[1] : ix[2];
+        tri->island = NWN2_NO_ISLAND;
+        uint32_t flag = wm_surface_nwn2_flag(table, mesh->surfaces[t]) & NWN2_TRI_SURFACE_MASK;
+        tri->flags = (uint16_t)(flag | (mesh->walkable[t] ? NWN2_TRI_WALKABLE : 0) | (clockwise ? NWN2_TRI_CLOCKWISE : 0));
+    }
+    for (uint32_t i = 0; i < tiles; i++)
+        if ((r = reset_tile(ctx, &a->tiles[i], start[i], start[i + 1] - start[i])))
+            goto done;
+
+    wm_free(ctx, a->vertices);
+    wm_free(ctx, a->triangles);
+    a->vertices = vertices;
+    a->vertex_count = mesh->vertex_count;
+    a->triangles = tris;
+    a->triangle_count = mesh->triangle_count;
+    vertices = NULL;
+    tris = NULL;
+    a->owns_data = 1;
+    if ((r = nwn2_aswm_alloc_islands(ctx, a, 0)))
+        goto done;
+    wm_free(ctx, a->trailing);
+    a->trailing = NULL;
+    a->trailing_size = 0;
+    if ((r = nwn2_aswm_rebuild_edges(ctx, a)))
+        goto done;
+    nwn2_aswm_recompute_geometry(a);
+done:
+    wm_free(ctx, vertices);
+    wm_free(ctx, tris);
+    wm_free(ctx, tile_of);
+    wm_free(ctx, order);
+    wm_free(ctx, start);
+    return r;
+}

@@ -1,0 +1,145 @@
+/* The ASWM packet envelope: "COMP" + sizes + zlib stream, or raw bytes. */
+#include "nwn2.h"
+
+#include <string.h>
+#include <zlib.h>
+
+#define COMP_HEADER 12u
+/* Deflate cannot expand data by more than about 1032:1; a claim beyond that
+ * is refused before anything is allocated, whatever the byte limit. */
+#define ZLIB_MAX_RATIO 1032u
+
+static int level_hint(const uint8_t *stream, size_t size)
+{
+    if (size < 2)
+        return -1;
+    switch (stream[1] >> 6) {
+    case 0: return 1;
+    case 1: return 5;
+    case 2: return 6;
+    default: return 9;
+    }
+}
+
+wm_result nwn2_aswm_decode_packet(wm_ctx *ctx, const uint8_t *payload, size_t size, const char *source,
+                                  uint8_t **out_raw, size_t *out_size, nwn2_aswm_packet_info *out_info)
+{
+    wm_cursor cur;
+    wm_cursor_init(&cur, ctx, payload, size, source);
+    nwn2_aswm_packet_info info = {0, 0, 0, -1};
+    *out_raw = NULL;
+    *out_size = 0;
+    if (out_info)
+        *out_info = info;
+
+    if (size < 4 || memcmp(payload, "COMP", 4) != 0) {
+        if (size > ctx->limits.max_bytes)
+            return wm_cursor_error(&cur, WM_ERR_LIMIT, "ASWM packet of %zu bytes exceeds the limit of %llu", size,
+                                   (unsigned long long)ctx->limits.max_bytes);
+        uint8_t *raw = wm_alloc_array(ctx, size ? size : 1, 1);
+        if (!raw)
+            return WM_ERR_NOMEM;
+        if (size)
+            memcpy(raw, payload, size);
+        info.uncompressed_size = info.compressed_size = (uint32_t)size;
+        *out_raw = raw;
+        *out_size = size;
+        if (out_info)
+            *out_info = info;
+        return WM_OK;
+    }
+
+    wm_result r;
+    info.compressed = 1;
+    if ((r = wm_cursor_skip(&cur, 4, "ASWM COMP tag")) ||
+        (r = wm_read_u32(&cur, &info.compressed_size, "ASWM compressed size")) ||
+        (r = wm_read_u32(&cur, &info.uncompressed_size, "ASWM uncompressed size")))
+        return r;
+    if (info.compressed_size > wm_cursor_remaining(&cur))
+        return wm_cursor_error(&cur, WM_ERR_TRUNCATED, "ASWM zlib stream of %u bytes, only %zu left",
+                               info.compressed_size, wm_cursor_remaining(&cur));
+    if (info.compressed_size < wm_cursor_remaining(&cur))
+        return wm_cursor_error(&cur, WM_ERR_CORRUPT, "ASWM zlib stream of %u bytes followed by %zu unexpected bytes",
+                               info.compressed_size, wm_cursor_remaining(&cur) - info.compressed_size);
+    if (info.uncompressed_size > ctx->limits.max_bytes)
+        return wm_cursor_error(&cur, WM_ERR_LIMIT,
+                               "ASWM claims %u uncompressed bytes, over the limit of %llu (refused before inflating)",
+                               info.uncompressed_size, (unsigned long long)ctx->limits.max_bytes);
+    if ((uint64_t)info.uncompressed_size > (uint64_t)info.compressed_size * ZLIB_MAX_RATIO + 64)
+        return wm_cursor_error(&cur, WM_ERR_CORRUPT,
+                               "ASWM claims %u uncompressed bytes from a %u-byte zlib stream (more than deflate can expand)",
+                               info.uncompressed_size, info.compressed_size);
+    const uint8_t *stream = payload + COMP_HEADER;
+    info.zlib_level_hint = level_hint(stream, info.compressed_size);
+
+    uint8_t *raw = wm_alloc_array(ctx, info.uncompressed_size ? info.uncompressed_size : 1, 1);
+    if (!raw)
+        return WM_ERR_NOMEM;
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    if (inflateInit(&zs) != Z_OK) {
+        wm_free(ctx, raw);
+        return wm_error(ctx, WM_ERR_NOMEM, "%s: zlib could not start inflating the ASWM packet", source);
+    }
+    zs.next_in = (Bytef *)(uintptr_t)stream;
+    zs.avail_in = info.compressed_size;
+    zs.next_out = raw;
+    zs.avail_out = info.uncompressed_size;
+    int zr = inflate(&zs, Z_FINISH);
+    size_t produced = (size_t)zs.total_out;
+    size_t consumed = (size_t)zs.total_in;
+    uInt out_left = zs.avail_out;
+    const char *zmsg = zs.msg ? zs.msg : "zlib error";
+    inflateEnd(&zs);
+    if (zr == Z_STREAM_END && produced == info.uncompressed_size && consumed == info.compressed_size) {
+        *out_raw = raw;
+        *out_size = produced;
+        if (out_info)
+            *out_info = info;
+        return WM_OK;
+    }
+    wm_free(ctx, raw);
+    if (zr == Z_STREAM_END && consumed != info.compressed_size)
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: ASWM zlib stream ends after %zu of its %u bytes", source, consumed,
+                        info.compressed_size);
+    if (zr == Z_STREAM_END || zr == Z_BUF_ERROR) {
+        if (zr == Z_BUF_ERROR && out_left == 0)
+            return wm_error(ctx, WM_ERR_CORRUPT, "%s: ASWM inflates to more than the claimed %u bytes", source,
+                            info.uncompressed_size);
+        if (zr == Z_STREAM_END)
+            return wm_error(ctx, WM_ERR_CORRUPT, "%s: ASWM inflates to %zu bytes, header claims %u", source, produced,
+                            info.uncompressed_size);
+        return wm_error(ctx, WM_ERR_TRUNCATED, "%s: ASWM zlib stream is cut short (%zu of %u bytes inflated)", source,
+                        produced, info.uncompressed_size);
+    }
+    return wm_error(ctx, WM_ERR_CORRUPT, "%s: ASWM zlib stream is corrupt at input byte %zu (%s)", source,
+                    COMP_HEADER + consumed, zmsg);
+}
+
+wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, int compress, int level,
+                                  wm_buffer *out)
+{
+    if (!compress) {
+        wm_put_bytes(out, raw, size);
+        return out->status;
+    }
+    if (size > UINT32_MAX)
+        return wm_error(ctx, WM_ERR_LIMIT, "ASWM of %zu bytes exceeds the 4 GiB packet sizes", size);
+    uLong bound = compressBound((uLong)size);
+    size_t start = out->size;
+    if (wm_buffer_reserve(out, COMP_HEADER + (size_t)bound))
+        return out->status;
+    wm_put_bytes(out, "COMP", 4);
+    wm_put_u32(out, 0);
+    wm_put_u32(out, (uint32_t)size);
+    if (out->status)
+        return out->status;
+    uLongf produced = bound;
+    int zr = compress2(out->data + out->size, &produced, raw, (uLong)size, level < 0 ? Z_DEFAULT_COMPRESSION : level);
+    if (zr != Z_OK)
+        return wm_error(ctx, zr == Z_MEM_ERROR ? WM_ERR_NOMEM : WM_ERR_INVALID,
+                        "zlib could not compress the ASWM walkmesh (level %d, error %d)", level, zr);
+    out->size += (size_t)produced;
+    wm_patch_u32(out, start + 4, (uint32_t)produced);
+    return out->status;
+}
