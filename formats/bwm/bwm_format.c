@@ -94,9 +94,10 @@ static int load_native_source(wm_ctx *ctx, const wm_options *opts, bwm_file *out
 {
     const char *paths[2] = {opts->source_path, opts->base_path};
     for (int i = 0; i < 2; i++) {
-        wm_ctx quiet = *ctx; /* a non-BWM source must not leave messages behind */
-        if (!paths[i] || bwm_read_file(&quiet, paths[i], out) != WM_OK) continue;
-        return 1;
+        wm_ctx quiet = *ctx; /* a source that is not a BWM must not leave messages behind */
+        const wm_format *format = NULL;
+        if (!paths[i] || wm_format_detect(&quiet, paths[i], &format) != WM_OK || format != &wm_format_bwm) continue;
+        if (bwm_read_file(&quiet, paths[i], out) == WM_OK) return 1;
     }
     return 0;
 }
