@@ -28,7 +28,7 @@ static void fill_grid(wm_ctx *ctx, wm_mesh *m, uint32_t cols, uint32_t rows)
             int walk = (x * 7 + y * 3) % 8 != 0;
             uint16_t s = walk ? WM_SURF_STONE : WM_SURF_NONWALK;
             wm_mesh_add_triangle(ctx, m, a, b, d, s, walk);
-            wm_mesh_add_triangle(ctx, m, a, d, c, s, 1);
+            wm_mesh_add_triangle(ctx, m, a, d, c, s, walk);
         }
 }
 
