@@ -214,24 +214,23 @@ static void assert_links_on_same_edges(const bwm_file *origp, const bwm_file *ot
     }
 }
 
-static void test_wok_to_obj_to_wok_transitions(void **state)
+/* WOK -> interchange -> WOK: geometry, materials and transitions survive (OBJ and glTF carry
+ * transitions as transition_<room> line objects); with --base the original's position comes back. */
+static void interchange_round_trip(const char *interchange_name)
 {
-    (void)state;
     char *dir = wmt_make_temp_dir();
     char *wok = wmt_corpus_path_or_skip("bwm/pykotor-models-203tell.wok");
-    char *obj = wmt_join(dir, "room.obj"), *plain = wmt_join(dir, "plain.wok"), *based = wmt_join(dir, "based.wok");
-    const char *to_obj[] = {"convert", wok, obj, "--quiet", NULL};
-    assert_int_equal(run(to_obj), 0);
-    const char *back[] = {"convert", obj, plain, "--quiet", NULL};
+    char *mid = wmt_join(dir, interchange_name), *plain = wmt_join(dir, "plain.wok"), *based = wmt_join(dir, "based.wok");
+    const char *to_mid[] = {"convert", wok, mid, "--quiet", NULL};
+    assert_int_equal(run(to_mid), 0);
+    const char *back[] = {"convert", mid, plain, "--quiet", NULL};
     assert_int_equal(run(back), 0);
-    const char *with_base[] = {"convert", obj, based, "--base", wok, "--quiet", NULL};
+    const char *with_base[] = {"convert", mid, based, "--base", wok, "--quiet", NULL};
     assert_int_equal(run(with_base), 0);
     bwm_file orig, p, b;
     read_bwm(wok, &orig);
     read_bwm(plain, &p);
     read_bwm(based, &b);
-    /* geometry, materials and transitions survive (OBJ carries them as transition_<room> line
-     * objects); with --base the original's hooks and position come back too */
     assert_int_equal(p.face_count, orig.face_count);
     assert_int_equal(p.adjacency_count, orig.adjacency_count);
     assert_int_equal(count_transitions(&orig), 4);
@@ -246,11 +245,23 @@ static void test_wok_to_obj_to_wok_transitions(void **state)
     bwm_file_free(&ctx, &p);
     bwm_file_free(&ctx, &b);
     free(wok);
-    free(obj);
+    free(mid);
     free(plain);
     free(based);
     wmt_remove_tree(dir);
     free(dir);
+}
+
+static void test_wok_to_obj_to_wok_transitions(void **state)
+{
+    (void)state;
+    interchange_round_trip("room.obj");
+}
+
+static void test_wok_to_gltf_to_wok_transitions(void **state)
+{
+    (void)state;
+    interchange_round_trip("room.gltf");
 }
 
 static void test_placeable_hooks_from_options(void **state)
@@ -329,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_rebuild_and_plane_style),
         cmocka_unit_test(test_obj_to_wok_to_obj_on_samples),
         cmocka_unit_test(test_wok_to_obj_to_wok_transitions),
+        cmocka_unit_test(test_wok_to_gltf_to_wok_transitions),
         cmocka_unit_test(test_placeable_hooks_from_options),
         cmocka_unit_test(test_info_and_validate_cli),
     };
