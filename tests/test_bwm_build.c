@@ -190,6 +190,16 @@ static void test_rebuild_k1cp_kotormax_planes(void **state)
         }
 }
 
+/* The built file passes the independent validator without errors. */
+static void assert_validates(wm_ctx *ctx, const bwm_file *f)
+{
+    wm_report report;
+    wm_report_init(&report, ctx);
+    assert_int_equal(bwm_validate(ctx, f, 0, &report), WM_OK);
+    assert_int_equal(report.errors, 0);
+    wm_report_free(&report);
+}
+
 /* Independent check of the builder's tree on a generated mesh: median rule at every node. */
 static void test_builder_median_rule_on_generated_mesh(void **state)
 {
@@ -230,11 +240,7 @@ static void test_builder_median_rule_on_generated_mesh(void **state)
     for (uint32_t i = 0; i < nf; i++) walkable += materials[i] == 4;
     assert_int_equal(f.adjacency_count, walkable);
     for (uint32_t i = 0; i < nf; i++) assert_int_equal(f.materials[i], i < walkable ? 4 : 7);
-    wm_report report;
-    wm_report_init(&report, &ctx);
-    assert_int_equal(bwm_validate(&ctx, &f, 0, &report), WM_OK);
-    assert_int_equal(report.errors, 0);
-    wm_report_free(&report);
+    assert_validates(&ctx, &f);
     bwm_file_free(&ctx, &f);
 }
 
@@ -312,11 +318,7 @@ static void test_from_mesh_welds_and_honours_walkable(void **state)
     int found = 0;
     for (uint32_t e = 0; e < f.edge_count; e++) found |= f.edges[e].code == 2 * 3 + 0 && f.edges[e].transition == 5;
     assert_true(found);
-    wm_report report;
-    wm_report_init(&report, &ctx);
-    assert_int_equal(bwm_validate(&ctx, &f, 0, &report), WM_OK);
-    assert_int_equal(report.errors, 0);
-    wm_report_free(&report);
+    assert_validates(&ctx, &f);
     bwm_file_free(&ctx, &f);
     wm_mesh_free(&ctx, &m);
 }
