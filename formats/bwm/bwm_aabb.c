@@ -40,42 +40,62 @@ static inline void swap_recs(face_rec *r, size_t a, size_t b)
     r[b] = t;
 }
 
-/* Rearranges r[lo,hi) so that r[kth] holds the kth smallest key on the axis
- * and every record before it is smaller. Keys are unique (index tie-break).
+static inline int rec_same(const face_rec *a, const face_rec *b)
+{
+    return a->id == b->id;
+}
+
+/* Rearranges r[left..right] so that r[kth] holds the kth smallest key on the
+ * axis and every record before it is smaller (Floyd and Rivest's selection:
+ * the pivot comes from a recursive selection in a small sample, so about
+ * 1.5 n comparisons suffice). Keys are unique (face index tie-break).
  * Instantiated per axis so the comparison compiles to a fixed offset. */
-#define DEFINE_SELECT(NAME, AXIS)                                                            \
-    static void NAME(face_rec *r, size_t lo, size_t hi, size_t kth)                         \
-    {                                                                                        \
-        while (hi - lo > 8) {                                                                \
-            size_t mid = lo + (hi - lo) / 2, last = hi - 1;                                  \
-            if (rec_less(&r[mid], &r[lo], AXIS)) swap_recs(r, mid, lo);                      \
-            if (rec_less(&r[last], &r[lo], AXIS)) swap_recs(r, last, lo);                    \
-            if (rec_less(&r[mid], &r[last], AXIS)) swap_recs(r, mid, last);                  \
-            size_t store = lo;                                                               \
-            for (size_t i = lo; i < last; i++)                                               \
-                if (rec_less(&r[i], &r[last], AXIS)) swap_recs(r, i, store++);               \
-            swap_recs(r, store, last);                                                       \
-            if (store == kth) return;                                                        \
-            if (kth < store)                                                                 \
-                hi = store;                                                                  \
-            else                                                                             \
-                lo = store + 1;                                                              \
-        }                                                                                    \
-        for (size_t i = lo + 1; i < hi; i++) /* small ranges: insertion sort */              \
-            for (size_t k = i; k > lo && rec_less(&r[k], &r[k - 1], AXIS); k--) swap_recs(r, k, k - 1); \
+#define DEFINE_SELECT(NAME, AXIS)                                                                     \
+    static void NAME(face_rec *r, long left, long right, long kth)                                   \
+    {                                                                                                 \
+        while (right > left) {                                                                        \
+            if (right - left > 600) {                                                                 \
+                double n = (double)(right - left + 1), i = (double)(kth - left + 1);                  \
+                double z = log(n), s = 0.5 * exp(2.0 * z / 3.0);                                     \
+                double sd = 0.5 * sqrt(z * s * (n - s) / n) * (i - n / 2 < 0 ? -1.0 : 1.0);          \
+                long new_left = (long)((double)kth - i * s / n + sd);                                 \
+                long new_right = (long)((double)kth + (n - i) * s / n + sd);                          \
+                NAME(r, new_left > left ? new_left : left, new_right < right ? new_right : right, kth); \
+            }                                                                                         \
+            face_rec t = r[kth];                                                                      \
+            long i = left, j = right;                                                                 \
+            swap_recs(r, (size_t)left, (size_t)kth);                                                  \
+            if (rec_less(&t, &r[right], AXIS)) swap_recs(r, (size_t)right, (size_t)left);            \
+            while (i < j) {                                                                           \
+                swap_recs(r, (size_t)i, (size_t)j);                                                   \
+                i++;                                                                                  \
+                j--;                                                                                  \
+                while (rec_less(&r[i], &t, AXIS)) i++;                                                \
+                while (rec_less(&t, &r[j], AXIS)) j--;                                                \
+            }                                                                                         \
+            if (rec_same(&r[left], &t)) {                                                             \
+                swap_recs(r, (size_t)left, (size_t)j);                                                \
+            } else {                                                                                  \
+                j++;                                                                                  \
+                swap_recs(r, (size_t)j, (size_t)right);                                               \
+            }                                                                                         \
+            if (j <= kth) left = j + 1;                                                               \
+            if (kth <= j) right = j - 1;                                                              \
+        }                                                                                             \
     }
 DEFINE_SELECT(select_x, 0)
 DEFINE_SELECT(select_y, 1)
 DEFINE_SELECT(select_z, 2)
 
+/* r[kth] becomes the kth smallest of r[lo,hi), everything before it smaller. */
 static void select_kth(face_rec *r, int axis, size_t lo, size_t hi, size_t kth)
 {
     if (axis == 0)
-        select_x(r, lo, hi, kth);
+        select_x(r, (long)lo, (long)hi - 1, (long)kth);
     else if (axis == 1)
-        select_y(r, lo, hi, kth);
+        select_y(r, (long)lo, (long)hi - 1, (long)kth);
     else
-        select_z(r, lo, hi, kth);
+        select_z(r, (long)lo, (long)hi - 1, (long)kth);
 }
 
 /* Builds the subtree of recs[lo,hi) at node index `node`; returns the count of nodes written. */
