@@ -4,8 +4,8 @@
  * displacement between the children's box centres (KOTORMax and MDLedit
  * write the split axis as 1, 2 or 4 instead).
  * Faces with equal centroids are ordered by a tie rank (default: face
- * index; BioWare's own tie order is not recoverable from geometry). A quickselect partition
- * gives the same split as a full sort in linear time per level. */
+ * index; BioWare's own tie order is not recoverable from geometry). A
+ * selection gives the same split as a full sort, in linear time per level. */
 #include "bwm/bwm.h"
 
 #include <math.h>
