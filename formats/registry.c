@@ -9,6 +9,7 @@
 
 extern const wm_format wm_format_assimp;
 extern const wm_format wm_format_bwm;
+extern const wm_format wm_format_bwm_ascii;
 extern const wm_format wm_format_nwn2;
 extern const wm_format wm_format_wmo;
 extern const wm_format wm_format_svg;
@@ -16,6 +17,7 @@ extern const wm_format wm_format_svg;
 static const wm_format *const registry[] = {
     &wm_format_assimp,
     &wm_format_bwm,
+    &wm_format_bwm_ascii,
     &wm_format_nwn2,
     &wm_format_wmo,
     &wm_format_svg,

@@ -190,6 +190,16 @@ static void test_rebuild_k1cp_kotormax_planes(void **state)
         }
 }
 
+/* The built file passes the independent validator without errors. */
+static void assert_validates(wm_ctx *ctx, const bwm_file *f)
+{
+    wm_report report;
+    wm_report_init(&report, ctx);
+    assert_int_equal(bwm_validate(ctx, f, 0, &report), WM_OK);
+    assert_int_equal(report.errors, 0);
+    wm_report_free(&report);
+}
+
 /* Independent check of the builder's tree on a generated mesh: median rule at every node. */
 static void test_builder_median_rule_on_generated_mesh(void **state)
 {
@@ -230,11 +240,7 @@ static void test_builder_median_rule_on_generated_mesh(void **state)
     for (uint32_t i = 0; i < nf; i++) walkable += materials[i] == 4;
     assert_int_equal(f.adjacency_count, walkable);
     for (uint32_t i = 0; i < nf; i++) assert_int_equal(f.materials[i], i < walkable ? 4 : 7);
-    wm_report report;
-    wm_report_init(&report, &ctx);
-    assert_int_equal(bwm_validate(&ctx, &f, 0, &report), WM_OK);
-    assert_int_equal(report.errors, 0);
-    wm_report_free(&report);
+    assert_validates(&ctx, &f);
     bwm_file_free(&ctx, &f);
 }
 
@@ -284,6 +290,39 @@ static void test_placeable_build(void **state)
     bwm_file_free(&ctx, &built);
 }
 
+/* Imported meshes: duplicated seam vertices are welded before adjacency; the walkable flag wins over the surface. */
+static void test_from_mesh_welds_and_honours_walkable(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wm_mesh m;
+    wmt_ctx_init(&ctx);
+    wm_mesh_init(&m);
+    /* two quads' worth of triangles; the second pair repeats the seam vertices 5e-5 apart */
+    const float p[][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {1.00005f, 0, 0}, {2, 0, 0}, {2, 1, 0}, {1, 1.00005f, 0}};
+    for (int i = 0; i < 8; i++) assert_int_equal(wm_mesh_add_vertex(&ctx, &m, p[i][0], p[i][1], p[i][2], NULL), WM_OK);
+    assert_int_equal(wm_mesh_add_triangle(&ctx, &m, 0, 1, 2, WM_SURF_STONE, 1), WM_OK);
+    assert_int_equal(wm_mesh_add_triangle(&ctx, &m, 0, 2, 3, WM_SURF_STONE, 1), WM_OK);
+    assert_int_equal(wm_mesh_add_triangle(&ctx, &m, 4, 5, 6, WM_SURF_STONE, 0), WM_OK); /* stone, marked not walkable */
+    assert_int_equal(wm_mesh_add_triangle(&ctx, &m, 4, 6, 7, WM_SURF_STONE, 1), WM_OK);
+    m.transitions[3 * 3 + 0] = 5; /* edge 4-6 of triangle 3 (open once triangle 2 is not walkable): a room link */
+    bwm_file f;
+    assert_int_equal(bwm_from_mesh(&ctx, &m, BWM_TYPE_AREA, -1.0f, BWM_PLANES_BIOWARE, &f), WM_OK);
+    assert_int_equal(f.vertex_count, 6); /* 4 and 7 welded onto 1 and 2 */
+    assert_int_equal(f.adjacency_count, 3);
+    assert_int_equal(f.materials[3], 7); /* the non-walkable stone face became nonwalk, and comes last */
+    assert_non_null(strstr(wmt_warnings, "walkable (or not) against their surface"));
+    /* walkable-first: triangle 3 becomes face 2; the seam 1-2 links face 0 edge 1 and face 2 edge 2 (7 -> 4) */
+    assert_int_equal(f.adjacency[0 * 3 + 1], 2 * 3 + 2);
+    assert_int_equal(f.adjacency[2 * 3 + 2], 0 * 3 + 1);
+    int found = 0;
+    for (uint32_t e = 0; e < f.edge_count; e++) found |= f.edges[e].code == 2 * 3 + 0 && f.edges[e].transition == 5;
+    assert_true(found);
+    assert_validates(&ctx, &f);
+    bwm_file_free(&ctx, &f);
+    wm_mesh_free(&ctx, &m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_builder_median_rule_on_generated_mesh),
         cmocka_unit_test(test_builder_warnings),
         cmocka_unit_test(test_placeable_build),
+        cmocka_unit_test(test_from_mesh_welds_and_honours_walkable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -75,7 +75,7 @@ static void for_each_corpus_file(file_check check)
 {
     unsigned seen = 0;
     for (size_t i = 0; i < FACT_COUNT; i++) {
-        uint8_t *data;
+        uint8_t *data = NULL;
         size_t size;
         nwn2_file f;
         wm_ctx ctx;
@@ -201,7 +201,7 @@ static void test_validate_corpus(void **state)
 /* Validation must catch broken invariants: break one thing at a time. */
 static uint32_t errors_after(void (*breaker)(nwn2_aswm *), const char *expect)
 {
-    uint8_t *data;
+    uint8_t *data = NULL;
     size_t size;
     nwn2_file f;
     wm_ctx ctx;
@@ -255,7 +255,7 @@ static void break_exit(nwn2_aswm *a)
 }
 static void break_next_hop(nwn2_aswm *a)
 {
-    uint32_t ti;
+    uint32_t ti = 0;
     first_walkable_with_node(a, &ti);
     nwn2_tile *t = &a->tiles[ti];
     /* a two-node cycle: 0 -> 1 -> 0 when heading for node 2 */
@@ -285,7 +285,7 @@ static void test_validate_detects(void **state)
 static void test_watr_summary(void **state)
 {
     (void)state;
-    uint8_t *data;
+    uint8_t *data = NULL;
     size_t size;
     nwn2_file f;
     wm_ctx ctx;
@@ -314,7 +314,7 @@ static void test_watr_summary(void **state)
 static void test_to_mesh(void **state)
 {
     (void)state;
-    uint8_t *data;
+    uint8_t *data = NULL;
     size_t size;
     nwn2_file f;
     wm_ctx ctx;
@@ -354,7 +354,7 @@ static void test_to_mesh(void **state)
 static void test_border_triangles(void **state)
 {
     (void)state;
-    uint8_t *data;
+    uint8_t *data = NULL;
     size_t size;
     nwn2_file f;
     wm_ctx ctx;
@@ -387,7 +387,7 @@ static void test_border_triangles(void **state)
 static void test_recompute_matches_toolset(void **state)
 {
     (void)state;
-    uint8_t *data;
+    uint8_t *data = NULL;
     size_t size;
     nwn2_file f;
     wm_ctx ctx;
@@ -429,7 +429,7 @@ static void test_recompute_matches_toolset(void **state)
 static void test_from_mesh_into_base(void **state)
 {
     (void)state;
-    uint8_t *data;
+    uint8_t *data = NULL;
     size_t size;
     nwn2_file f;
     wm_ctx ctx;

@@ -49,7 +49,7 @@ static int at_top_boundary(const uint8_t *d, size_t size, size_t len)
 /* Chunk and subchunk boundaries (each +-1) of a file, for the sampled sweep. */
 static int near_boundary(const uint8_t *d, size_t size, size_t len)
 {
-    size_t b, e;
+    size_t b = 0, e = 0;
     for (size_t at = 0; at + 8 <= size; at += 8 + (size_t)raw_u32(d + at + 4))
         if (len + 1 >= at && len <= at + 9)
             return 1;
@@ -117,7 +117,7 @@ static uint8_t *small_group(size_t *size)
 
 static size_t sub_offset(const uint8_t *d, size_t size, const char *name)
 {
-    size_t b, e, off;
+    size_t b = 0, e = 0, off = 0;
     uint32_t n;
     assert_true(raw_group_range(d, size, &b, &e));
     assert_true(raw_find(d, b, e, name, &off, &n));

@@ -27,6 +27,8 @@ static inline int raw_find(const uint8_t *d, size_t begin, size_t end, const cha
 {
     char reversed[4] = {name[3], name[2], name[1], name[0]};
     size_t at = begin;
+    *off = 0; /* defined even when not found: callers assert the result */
+    *size = 0;
     while (at + 8 <= end) {
         uint32_t n = raw_u32(d + at + 4);
         if (n > end - at - 8)
@@ -46,6 +48,7 @@ static inline int raw_group_range(const uint8_t *d, size_t size, size_t *begin, 
 {
     size_t off;
     uint32_t n;
+    *begin = *end = 0;
     if (!raw_find(d, 0, size, "MOGP", &off, &n) || n < 68)
         return 0;
     *begin = off + 68;
@@ -57,7 +60,7 @@ static inline int raw_group_range(const uint8_t *d, size_t size, size_t *begin, 
  * (flags & 0x08) || ((flags & 0x20) && !(flags & 0x04)). */
 static inline uint32_t raw_server_collision_count(const uint8_t *d, size_t size)
 {
-    size_t b, e, off;
+    size_t b = 0, e = 0, off = 0;
     uint32_t n, count = 0;
     if (!raw_group_range(d, size, &b, &e) || !raw_find(d, b, e, "MOPY", &off, &n))
         return 0;

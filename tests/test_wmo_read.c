@@ -39,7 +39,7 @@ static void test_every_file_reads_with_raw_counts(void **state)
             wm_result r = wmo_group_load(&ctx, files[i], &g);
             if (r)
                 fail_msg("%s: %s", files[i], wm_ctx_message(&ctx));
-            size_t b, e, off;
+            size_t b = 0, e = 0, off = 0;
             uint32_t sz;
             assert_true(raw_group_range(d, size, &b, &e));
             assert_true(raw_find(d, b, e, "MOVT", &off, &sz));
@@ -158,7 +158,7 @@ static void test_rule_counts_match_raw_mopy(void **state)
         wm_mesh_init(&all);
         assert_int_equal(wm_option_set(&ctx, &opts, "collision-rule", "all"), WM_OK);
         assert_int_equal(wm_format_wmo.read(&ctx, files[i], &opts, &all), WM_OK);
-        size_t b, e, off;
+        size_t b = 0, e = 0, off = 0;
         uint32_t sz;
         assert_true(raw_group_range(d, size, &b, &e));
         assert_true(raw_find(d, b, e, "MOVI", &off, &sz));
@@ -307,7 +307,7 @@ static void test_obj_axes(void **state)
     size_t ny = 0, nz = 0, size = 0;
     float *vy = obj_vertices(yup, &ny), *vz = obj_vertices(zup, &nz);
     uint8_t *d = wmt_read_file(group, &size);
-    size_t b, e, off;
+    size_t b = 0, e = 0, off = 0;
     uint32_t sz;
     assert_true(raw_group_range(d, size, &b, &e));
     assert_true(raw_find(d, b, e, "MOVT", &off, &sz));

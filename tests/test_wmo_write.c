@@ -45,7 +45,7 @@ static uint32_t check_written_group(const char *path, uint32_t expected_flags)
 {
     size_t size = 0;
     uint8_t *d = wmt_read_file(path, &size);
-    size_t b, e, off;
+    size_t b = 0, e = 0, off = 0;
     uint32_t sz;
     assert_true(raw_group_range(d, size, &b, &e));
     uint32_t flags = raw_u32(d + 20 + 8);
@@ -474,7 +474,7 @@ static void test_validate_exit_codes(void **state)
     assert_int_equal(wmt_run_cli(NULL, NULL, argv_root), 0);
     size_t size = 0;
     uint8_t *d = wmt_read_file(w.group, &size);
-    size_t b, e, off;
+    size_t b = 0, e = 0, off = 0;
     uint32_t sz;
     assert_true(raw_group_range(d, size, &b, &e));
     assert_true(raw_find(d, b, e, "MOBR", &off, &sz));

@@ -119,6 +119,13 @@ wm_result bwm_to_mesh(wm_ctx *ctx, const bwm_file *file, const char *name, wm_me
 /* Welds (tolerance < 0: 1e-4) and builds; hooks/position stay zero. */
 wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float weld_tolerance,
                         bwm_plane_style planes, bwm_file *out);
+/* Copies the transitions of `from`'s edges onto the boundary edges of `to`
+ * that join the same two points (within tolerance, either direction): how a
+ * WOK edited through OBJ/glTF (which cannot hold transitions) gets its room
+ * links back from the original file given as --base. Returns the number of
+ * transitions that found no edge through *out_unmatched. */
+wm_result bwm_transfer_transitions(wm_ctx *ctx, const bwm_file *from, bwm_file *to, float tolerance,
+                                   uint32_t *out_unmatched);
 /* 1 when the mesh holds exactly the file's vertices, faces, surfaces and transitions. */
 int bwm_matches_mesh(const wm_ctx *ctx, const bwm_file *file, const wm_mesh *mesh);
 
@@ -142,7 +149,15 @@ wm_result bwm_height_at(wm_ctx *ctx, const bwm_file *file, float x, float y, flo
 wm_result bwm_raycast(wm_ctx *ctx, const bwm_file *file, const float origin[3], const float dir[3],
                       uint32_t *out_face, float *out_t);
 
+/* ASCII walkmesh text (KOTORMax .wok.ascii, `node aabb` in .mdl.ascii, PyKotor,
+ * MDLOps) into a mesh in the text's face order, transitions from roomlinks.
+ * room_offset (NULL: none) is the room's LYT position, which KOTORMax adds
+ * to node-relative vertices when it compiles a .wok. */
+wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char *source, const double *room_offset,
+                          wm_mesh *out);
+
 extern const wm_format wm_format_bwm;
+extern const wm_format wm_format_bwm_ascii;
 
 #ifdef __cplusplus
 }

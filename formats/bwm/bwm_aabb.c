@@ -4,80 +4,119 @@
  * displacement between the children's box centres (KOTORMax and MDLedit
  * write the split axis as 1, 2 or 4 instead).
  * Faces with equal centroids are ordered by a tie rank (default: face
- * index; BioWare's own tie order is not recoverable from geometry). A quickselect partition
- * gives the same split as a full sort in linear time per level. */
+ * index; BioWare's own tie order is not recoverable from geometry). A
+ * selection gives the same split as a full sort, in linear time per level. */
 #include "bwm/bwm.h"
 
 #include <math.h>
 
 #define BWM_LEAF_PADDING 0.01f
 
+/* One record per face, moved as a whole by the selection so every pass
+ * over a node's faces reads memory sequentially. */
+typedef struct face_rec {
+    float box[6];    /* min, max */
+    double cent[3];  /* mean of the corners */
+    uint32_t tie;    /* tie rank (default: face index) */
+    uint32_t id;
+} face_rec;
+
 typedef struct aabb_job {
-    const float *box;    /* 6 per face: min, max */
-    const double *cent;  /* 3 per face */
-    uint32_t *ids;
-    const uint32_t *rank; /* tie order, NULL: face index */
+    face_rec *recs;
     bwm_aabb_node *out;
     bwm_plane_style planes;
 } aabb_job;
 
-static int key_less(const aabb_job *j, int axis, uint32_t a, uint32_t b)
+static inline int rec_less(const face_rec *a, const face_rec *b, int axis)
 {
-    double ca = j->cent[3 * (size_t)a + axis], cb = j->cent[3 * (size_t)b + axis];
-    if (ca != cb) return ca < cb;
-    return j->rank ? (j->rank[a] != j->rank[b] ? j->rank[a] < j->rank[b] : a < b) : a < b;
+    if (a->cent[axis] != b->cent[axis]) return a->cent[axis] < b->cent[axis];
+    return a->tie != b->tie ? a->tie < b->tie : a->id < b->id;
 }
 
-static void swap_ids(uint32_t *ids, size_t a, size_t b)
+static inline void swap_recs(face_rec *r, size_t a, size_t b)
 {
-    uint32_t t = ids[a];
-    ids[a] = ids[b];
-    ids[b] = t;
+    face_rec t = r[a];
+    r[a] = r[b];
+    r[b] = t;
 }
 
-/* Rearranges ids[lo,hi) so that ids[k] holds the k-th smallest key and
- * every id before k is smaller. Keys are unique (index tie-break). */
-static void select_kth(const aabb_job *j, int axis, size_t lo, size_t hi, size_t k)
+static inline int rec_same(const face_rec *a, const face_rec *b)
 {
-    uint32_t *ids = j->ids;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2, last = hi - 1;
-        /* median of three moved to last as the pivot */
-        if (key_less(j, axis, ids[mid], ids[lo])) swap_ids(ids, mid, lo);
-        if (key_less(j, axis, ids[last], ids[lo])) swap_ids(ids, last, lo);
-        if (key_less(j, axis, ids[mid], ids[last])) swap_ids(ids, mid, last);
-        uint32_t pivot = ids[last];
-        size_t store = lo;
-        for (size_t i = lo; i < last; i++)
-            if (key_less(j, axis, ids[i], pivot)) swap_ids(ids, i, store++);
-        swap_ids(ids, store, last);
-        if (store == k) return;
-        if (k < store)
-            hi = store;
-        else
-            lo = store + 1;
+    return a->id == b->id;
+}
+
+/* Rearranges r[left..right] so that r[kth] holds the kth smallest key on the
+ * axis and every record before it is smaller (Floyd and Rivest's selection:
+ * the pivot comes from a recursive selection in a small sample, so about
+ * 1.5 n comparisons suffice). Keys are unique (face index tie-break).
+ * Instantiated per axis so the comparison compiles to a fixed offset. */
+#define DEFINE_SELECT(NAME, AXIS)                                                                     \
+    static void NAME(face_rec *r, long left, long right, long kth)                                   \
+    {                                                                                                 \
+        while (right > left) {                                                                        \
+            if (right - left > 600) {                                                                 \
+                double n = (double)(right - left + 1), i = (double)(kth - left + 1);                  \
+                double z = log(n), s = 0.5 * exp(2.0 * z / 3.0);                                     \
+                double sd = 0.5 * sqrt(z * s * (n - s) / n) * (i - n / 2 < 0 ? -1.0 : 1.0);          \
+                long new_left = (long)((double)kth - i * s / n + sd);                                 \
+                long new_right = (long)((double)kth + (n - i) * s / n + sd);                          \
+                NAME(r, new_left > left ? new_left : left, new_right < right ? new_right : right, kth); \
+            }                                                                                         \
+            face_rec t = r[kth];                                                                      \
+            long i = left, j = right;                                                                 \
+            swap_recs(r, (size_t)left, (size_t)kth);                                                  \
+            if (rec_less(&t, &r[right], AXIS)) swap_recs(r, (size_t)right, (size_t)left);            \
+            while (i < j) {                                                                           \
+                swap_recs(r, (size_t)i, (size_t)j);                                                   \
+                i++;                                                                                  \
+                j--;                                                                                  \
+                while (rec_less(&r[i], &t, AXIS)) i++;                                                \
+                while (rec_less(&t, &r[j], AXIS)) j--;                                                \
+            }                                                                                         \
+            if (rec_same(&r[left], &t)) {                                                             \
+                swap_recs(r, (size_t)left, (size_t)j);                                                \
+            } else {                                                                                  \
+                j++;                                                                                  \
+                swap_recs(r, (size_t)j, (size_t)right);                                               \
+            }                                                                                         \
+            if (j <= kth) left = j + 1;                                                               \
+            if (kth <= j) right = j - 1;                                                              \
+        }                                                                                             \
     }
+DEFINE_SELECT(select_x, 0)
+DEFINE_SELECT(select_y, 1)
+DEFINE_SELECT(select_z, 2)
+
+/* r[kth] becomes the kth smallest of r[lo,hi), everything before it smaller. */
+static void select_kth(face_rec *r, int axis, size_t lo, size_t hi, size_t kth)
+{
+    if (axis == 0)
+        select_x(r, (long)lo, (long)hi - 1, (long)kth);
+    else if (axis == 1)
+        select_y(r, (long)lo, (long)hi - 1, (long)kth);
+    else
+        select_z(r, (long)lo, (long)hi - 1, (long)kth);
 }
 
-/* Builds the subtree of ids[lo,hi) at node index `node`; returns the count of nodes written. */
+/* Builds the subtree of recs[lo,hi) at node index `node`; returns the count of nodes written. */
 static uint32_t build_node(const aabb_job *j, size_t lo, size_t hi, uint32_t node)
 {
     bwm_aabb_node *n = &j->out[node];
     n->constant = BWM_AABB_CONSTANT;
     if (hi - lo == 1) {
-        const float *b = &j->box[6 * (size_t)j->ids[lo]];
+        const float *b = j->recs[lo].box;
         for (int k = 0; k < 3; k++) {
             n->min[k] = b[k] - BWM_LEAF_PADDING;
             n->max[k] = b[3 + k] + BWM_LEAF_PADDING;
         }
-        n->face = (int32_t)j->ids[lo];
+        n->face = (int32_t)j->recs[lo].id;
         n->plane = 0;
         n->left = n->right = BWM_NONE;
         return 1;
     }
     float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (size_t i = lo; i < hi; i++) {
-        const float *b = &j->box[6 * (size_t)j->ids[i]];
+        const float *b = j->recs[i].box;
         for (int k = 0; k < 3; k++) {
             if (b[k] < mn[k]) mn[k] = b[k];
             if (b[3 + k] > mx[k]) mx[k] = b[3 + k];
@@ -87,7 +126,7 @@ static uint32_t build_node(const aabb_job *j, size_t lo, size_t hi, uint32_t nod
     for (int k = 1; k < 3; k++)
         if (mx[k] - mn[k] > mx[axis] - mn[axis]) axis = k;
     size_t half = (hi - lo) / 2;
-    select_kth(j, axis, lo, hi, lo + half);
+    select_kth(j->recs, axis, lo, hi, lo + half);
 
     uint32_t left = node + 1;
     uint32_t left_nodes = build_node(j, lo, lo + half, left);
@@ -122,16 +161,11 @@ wm_result bwm_build_aabb(wm_ctx *ctx, const float *vertices, const uint32_t *fac
                          const uint32_t *tie_rank, bwm_plane_style planes, bwm_aabb_node *out)
 {
     if (face_count == 0) return WM_OK;
-    float *box = wm_alloc_array(ctx, (size_t)face_count, 6 * sizeof(float));
-    double *cent = wm_alloc_array(ctx, (size_t)face_count, 3 * sizeof(double));
-    uint32_t *ids = wm_alloc_array(ctx, face_count, sizeof(uint32_t));
-    if (!box || !cent || !ids) {
-        wm_free(ctx, box);
-        wm_free(ctx, cent);
-        wm_free(ctx, ids);
-        return WM_ERR_NOMEM;
-    }
+    /* every field is written before use: no zero-filling */
+    face_rec *recs = wm_realloc_array(ctx, NULL, face_count, sizeof(face_rec));
+    if (!recs) return WM_ERR_NOMEM;
     for (uint32_t f = 0; f < face_count; f++) {
+        face_rec *r = &recs[f];
         const float *v[3];
         for (int c = 0; c < 3; c++) v[c] = &vertices[3 * (size_t)faces[3 * (size_t)f + c]];
         for (int k = 0; k < 3; k++) {
@@ -140,16 +174,15 @@ wm_result bwm_build_aabb(wm_ctx *ctx, const float *vertices, const uint32_t *fac
                 if (v[c][k] < lo) lo = v[c][k];
                 if (v[c][k] > hi) hi = v[c][k];
             }
-            box[6 * (size_t)f + k] = lo;
-            box[6 * (size_t)f + 3 + k] = hi;
-            cent[3 * (size_t)f + k] = ((double)v[0][k] + v[1][k] + v[2][k]) / 3.0;
+            r->box[k] = lo;
+            r->box[3 + k] = hi;
+            r->cent[k] = ((double)v[0][k] + v[1][k] + v[2][k]) / 3.0;
         }
-        ids[f] = f;
+        r->tie = tie_rank ? tie_rank[f] : f;
+        r->id = f;
     }
-    aabb_job job = {box, cent, ids, tie_rank, out, planes};
+    aabb_job job = {recs, out, planes};
     build_node(&job, 0, face_count, 0);
-    wm_free(ctx, box);
-    wm_free(ctx, cent);
-    wm_free(ctx, ids);
+    wm_free(ctx, recs);
     return WM_OK;
 }

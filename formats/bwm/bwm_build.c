@@ -49,7 +49,7 @@ static wm_result rows_build(wm_ctx *ctx, const uint32_t *faces, uint32_t vertex_
                             uint32_t count, int by_low, vertex_rows *rows)
 {
     rows->start = wm_alloc_array(ctx, (size_t)vertex_count + 1, sizeof(uint32_t));
-    rows->codes = wm_alloc_array(ctx, count, sizeof(uint32_t));
+    rows->codes = wm_realloc_array(ctx, NULL, count, sizeof(uint32_t));
     if (!rows->start || !rows->codes) {
         rows_free(ctx, rows);
         return WM_ERR_NOMEM;
@@ -59,7 +59,7 @@ static wm_result rows_build(wm_ctx *ctx, const uint32_t *faces, uint32_t vertex_
         rows->start[(by_low && b < a ? b : a) + 1]++;
     }
     for (uint32_t v = 0; v < vertex_count; v++) rows->start[v + 1] += rows->start[v];
-    uint32_t *fill = wm_alloc_array(ctx, vertex_count ? vertex_count : 1, sizeof(uint32_t));
+    uint32_t *fill = wm_realloc_array(ctx, NULL, vertex_count, sizeof(uint32_t));
     if (!fill) {
         rows_free(ctx, rows);
         return WM_ERR_NOMEM;
@@ -77,7 +77,7 @@ static wm_result rows_build(wm_ctx *ctx, const uint32_t *faces, uint32_t vertex_
 static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable)
 {
     uint32_t n = walkable * 3;
-    uint32_t *codes = wm_alloc_array(ctx, n, sizeof(uint32_t));
+    uint32_t *codes = wm_realloc_array(ctx, NULL, n, sizeof(uint32_t));
     vertex_rows rows = {0};
     uint32_t nonmanifold = 0;
     if (!codes) return WM_ERR_NOMEM;
@@ -92,18 +92,19 @@ static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable)
         for (uint32_t i = rows.start[v]; i < rows.start[v + 1]; i++) {
             uint32_t a = rows.codes[i];
             uint32_t ahi = edge_vertex(f->faces, a, 0) ^ edge_vertex(f->faces, a, 1) ^ v;
-            uint32_t shared = 0;
+            uint32_t shared = 0, earlier = 0;
             for (uint32_t k = rows.start[v]; k < rows.start[v + 1]; k++) {
                 uint32_t b = rows.codes[k];
                 if (b == a || (edge_vertex(f->faces, b, 0) ^ edge_vertex(f->faces, b, 1) ^ v) != ahi) continue;
                 if (b / 3 == a / 3) continue; /* a face touching itself (degenerate) */
                 shared++;
+                earlier += k < i;
                 if (f->adjacency[a] < 0 && f->adjacency[b] < 0 && k > i) {
                     f->adjacency[a] = (int32_t)b;
                     f->adjacency[b] = (int32_t)a;
                 }
             }
-            if (shared >= 2 && nonmanifold++ < 5)
+            if (shared >= 2 && !earlier && nonmanifold++ < 5)
                 wm_warn(ctx, "face %u edge %u: walkable edge shared by %u faces (linked to the first only)", a / 3,
                         a % 3, shared + 1);
         }
@@ -118,11 +119,11 @@ static wm_result build_perimeters(wm_ctx *ctx, bwm_file *f, uint32_t walkable, c
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < walkable * 3; i++) n += f->adjacency[i] < 0;
-    uint32_t *open = wm_alloc_array(ctx, n, sizeof(uint32_t));
+    uint32_t *open = wm_realloc_array(ctx, NULL, n, sizeof(uint32_t));
     uint8_t *used = wm_alloc_array(ctx, n, 1);
     vertex_rows rows = {0};
-    f->edges = wm_alloc_array(ctx, n, sizeof(bwm_edge));
-    f->perimeters = wm_alloc_array(ctx, n, sizeof(uint32_t));
+    f->edges = wm_realloc_array(ctx, NULL, n, sizeof(bwm_edge));
+    f->perimeters = wm_realloc_array(ctx, NULL, n, sizeof(uint32_t));
     wm_result r = (open && used && f->edges && f->perimeters) ? WM_OK : WM_ERR_NOMEM;
     if (!r) {
         n = 0;
@@ -228,29 +229,34 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
 
     f->vertex_count = in->vertex_count;
     f->face_count = nf;
-    f->vertices = wm_alloc_array(ctx, in->vertex_count, 3 * sizeof(float));
-    f->faces = wm_alloc_array(ctx, nf, 3 * sizeof(uint32_t));
-    f->materials = wm_alloc_array(ctx, nf, sizeof(uint32_t));
-    f->normals = wm_alloc_array(ctx, nf, 3 * sizeof(float));
-    f->distances = wm_alloc_array(ctx, nf, sizeof(float));
-    order = wm_alloc_array(ctx, nf, sizeof(uint32_t));
+    f->vertices = wm_realloc_array(ctx, NULL, in->vertex_count, 3 * sizeof(float));
+    f->faces = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(uint32_t));
+    f->materials = wm_realloc_array(ctx, NULL, nf, sizeof(uint32_t));
+    f->normals = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(float));
+    f->distances = wm_realloc_array(ctx, NULL, nf, sizeof(float));
+    order = wm_realloc_array(ctx, NULL, nf, sizeof(uint32_t));
     if (!f->vertices || !f->faces || !f->materials || !f->normals || !f->distances || !order) goto nomem;
     memcpy(f->vertices, in->vertices, (size_t)in->vertex_count * 3 * sizeof(float));
 
     /* stable walkable-first order */
-    for (int pass = 1; pass >= 0; pass--) {
-        for (uint32_t i = 0; i < nf; i++) {
-            int w = in->walkable ? in->walkable[i] != 0 : bwm_material_walkable(ctx, in->materials[i]);
-            if (w == pass) order[position++] = i;
-        }
-        if (pass) walkable = position;
+    uint8_t *is_walkable = wm_realloc_array(ctx, NULL, nf, 1);
+    if (!is_walkable) goto nomem;
+    uint8_t by_material[64];
+    for (uint32_t m = 0; m < 64; m++) by_material[m] = (uint8_t)bwm_material_walkable(ctx, m);
+    for (uint32_t i = 0; i < nf; i++) {
+        uint32_t m = in->materials[i];
+        is_walkable[i] = in->walkable ? in->walkable[i] != 0
+                                      : (uint8_t)(m < 64 ? by_material[m] : bwm_material_walkable(ctx, m));
+        walkable += is_walkable[i];
     }
+    for (uint32_t i = 0, next_other = walkable; i < nf; i++) order[is_walkable[i] ? position++ : next_other++] = i;
+    wm_free(ctx, is_walkable);
     for (uint32_t i = 0; i < nf; i++) {
         memcpy(&f->faces[3 * (size_t)i], &in->faces[3 * (size_t)order[i]], 3 * sizeof(uint32_t));
         f->materials[i] = in->materials[order[i]];
     }
     if (in->transitions) {
-        transitions = wm_alloc_array(ctx, nf, 3 * sizeof(int32_t));
+        transitions = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(int32_t));
         if (!transitions) goto nomem;
         for (uint32_t i = 0; i < nf; i++)
             memcpy(&transitions[3 * (size_t)i], &in->transitions[3 * (size_t)order[i]], 3 * sizeof(int32_t));
@@ -265,11 +271,11 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
     }
     if (nf > 0) {
         f->aabb_count = 2 * nf - 1;
-        f->aabb = wm_alloc_array(ctx, f->aabb_count, sizeof(bwm_aabb_node));
+        f->aabb = wm_realloc_array(ctx, NULL, f->aabb_count, sizeof(bwm_aabb_node));
         if (!f->aabb) goto nomem;
         uint32_t *rank = NULL;
         if (in->tie_rank) {
-            rank = wm_alloc_array(ctx, nf, sizeof(uint32_t));
+            rank = wm_realloc_array(ctx, NULL, nf, sizeof(uint32_t));
             if (!rank) goto nomem;
             for (uint32_t i = 0; i < nf; i++) rank[i] = in->tie_rank[order[i]];
         }
@@ -278,7 +284,7 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
     }
     wm_free(ctx, order);
     order = NULL;
-    f->adjacency = wm_alloc_array(ctx, walkable, 3 * sizeof(int32_t));
+    f->adjacency = wm_realloc_array(ctx, NULL, walkable, 3 * sizeof(int32_t));
     if (!r && !f->adjacency) goto nomem;
     if (!r) r = build_adjacency(ctx, f, walkable);
     if (!r) r = build_perimeters(ctx, f, walkable, transitions);

@@ -186,14 +186,33 @@ wm_result bwm_read_file(wm_ctx *ctx, const char *path, bwm_file *out)
     return r;
 }
 
-static void put_floats(wm_buffer *b, const float *v, size_t n)
+/* Little-endian stores into memory reserved up front (whole sections at a time). */
+static uint8_t *store_u32(uint8_t *p, uint32_t v)
 {
-    for (size_t i = 0; i < n; i++) wm_put_f32(b, v[i]);
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+    return p + 4;
 }
 
-static void put_u32s(wm_buffer *b, const uint32_t *v, size_t n)
+static uint8_t *store_f32(uint8_t *p, float v)
 {
-    for (size_t i = 0; i < n; i++) wm_put_u32(b, v[i]);
+    uint32_t bits;
+    memcpy(&bits, &v, 4);
+    return store_u32(p, bits);
+}
+
+static uint8_t *store_floats(uint8_t *p, const float *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) p = store_f32(p, v[i]);
+    return p;
+}
+
+static uint8_t *store_u32s(uint8_t *p, const uint32_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) p = store_u32(p, v[i]);
+    return p;
 }
 
 wm_result bwm_serialize(wm_ctx *ctx, const bwm_file *f, wm_buffer *b)
@@ -212,50 +231,40 @@ wm_result bwm_serialize(wm_ctx *ctx, const bwm_file *f, wm_buffer *b)
     if (pos > 0xFFFFFFFFull) return wm_error(ctx, WM_ERR_LIMIT, "walkmesh too large for 32-bit offsets");
     wm_buffer_init(b, ctx);
     if (wm_buffer_reserve(b, (size_t)pos)) return b->status;
-
-    wm_put_bytes(b, BWM_MAGIC, 8);
-    wm_put_u32(b, f->type);
-    put_floats(b, &f->rel_hook[0][0], 6);
-    put_floats(b, &f->abs_hook[0][0], 6);
-    put_floats(b, f->position, 3);
-    wm_put_u32(b, f->vertex_count);
-    wm_put_u32(b, off[BWM_SEC_VERTICES]);
-    wm_put_u32(b, f->face_count);
-    wm_put_u32(b, off[BWM_SEC_FACES]);
-    wm_put_u32(b, off[BWM_SEC_MATERIALS]);
-    wm_put_u32(b, off[BWM_SEC_NORMALS]);
-    wm_put_u32(b, off[BWM_SEC_DISTANCES]);
-    wm_put_u32(b, f->aabb_count);
-    wm_put_u32(b, off[BWM_SEC_AABB]);
-    wm_put_u32(b, f->aabb_root);
-    wm_put_u32(b, f->adjacency_count);
-    wm_put_u32(b, off[BWM_SEC_ADJACENCY]);
-    wm_put_u32(b, f->edge_count);
-    wm_put_u32(b, off[BWM_SEC_EDGES]);
-    wm_put_u32(b, f->perimeter_count);
-    wm_put_u32(b, off[BWM_SEC_PERIMETERS]);
-
-    put_floats(b, f->vertices, (size_t)f->vertex_count * 3);
-    put_u32s(b, f->faces, (size_t)f->face_count * 3);
-    put_u32s(b, f->materials, f->face_count);
-    put_floats(b, f->normals, (size_t)f->face_count * 3);
-    put_floats(b, f->distances, f->face_count);
+    uint8_t *p = b->data;
+    memcpy(p, BWM_MAGIC, 8);
+    p = store_u32(p + 8, f->type);
+    p = store_floats(p, &f->rel_hook[0][0], 6);
+    p = store_floats(p, &f->abs_hook[0][0], 6);
+    p = store_floats(p, f->position, 3);
+    const uint32_t header[16] = {f->vertex_count, off[BWM_SEC_VERTICES], f->face_count, off[BWM_SEC_FACES],
+                                 off[BWM_SEC_MATERIALS], off[BWM_SEC_NORMALS], off[BWM_SEC_DISTANCES],
+                                 f->aabb_count, off[BWM_SEC_AABB], f->aabb_root, f->adjacency_count,
+                                 off[BWM_SEC_ADJACENCY], f->edge_count, off[BWM_SEC_EDGES], f->perimeter_count,
+                                 off[BWM_SEC_PERIMETERS]};
+    p = store_u32s(p, header, 16);
+    p = store_floats(p, f->vertices, (size_t)f->vertex_count * 3);
+    p = store_u32s(p, f->faces, (size_t)f->face_count * 3);
+    p = store_u32s(p, f->materials, f->face_count);
+    p = store_floats(p, f->normals, (size_t)f->face_count * 3);
+    p = store_floats(p, f->distances, f->face_count);
     for (uint32_t i = 0; i < f->aabb_count; i++) {
         const bwm_aabb_node *n = &f->aabb[i];
-        put_floats(b, n->min, 3);
-        put_floats(b, n->max, 3);
-        wm_put_i32(b, n->face);
-        wm_put_u32(b, n->constant);
-        wm_put_u32(b, n->plane);
-        wm_put_u32(b, n->left);
-        wm_put_u32(b, n->right);
+        p = store_floats(p, n->min, 3);
+        p = store_floats(p, n->max, 3);
+        p = store_u32(p, (uint32_t)n->face);
+        p = store_u32(p, n->constant);
+        p = store_u32(p, n->plane);
+        p = store_u32(p, n->left);
+        p = store_u32(p, n->right);
     }
-    for (size_t i = 0; i < (size_t)f->adjacency_count * 3; i++) wm_put_i32(b, f->adjacency[i]);
+    for (size_t i = 0; i < (size_t)f->adjacency_count * 3; i++) p = store_u32(p, (uint32_t)f->adjacency[i]);
     for (uint32_t i = 0; i < f->edge_count; i++) {
-        wm_put_u32(b, f->edges[i].code);
-        wm_put_i32(b, f->edges[i].transition);
+        p = store_u32(p, f->edges[i].code);
+        p = store_u32(p, (uint32_t)f->edges[i].transition);
     }
-    put_u32s(b, f->perimeters, f->perimeter_count);
+    p = store_u32s(p, f->perimeters, f->perimeter_count);
+    b->size = (size_t)(p - b->data);
     if (b->status) wm_buffer_free(b);
     return b->status;
 }

@@ -10,13 +10,13 @@
 static const char *const bwm_extensions[] = {"wok", "pwk", "dwk", NULL};
 
 static const wm_option_desc bwm_options[] = {
-    {"rebuild", NULL, "bwm: recompute all derived data (order, normals, AABB, adjacency, edges, perimeters)"},
-    {"plane-style", "bioware|kotormax", "bwm: AABB plane flags: signed 1..32 (BioWare, default) or 1,2,4 (KOTORMax)"},
-    {"hook1", "X,Y,Z", "bwm: PWK/DWK relative use hook 1"},
-    {"hook2", "X,Y,Z", "bwm: PWK/DWK relative use hook 2"},
-    {"abs-hook1", "X,Y,Z", "bwm: PWK/DWK absolute use hook 1"},
-    {"abs-hook2", "X,Y,Z", "bwm: PWK/DWK absolute use hook 2"},
-    {"position", "X,Y,Z", "bwm: header position"},
+    {"rebuild", NULL, "recompute all derived data (order, normals, AABB, adjacency, edges, perimeters)"},
+    {"plane-style", "bioware|kotormax", "AABB plane flags: signed 1..32 (BioWare, default) or 1,2,4 (KOTORMax)"},
+    {"hook1", "X,Y,Z", "PWK/DWK relative use hook 1"},
+    {"hook2", "X,Y,Z", "PWK/DWK relative use hook 2"},
+    {"abs-hook1", "X,Y,Z", "PWK/DWK absolute use hook 1"},
+    {"abs-hook2", "X,Y,Z", "PWK/DWK absolute use hook 2"},
+    {"position", "X,Y,Z", "header position"},
     {NULL, NULL, NULL}};
 
 static int bwm_probe(const uint8_t *head, size_t head_size, uint64_t file_size, const char *path)
@@ -94,11 +94,32 @@ static int load_native_source(wm_ctx *ctx, const wm_options *opts, bwm_file *out
 {
     const char *paths[2] = {opts->source_path, opts->base_path};
     for (int i = 0; i < 2; i++) {
-        wm_ctx quiet = *ctx; /* a non-BWM source must not leave messages behind */
-        if (!paths[i] || bwm_read_file(&quiet, paths[i], out) != WM_OK) continue;
-        return 1;
+        wm_ctx quiet = *ctx; /* a source that is not a BWM must not leave messages behind */
+        const wm_format *format = NULL;
+        if (!paths[i] || wm_format_detect(&quiet, paths[i], &format) != WM_OK || format != &wm_format_bwm) continue;
+        if (bwm_read_file(&quiet, paths[i], out) == WM_OK) return 1;
     }
     return 0;
+}
+
+static int mesh_has_transitions(const wm_mesh *mesh)
+{
+    for (size_t i = 0; i < (size_t)mesh->triangle_count * 3; i++)
+        if (mesh->transitions[i] != WM_NO_TRANSITION) return 1;
+    return 0;
+}
+
+/* The mesh came through a format without transitions: take them from the original BWM by edge position. */
+static wm_result restore_transitions(wm_ctx *ctx, const bwm_file *source, bwm_file *file, float tolerance)
+{
+    uint32_t unmatched = 0, total = 0;
+    for (uint32_t e = 0; e < source->edge_count; e++) total += source->edges[e].transition >= 0;
+    if (!total) return WM_OK;
+    wm_result r = bwm_transfer_transitions(ctx, source, file, tolerance < 0 ? 1e-3f : tolerance, &unmatched);
+    if (!r && unmatched)
+        wm_warn(ctx, "%u of %u transitions of the original walkmesh match no boundary edge of the new one", unmatched,
+                total);
+    return r;
 }
 
 static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts,
@@ -123,6 +144,7 @@ static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *pa
             memcpy(file.rel_hook, source.rel_hook, sizeof file.rel_hook);
             memcpy(file.abs_hook, source.abs_hook, sizeof file.abs_hook);
             memcpy(file.position, source.position, sizeof file.position);
+            if (!mesh_has_transitions(mesh)) r = restore_transitions(ctx, &source, &file, opts->weld_tolerance);
         }
     }
     if (have_source) bwm_file_free(ctx, &source);
@@ -140,39 +162,37 @@ static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *pa
     return r;
 }
 
-static wm_result read_with_size(wm_ctx *ctx, const char *path, bwm_file *file, size_t *size)
+typedef enum report_kind { REPORT_VALIDATE, REPORT_INFO } report_kind;
+
+/* Reads and parses the file, then fills the report with findings or facts. */
+static wm_result report_on_file(wm_ctx *ctx, const char *path, wm_report *report, report_kind kind)
 {
     uint8_t *data = NULL;
-    wm_result r = wm_file_read(ctx, path, &data, size);
-    bwm_file_init(file);
+    size_t size = 0;
+    bwm_file file;
+    wm_result r = wm_file_read(ctx, path, &data, &size);
     if (r) return r;
-    r = bwm_parse(ctx, data, *size, path, file);
+    r = bwm_parse(ctx, data, size, path, &file);
     wm_free(ctx, data);
-    return r;
+    if (r) return r;
+    if (kind == REPORT_VALIDATE)
+        r = bwm_validate(ctx, &file, size, report);
+    else
+        bwm_info(&file, ctx, report);
+    bwm_file_free(ctx, &file);
+    return r ? r : report->status;
 }
 
 static wm_result bwm_validate_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
 {
-    bwm_file file;
-    size_t size = 0;
     (void)opts;
-    wm_result r = read_with_size(ctx, path, &file, &size);
-    if (r) return r;
-    r = bwm_validate(ctx, &file, size, report);
-    bwm_file_free(ctx, &file);
-    return r;
+    return report_on_file(ctx, path, report, REPORT_VALIDATE);
 }
 
 static wm_result bwm_info_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
 {
-    bwm_file file;
-    size_t size = 0;
     (void)opts;
-    wm_result r = read_with_size(ctx, path, &file, &size);
-    if (r) return r;
-    bwm_info(&file, ctx, report);
-    bwm_file_free(ctx, &file);
-    return report->status;
+    return report_on_file(ctx, path, report, REPORT_INFO);
 }
 
 const wm_format wm_format_bwm = {

@@ -2,6 +2,7 @@
 #include "bwm/bwm.h"
 #include "wm_surface.h"
 
+#include <math.h>
 #include <string.h>
 
 static uint16_t surface_of_material(wm_ctx *ctx, uint32_t material, uint32_t *unknown)
@@ -69,13 +70,18 @@ wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float w
     }
     for (uint32_t t = 0; !r && t < welded.triangle_count; t++) {
         materials[t] = material_of_surface(ctx, welded.surfaces[t], welded.walkable[t], &guessed);
-        disagree += bwm_material_walkable(ctx, materials[t]) != (welded.walkable[t] != 0);
+        /* the game reads walkability from the material: honour the mesh's flag by changing the material */
+        if (bwm_material_walkable(ctx, materials[t]) != (welded.walkable[t] != 0)) {
+            materials[t] = welded.walkable[t] ? WM_SURF_DIRT : WM_SURF_NONWALK;
+            disagree++;
+        }
     }
     if (!r && guessed)
         wm_warn(ctx, "%u faces have surfaces without a KotOR material: written as dirt (walkable) or nonwalk",
                 guessed);
     if (!r && disagree)
-        wm_warn(ctx, "%u faces are marked walkable (or not) against their material; the game follows the material",
+        wm_warn(ctx, "%u faces are marked walkable (or not) against their surface; written as dirt (walkable) or "
+                     "nonwalk, since the game follows the material",
                 disagree);
     if (!r) {
         bwm_build_input in = {type, welded.positions, welded.vertex_count, welded.indices, welded.triangle_count,
@@ -106,4 +112,41 @@ int bwm_matches_mesh(const wm_ctx *ctx, const bwm_file *file, const wm_mesh *mes
     for (size_t i = 0; i < n; i++) on_edges += mesh->transitions[i] != WM_NO_TRANSITION;
     for (uint32_t e = 0; e < file->edge_count; e++) on_edges -= file->edges[e].transition != WM_NO_TRANSITION;
     return on_edges == 0;
+}
+
+static int same_point(const float *a, const float *b, float tolerance)
+{
+    return fabsf(a[0] - b[0]) <= tolerance && fabsf(a[1] - b[1]) <= tolerance && fabsf(a[2] - b[2]) <= tolerance;
+}
+
+static const float *edge_point(const bwm_file *f, uint32_t code, int end)
+{
+    uint32_t face = code / 3, e = code % 3;
+    return &f->vertices[3 * (size_t)f->faces[3 * (size_t)face + (end ? (e + 1) % 3 : e)]];
+}
+
+wm_result bwm_transfer_transitions(wm_ctx *ctx, const bwm_file *from, bwm_file *to, float tolerance,
+                                   uint32_t *out_unmatched)
+{
+    uint32_t unmatched = 0;
+    size_t from_codes = (size_t)from->face_count * 3, to_codes = (size_t)to->face_count * 3;
+    (void)ctx;
+    /* transitions are few (door and seam edges): a direct search is enough */
+    for (uint32_t i = 0; i < from->edge_count; i++) {
+        if (from->edges[i].transition < 0 || from->edges[i].code >= from_codes) continue;
+        const float *a = edge_point(from, from->edges[i].code, 0), *b = edge_point(from, from->edges[i].code, 1);
+        int found = 0;
+        for (uint32_t k = 0; k < to->edge_count; k++) {
+            if (to->edges[k].code >= to_codes) continue;
+            const float *c = edge_point(to, to->edges[k].code, 0), *d = edge_point(to, to->edges[k].code, 1);
+            if ((same_point(a, c, tolerance) && same_point(b, d, tolerance)) ||
+                (same_point(a, d, tolerance) && same_point(b, c, tolerance))) {
+                to->edges[k].transition = from->edges[i].transition;
+                found = 1;
+            }
+        }
+        unmatched += !found;
+    }
+    if (out_unmatched) *out_unmatched = unmatched;
+    return WM_OK;
 }

@@ -17,6 +17,7 @@ typedef struct finding_kind {
     const char *fmt;
     wm_severity severity;
     unsigned count;
+    char first_location[48];
 } finding_kind;
 
 typedef struct checker {
@@ -42,6 +43,7 @@ static void finding(checker *c, wm_severity sev, const char *location, const cha
         kind->fmt = fmt;
         kind->severity = sev;
         kind->count = 0;
+        snprintf(kind->first_location, sizeof kind->first_location, "%s", location);
     }
     if (kind && kind->count++ >= MAX_FINDINGS_PER_KIND) return;
     va_start(ap, fmt);
@@ -54,8 +56,9 @@ static void summarize(checker *c)
 {
     for (unsigned i = 0; i < c->kind_count; i++)
         if (c->kinds[i].count > MAX_FINDINGS_PER_KIND)
-            wm_report_finding(c->report, c->kinds[i].severity, "(summary)", "%u more findings like the previous \"%.40s...\"",
-                              c->kinds[i].count - MAX_FINDINGS_PER_KIND, c->kinds[i].fmt);
+            wm_report_finding(c->report, c->kinds[i].severity, c->kinds[i].first_location,
+                              "and %u more places with the same kind of problem (not listed)",
+                              c->kinds[i].count - MAX_FINDINGS_PER_KIND);
 }
 
 static const float *vtx(const bwm_file *f, uint32_t face, int corner)

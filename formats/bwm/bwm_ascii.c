@@ -1,0 +1,325 @@
+/* ASCII walkmeshes (read only): KOTORMax `.wok.ascii` exports, `node aabb`
+ * walkmesh nodes inside `.mdl.ascii` models, PyKotor and MDLOps text.
+ * Vertices are node-relative: the node's orientation (axis-angle) and
+ * position are applied. Face rows end with the surfacemat id; roomlinks
+ * rows are `face*3+edge room` in the text's face order. */
+#include "bwm/bwm.h"
+#include "wm_surface.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define ASCII_MAX_LINE 1024
+#define ASCII_MAX_FIELDS 16
+
+typedef struct text_reader {
+    const char *p, *end;
+    const char *source;
+    unsigned long line_no;
+    char line[ASCII_MAX_LINE];
+    char *field[ASCII_MAX_FIELDS];
+    int fields;
+    wm_ctx *ctx;
+} text_reader;
+
+/* Next line split into whitespace-separated fields (comments after '#' dropped).
+ * Returns 0 at the end of the text, -1 on a line too long. */
+static int next_line(text_reader *t)
+{
+    if (t->p >= t->end) return 0;
+    const char *start = t->p, *nl = memchr(t->p, '\n', (size_t)(t->end - t->p));
+    const char *stop = nl ? nl : t->end;
+    t->p = nl ? nl + 1 : t->end;
+    t->line_no++;
+    size_t n = (size_t)(stop - start);
+    if (n >= ASCII_MAX_LINE) return -1;
+    memcpy(t->line, start, n);
+    t->line[n] = 0;
+    char *hash = strchr(t->line, '#');
+    if (hash) *hash = 0;
+    t->fields = 0;
+    for (char *s = t->line; *s && t->fields < ASCII_MAX_FIELDS;) {
+        while (*s && isspace((unsigned char)*s)) *s++ = 0;
+        if (!*s) break;
+        t->field[t->fields++] = s;
+        while (*s && !isspace((unsigned char)*s)) s++;
+    }
+    return 1;
+}
+
+static wm_result text_error(text_reader *t, const char *what)
+{
+    return wm_error(t->ctx, WM_ERR_CORRUPT, "%s: line %lu: %s", t->source, t->line_no, what);
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    return end != s && *end == 0 && errno == 0 && isfinite(*out);
+}
+
+static int parse_long(const char *s, long *out)
+{
+    double d;
+    if (!parse_double(s, &d) || d != floor(d) || fabs(d) > 2147483647.0) return 0;
+    *out = (long)d;
+    return 1;
+}
+
+/* Reads a `keyword N` count and checks it against the limit and the text left
+ * (every row takes at least two bytes) before anything is allocated. */
+static wm_result read_count(text_reader *t, uint32_t *out)
+{
+    long n;
+    if (t->fields < 2 || !parse_long(t->field[1], &n) || n < 0) return text_error(t, "bad count");
+    if ((uint64_t)n > t->ctx->limits.max_triangles)
+        return wm_error(t->ctx, WM_ERR_LIMIT, "%s: line %lu: count %ld over the limit", t->source, t->line_no, n);
+    if ((uint64_t)n * 2 > (uint64_t)(t->end - t->p))
+        return wm_error(t->ctx, WM_ERR_TRUNCATED, "%s: line %lu: %ld rows announced, the text ends before",
+                        t->source, t->line_no, n);
+    *out = (uint32_t)n;
+    return WM_OK;
+}
+
+typedef struct ascii_node {
+    double position[3];
+    double axis[3], angle;
+    uint32_t first_vertex, vertex_count, first_face;
+    int has_root_box;
+    double root_box[6]; /* first row of an `aabb` list */
+    const double *room_offset;
+} ascii_node;
+
+static void rotate(const ascii_node *n, const double in[3], double out[3])
+{
+    double len = sqrt(n->axis[0] * n->axis[0] + n->axis[1] * n->axis[1] + n->axis[2] * n->axis[2]);
+    if (n->angle == 0.0 || len == 0.0) {
+        memcpy(out, in, sizeof(double) * 3);
+        return;
+    }
+    double k[3] = {n->axis[0] / len, n->axis[1] / len, n->axis[2] / len}, c = cos(n->angle), s = sin(n->angle);
+    double dot = k[0] * in[0] + k[1] * in[1] + k[2] * in[2];
+    double cross[3] = {k[1] * in[2] - k[2] * in[1], k[2] * in[0] - k[0] * in[2], k[0] * in[1] - k[1] * in[0]};
+    for (int i = 0; i < 3; i++) out[i] = in[i] * c + cross[i] * s + k[i] * dot * (1 - c); /* Rodrigues */
+}
+
+static wm_result read_verts(text_reader *t, ascii_node *node, wm_mesh *mesh)
+{
+    uint32_t n;
+    wm_result r = read_count(t, &n);
+    if (!r) r = wm_mesh_reserve(t->ctx, mesh, mesh->vertex_count + n, mesh->triangle_count);
+    node->first_vertex = mesh->vertex_count;
+    node->vertex_count = n;
+    for (uint32_t i = 0; !r && i < n; i++) {
+        double v[3];
+        if (next_line(t) != 1 || t->fields < 3 || !parse_double(t->field[0], &v[0]) ||
+            !parse_double(t->field[1], &v[1]) || !parse_double(t->field[2], &v[2]))
+            return text_error(t, "expected a vertex row \"x y z\"");
+        r = wm_mesh_add_vertex(t->ctx, mesh, (float)v[0], (float)v[1], (float)v[2], NULL);
+    }
+    return r;
+}
+
+static wm_result read_faces(text_reader *t, ascii_node *node, wm_mesh *mesh, uint32_t *unknown_materials)
+{
+    const wm_surface_table *table = wm_surfaces(t->ctx);
+    uint32_t n;
+    wm_result r = read_count(t, &n);
+    if (!r) r = wm_mesh_reserve(t->ctx, mesh, mesh->vertex_count, mesh->triangle_count + n);
+    node->first_face = mesh->triangle_count;
+    for (uint32_t i = 0; !r && i < n; i++) {
+        long v[3], material;
+        if (next_line(t) != 1 || t->fields < 4 || !parse_long(t->field[0], &v[0]) || !parse_long(t->field[1], &v[1]) ||
+            !parse_long(t->field[2], &v[2]) || !parse_long(t->field[t->fields - 1], &material))
+            return text_error(t, "expected a face row \"v1 v2 v3 ... material\"");
+        for (int k = 0; k < 3; k++)
+            if (v[k] < 0 || (uint64_t)v[k] >= node->vertex_count) return text_error(t, "face vertex index out of range");
+        uint16_t s = material >= 0 ? wm_surface_from_kotor(table, (int32_t)material) : WM_SURFACE_NONE;
+        if (s == WM_SURFACE_NONE) {
+            (*unknown_materials)++;
+            s = WM_SURF_UNDEFINED;
+        }
+        r = wm_mesh_add_triangle(t->ctx, mesh, node->first_vertex + (uint32_t)v[0], node->first_vertex + (uint32_t)v[1],
+                                 node->first_vertex + (uint32_t)v[2], s, wm_surface_walkable(table, s));
+    }
+    return r;
+}
+
+static wm_result read_roomlinks(text_reader *t, const ascii_node *node, wm_mesh *mesh)
+{
+    uint32_t n;
+    wm_result r = read_count(t, &n);
+    for (uint32_t i = 0; !r && i < n; i++) {
+        long code, room;
+        if (next_line(t) != 1 || t->fields < 2 || !parse_long(t->field[0], &code) || !parse_long(t->field[1], &room))
+            return text_error(t, "expected a roomlinks row \"face*3+edge room\"");
+        uint64_t faces = mesh->triangle_count - node->first_face;
+        if (code < 0 || (uint64_t)code >= faces * 3 || room < -1) return text_error(t, "roomlink out of range");
+        mesh->transitions[3 * (size_t)node->first_face + (size_t)code] = (int32_t)room;
+    }
+    return r;
+}
+
+/* Node-relative vertices (KOTORMax) get the node's orientation and position
+ * (and the LYT room offset when given). A node whose `aabb` list encloses
+ * the vertices as stored (PyKotor writes absolute vertices beside the
+ * position) is already in place. */
+static void place_vertices(const ascii_node *node, wm_mesh *mesh)
+{
+    float *p = &mesh->positions[3 * (size_t)node->first_vertex];
+    if (node->vertex_count == 0) return;
+    if (node->has_root_box) {
+        double mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (uint32_t i = 0; i < node->vertex_count; i++)
+            for (int k = 0; k < 3; k++) {
+                mn[k] = fmin(mn[k], p[3 * i + k]);
+                mx[k] = fmax(mx[k], p[3 * i + k]);
+            }
+        int absolute = 1;
+        for (int k = 0; k < 3; k++)
+            absolute &= fabs(node->root_box[k] - mn[k]) < 0.05 && fabs(node->root_box[3 + k] - mx[k]) < 0.05;
+        if (absolute) return;
+    }
+    for (uint32_t i = 0; i < node->vertex_count; i++) {
+        double v[3] = {p[3 * i], p[3 * i + 1], p[3 * i + 2]}, w[3];
+        rotate(node, v, w);
+        for (int k = 0; k < 3; k++)
+            p[3 * i + k] = (float)(w[k] + node->position[k] + (node->room_offset ? node->room_offset[k] : 0.0));
+    }
+}
+
+/* Parses one node body up to `endnode`. */
+static wm_result read_node(text_reader *t, wm_mesh *mesh, const double *room_offset, uint32_t *unknown)
+{
+    ascii_node node;
+    memset(&node, 0, sizeof node);
+    node.first_face = mesh->triangle_count;
+    node.room_offset = room_offset;
+    int status;
+    while ((status = next_line(t)) == 1) {
+        if (t->fields == 0) continue;
+        const char *key = t->field[0];
+        wm_result r = WM_OK;
+        if (strcasecmp(key, "endnode") == 0) {
+            place_vertices(&node, mesh);
+            return WM_OK;
+        }
+        if (strcasecmp(key, "position") == 0 && t->fields >= 4) {
+            for (int k = 0; k < 3; k++)
+                if (!parse_double(t->field[1 + k], &node.position[k])) return text_error(t, "bad position");
+        } else if (strcasecmp(key, "orientation") == 0 && t->fields >= 5) {
+            for (int k = 0; k < 3; k++)
+                if (!parse_double(t->field[1 + k], &node.axis[k])) return text_error(t, "bad orientation");
+            if (!parse_double(t->field[4], &node.angle)) return text_error(t, "bad orientation");
+        } else if (strcasecmp(key, "verts") == 0) {
+            r = read_verts(t, &node, mesh);
+        } else if (strcasecmp(key, "faces") == 0) {
+            r = read_faces(t, &node, mesh, unknown);
+        } else if (strcasecmp(key, "roomlinks") == 0) {
+            r = read_roomlinks(t, &node, mesh);
+        } else if (strcasecmp(key, "aabb") == 0) {
+            /* the first box row (on the keyword's line or the next) is the root's */
+            int at = 1;
+            if (t->fields < 7 && next_line(t) == 1) at = 0;
+            if (t->fields - at >= 6 && !node.has_root_box) {
+                node.has_root_box = 1;
+                for (int k = 0; k < 6; k++)
+                    if (!parse_double(t->field[at + k], &node.root_box[k])) node.has_root_box = 0;
+            }
+        } /* everything else (further aabb rows, tverts, render settings) is derived or not a walkmesh's */
+        if (r) return r;
+    }
+    if (status < 0) return text_error(t, "line too long");
+    return text_error(t, "node without endnode");
+}
+
+/* Walkmesh nodes: `node aabb` when the text has any (a model), else `node trimesh` (a .wok.ascii). */
+static int has_aabb_node(const char *text, size_t size)
+{
+    static const char needle[] = "node aabb";
+    for (size_t i = 0; i + sizeof needle - 1 <= size; i++)
+        if (strncasecmp(text + i, needle, sizeof needle - 1) == 0) return 1;
+    return 0;
+}
+
+wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char *source, const double *room_offset,
+                          wm_mesh *out)
+{
+    text_reader t;
+    memset(&t, 0, sizeof t);
+    t.p = text;
+    t.end = text + size;
+    t.source = source ? source : "<memory>";
+    t.ctx = ctx;
+    const char *wanted = has_aabb_node(text, size) ? "aabb" : "trimesh";
+    uint32_t nodes = 0, unknown = 0;
+    int status;
+    while ((status = next_line(&t)) == 1) {
+        if (t.fields < 2 || strcasecmp(t.field[0], "node") != 0) continue;
+        if (strcasecmp(t.field[1], wanted) != 0) continue;
+        if (nodes == 0 && t.fields >= 3) snprintf(out->name, sizeof out->name, "%s", t.field[2]);
+        wm_result r = read_node(&t, out, room_offset, &unknown);
+        if (r) return r;
+        nodes++;
+    }
+    if (status < 0) return text_error(&t, "line too long");
+    if (nodes == 0)
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: no walkmesh node (\"node aabb\" or \"node trimesh\")", t.source);
+    if (unknown) wm_warn(ctx, "%s: %u faces have materials unknown to the surface table (read as undefined)", t.source, unknown);
+    return WM_OK;
+}
+
+static int ascii_probe(const uint8_t *head, size_t head_size, uint64_t file_size, const char *path)
+{
+    (void)file_size;
+    (void)path;
+    const char *text = (const char *)head;
+    int node = 0, verts = 0;
+    for (size_t i = 0; i < head_size; i++) {
+        if (head[i] == 0) return 0; /* binary */
+        if (i + 9 <= head_size && (strncasecmp(text + i, "node aabb", 9) == 0 || strncasecmp(text + i, "node trim", 9) == 0))
+            node = 1;
+        if (i + 6 <= head_size && strncasecmp(text + i, "verts ", 6) == 0) verts = 1;
+    }
+    return node ? (verts ? 90 : 60) : 0;
+}
+
+static wm_result ascii_read_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
+{
+    uint8_t *data = NULL;
+    size_t size = 0;
+    double offset[3];
+    const char *v = opts ? wm_option_get(opts, "room-offset") : NULL;
+    if (v && sscanf(v, "%lf,%lf,%lf", &offset[0], &offset[1], &offset[2]) != 3)
+        return wm_error(ctx, WM_ERR_INVALID, "--room-offset: \"%s\" is not X,Y,Z", v);
+    wm_result r = wm_file_read(ctx, path, &data, &size);
+    if (r) return r;
+    r = bwm_ascii_parse(ctx, (const char *)data, size, path, v ? offset : NULL, out);
+    wm_free(ctx, data);
+    return r;
+}
+
+static const char *const ascii_extensions[] = {"ascii", NULL};
+
+static const wm_option_desc ascii_options[] = {
+    {"room-offset", "X,Y,Z", "the room's LYT position, added to node-relative vertices"},
+    {NULL, NULL, NULL}};
+
+const wm_format wm_format_bwm_ascii = {
+    "bwm-ascii",
+    "KotOR ASCII walkmesh (KOTORMax .wok.ascii, node aabb in .mdl.ascii; read only)",
+    ascii_extensions,
+    ascii_probe,
+    ascii_read_hook,
+    NULL,
+    NULL,
+    NULL,
+    ascii_options,
+};
