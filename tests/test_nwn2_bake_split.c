@@ -129,6 +129,49 @@ static void test_split_along_tile_lines(void **state)
     nwn2_aswm_free(&ctx, &a);
 }
 
+typedef struct progress_log {
+    uint32_t calls, tiles_done, tiles_total, islands_done, islands_total;
+} progress_log;
+
+static void record_progress(void *user, const char *stage, uint32_t done, uint32_t total)
+{
+    progress_log *log = user;
+    log->calls++;
+    if (strstr(stage, "tile")) {
+        log->tiles_done = done;
+        log->tiles_total = total;
+    } else {
+        log->islands_done = done;
+        log->islands_total = total;
+    }
+}
+
+/* Progress: every tile, then every island row, reported in order, on 3 threads too. */
+static void test_progress_reports_each_stage(void **state)
+{
+    (void)state;
+    for (unsigned threads = 1; threads <= 3; threads += 2) {
+        wm_ctx ctx;
+        wmt_ctx_init(&ctx);
+        nwn2_aswm a;
+        rectangle(&ctx, &a);
+        progress_log log = {0};
+        nwn2_bake_options opts;
+        nwn2_bake_options_init(&opts);
+        opts.threads = threads;
+        opts.progress = record_progress;
+        opts.progress_user = &log;
+        assert_int_equal(nwn2_bake(&ctx, &a, &opts, NULL), WM_OK);
+        assert_int_equal(log.tiles_total, 6);
+        assert_int_equal(log.islands_total, 6);
+        assert_int_equal(log.tiles_done, 6);
+        assert_int_equal(log.islands_done, 6);
+        if (threads == 1)
+            assert_int_equal(log.calls, 12);
+        nwn2_aswm_free(&ctx, &a);
+    }
+}
+
 static void test_cutter_removes_polygon(void **state)
 {
     (void)state;
@@ -283,6 +326,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_split_along_tile_lines),
+        cmocka_unit_test(test_progress_reports_each_stage),
         cmocka_unit_test(test_cutter_removes_polygon),
         cmocka_unit_test(test_border_tiles_dropped),
         cmocka_unit_test(test_trn_winding_becomes_clockwise),

@@ -37,10 +37,10 @@ static void help(void)
            "more than 127 walkable triangles), 3 output not written (exists without --force).\n");
 }
 
-static void show_progress(void *user, uint32_t done, uint32_t total)
+static void show_progress(void *user, const char *stage, uint32_t done, uint32_t total)
 {
     (void)user;
-    cli_progress(done, total, "baking tiles and islands");
+    cli_progress(done, total, stage);
 }
 
 static int parse_threads(const char *text, unsigned *out)

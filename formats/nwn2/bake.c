@@ -27,8 +27,7 @@ typedef struct parallel_state {
 /* Runs jobs until none are left or one failed. Jobs are claimed in index
  * order, so when one fails every lower index has been claimed and finishes:
  * the lowest failing index is always found (deterministic errors). */
-static void run_jobs(parallel_state *st, const nwn2_bake_options *opts, uint32_t base, uint32_t total,
-                     int report)
+static void run_jobs(parallel_state *st, const nwn2_bake_options *opts, const char *stage)
 {
     wm_ctx local = *st->parent;
     local.warn = NULL; /* warning sinks are not thread-safe */
@@ -51,19 +50,19 @@ static void run_jobs(parallel_state *st, const nwn2_bake_options *opts, uint32_t
             break;
         }
         uint32_t done = atomic_fetch_add(&st->done, 1) + 1;
-        if (report && opts && opts->progress)
-            opts->progress(opts->progress_user, base + done, total);
+        if (opts && opts->progress)
+            opts->progress(opts->progress_user, stage, done, st->count);
     }
 }
 
 static void *worker_main(void *p)
 {
-    run_jobs(p, NULL, 0, 0, 0);
+    run_jobs(p, NULL, NULL);
     return NULL;
 }
 
 wm_result bake_parallel(wm_ctx *ctx, unsigned threads, uint32_t count, bake_job_fn job, void *user,
-                        const nwn2_bake_options *opts, uint32_t progress_base, uint32_t progress_total)
+                        const nwn2_bake_options *opts, const char *stage)
 {
     parallel_state st;
     memset(&st, 0, sizeof st);
@@ -87,10 +86,12 @@ wm_result bake_parallel(wm_ctx *ctx, unsigned threads, uint32_t count, bake_job_
             break; /* fewer threads is still correct */
         started++;
     }
-    run_jobs(&st, opts, progress_base, progress_total, 1);
+    run_jobs(&st, opts, stage);
     for (unsigned i = 0; i < started; i++)
         pthread_join(ids[i], NULL);
     pthread_mutex_destroy(&st.lock);
+    if (!st.error && opts && opts->progress && started)
+        opts->progress(opts->progress_user, stage, count, count); /* workers may have run the last jobs */
     if (st.error) {
         memcpy(ctx->message, st.message, sizeof ctx->message);
         return st.error;
@@ -222,8 +223,7 @@ wm_result nwn2_bake(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts_in,
     if (!los)
         return WM_ERR_NOMEM;
     tile_job tj = {a, los};
-    /* The island total is unknown yet: report tiles as the first half. */
-    r = bake_parallel(ctx, opts->threads, tiles, tile_job_run, &tj, opts, 0, 2 * tiles);
+    r = bake_parallel(ctx, opts->threads, tiles, tile_job_run, &tj, opts, "tile path tables");
     for (uint32_t t = 0; !r && t < tiles; t++) {
         stats.los_pairs += los[t];
         if (a->tiles[t].node_count > stats.max_tile_nodes)
@@ -232,12 +232,8 @@ wm_result nwn2_bake(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts_in,
     wm_free(ctx, los);
     if (!r)
         r = bake_islands_build(ctx, a, island_tag);
-    if (!r && a->island_count) {
-        /* progress: islands scaled onto the second half */
-        r = bake_parallel(ctx, opts->threads, a->island_count, island_job_run, a, NULL, 0, 0);
-        if (!r && opts->progress)
-            opts->progress(opts->progress_user, 2 * tiles, 2 * tiles);
-    }
+    if (!r && a->island_count)
+        r = bake_parallel(ctx, opts->threads, a->island_count, island_job_run, a, opts, "island path table");
     stats.island_count = a->island_count;
     if (stats_out)
         *stats_out = stats;

@@ -42,9 +42,9 @@ wm_result nwn2_bake_cutters_from_git(wm_ctx *ctx, const uint8_t *data, size_t si
                                      nwn2_cutter_set *out);
 wm_result nwn2_bake_read_git(wm_ctx *ctx, const char *path, nwn2_cutter_set *out);
 
-/* Called after each finished unit of work (tiles, then islands); from the
- * calling thread only. */
-typedef void (*nwn2_bake_progress_fn)(void *user, uint32_t done, uint32_t total);
+/* Called after each finished unit of work of a stage ("tile path tables",
+ * then "island path table"); from the calling thread only. */
+typedef void (*nwn2_bake_progress_fn)(void *user, const char *stage, uint32_t done, uint32_t total);
 
 typedef struct nwn2_bake_options {
     int keep_borders;                 /* do not drop the border tiles' triangles */

@@ -8,11 +8,10 @@
 typedef wm_result (*bake_job_fn)(wm_ctx *ctx, void *user, uint32_t index);
 
 /* Runs job(0..count-1) on up to `threads` threads. Deterministic: when jobs
- * fail, the error of the lowest failing index is reported in ctx. progress
- * (may be NULL) is called from the calling thread with done counts offset
- * by progress_base out of progress_total. */
+ * fail, the error of the lowest failing index is reported in ctx. opts->progress
+ * (when set) is called from the calling thread with the stage name. */
 wm_result bake_parallel(wm_ctx *ctx, unsigned threads, uint32_t count, bake_job_fn job, void *user,
-                        const nwn2_bake_options *opts, uint32_t progress_base, uint32_t progress_total);
+                        const nwn2_bake_options *opts, const char *stage);
 
 /* Stage 1 with a per-cutter choice (whole[i]: remove whole triangles). */
 wm_result bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, const uint8_t *whole,
