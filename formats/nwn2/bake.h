@@ -4,9 +4,9 @@
  * produces").
  *
  * Stages, each usable on its own (tests call them separately):
- *   1. geometry: drop map-border triangles, cut walkmesh cutters, split
- *      triangles along tile lines, turn every triangle clockwise (the TRX
- *      convention), sort triangles into tiles by centre, drop unused
+ *   1. geometry: turn every triangle clockwise (the TRX convention), cut
+ *      walkmesh cutters, split triangles along tile lines, drop the border
+ *      tiles' triangles, sort triangles into tiles by centre, drop unused
  *      vertices, rebuild edges and neighbours in the toolset's order,
  *      recompute centres, normals and plane distances;
  *   2. tile path tables (independent per tile, so they run in parallel);
