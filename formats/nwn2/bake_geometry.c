@@ -110,7 +110,7 @@ static wm_result sort_into_tiles(wm_ctx *ctx, nwn2_aswm *a)
     const uint32_t tiles = a->grid_width * a->grid_height;
     uint32_t *tile_of = wm_alloc_array(ctx, a->triangle_count ? a->triangle_count : 1, sizeof *tile_of);
     uint32_t *start = wm_alloc_array(ctx, (size_t)tiles + 1, sizeof *start);
-    nwn2_triangle *sorted = wm_alloc_array(ctx, a->triangle_count ? a->triangle_count : 1, sizeof *sorted);
+    nwn2_triangle *sorted = wm_realloc_array(ctx, NULL, a->triangle_count ? a->triangle_count : 1, sizeof *sorted);
     if (!tile_of || !start || !sorted) {
         wm_free(ctx, tile_of);
         wm_free(ctx, start);
@@ -259,11 +259,12 @@ static wm_result rebuild_edges(wm_ctx *ctx, nwn2_aswm *a, const uint32_t *origin
     const uint64_t sides = 3ull * a->triangle_count;
     if (sides > UINT32_MAX)
         return wm_error(ctx, WM_ERR_LIMIT, "%u triangles: too many edges", a->triangle_count);
-    half_edge *h = wm_alloc_array(ctx, sides ? (size_t)sides : 1, sizeof *h);
-    half_edge *sorted = wm_alloc_array(ctx, sides ? (size_t)sides : 1, sizeof *sorted);
+    /* h, sorted, edges and mate are written in full before being read: no zeroing */
+    half_edge *h = wm_realloc_array(ctx, NULL, sides ? (size_t)sides : 1, sizeof *h);
+    half_edge *sorted = wm_realloc_array(ctx, NULL, sides ? (size_t)sides : 1, sizeof *sorted);
     uint32_t *start = wm_alloc_array(ctx, (size_t)a->vertex_count + 1, sizeof *start);
-    nwn2_edge *edges = wm_alloc_array(ctx, sides ? (size_t)sides : 1, sizeof *edges);
-    uint32_t *mate = wm_alloc_array(ctx, sides ? (size_t)sides : 1, sizeof *mate);
+    nwn2_edge *edges = wm_realloc_array(ctx, NULL, sides ? (size_t)sides : 1, sizeof *edges);
+    uint32_t *mate = wm_realloc_array(ctx, NULL, sides ? (size_t)sides : 1, sizeof *mate);
     if (!h || !sorted || !start || !edges || !mate) {
         wm_free(ctx, h);
         wm_free(ctx, sorted);
