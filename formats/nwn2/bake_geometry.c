@@ -1,6 +1,6 @@
-/* Bake stage 1: the TRX geometry. Border triangles dropped, cutters cut,
- * tile lines split, clockwise winding, triangles grouped by tile, unused
- * vertices dropped, edges/neighbours/centres/normals rebuilt. */
+/* Bake stage 1: the TRX geometry. Clockwise winding, cutters cut, tile
+ * lines split, border tiles' triangles dropped, triangles grouped by tile,
+ * unused vertices dropped, edges/neighbours/centres/normals rebuilt. */
 #include "bake_internal.h"
 
 #include <math.h>
