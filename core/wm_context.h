@@ -21,7 +21,8 @@ typedef enum wm_result {
     WM_ERR_UNSUPPORTED, /* valid but not handled (version, operation not offered by the format) */
     WM_ERR_AMBIGUOUS,   /* several formats claim the input equally */
     WM_ERR_INVALID,     /* bad argument or invalid mesh given by the caller */
-    WM_ERR_EXISTS       /* output exists and overwriting was not allowed */
+    WM_ERR_EXISTS,      /* output exists and overwriting was not allowed */
+    WM_ERR_OPTION       /* a module option has a value the module does not accept */
 } wm_result;
 
 typedef struct wm_allocator {

@@ -228,6 +228,26 @@ static void formats_lists_every_module(void **state)
     free(out);
 }
 
+/* A module option with a value its module refuses is a usage error (exit 1), not an output error. */
+static void bad_module_option_values_are_usage_errors(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    char *out = wmt_join(dir, "court.wok");
+    char *sample = wmt_sample_path("courtyard.obj");
+    const char *argv[] = {"convert", sample, out, "--plane-style", "sideways", NULL};
+    char *err = NULL;
+    assert_int_equal(wmt_run_cli(NULL, &err, argv), 1);
+    assert_non_null(strstr(err, "sideways"));
+    assert_int_equal(count_lines(err), 1);
+    assert_false(access(out, F_OK) == 0);
+    free(err);
+    wmt_remove_tree(dir);
+    free(sample);
+    free(out);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +257,7 @@ int main(void)
         cmocka_unit_test(info_agrees_across_a_conversion),
         cmocka_unit_test(batch_conversion_reports_progress),
         cmocka_unit_test(formats_lists_every_module),
+        cmocka_unit_test(bad_module_option_values_are_usage_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

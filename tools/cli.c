@@ -38,6 +38,7 @@ int cli_fail(const wm_ctx *ctx, wm_result result, int is_output)
     case WM_ERR_UNSUPPORTED:
     case WM_ERR_AMBIGUOUS: return EXIT_FORMAT;
     case WM_ERR_EXISTS: return EXIT_OUTPUT;
+    case WM_ERR_OPTION: return EXIT_USAGE;
     case WM_ERR_INVALID: return is_output ? EXIT_OUTPUT : EXIT_INPUT;
     case WM_ERR_IO:
     case WM_ERR_NOMEM: return is_output ? EXIT_OUTPUT : EXIT_INPUT;

@@ -13,7 +13,8 @@ enum {
     EXIT_INPUT = 2,       /* input missing, unreadable, truncated or corrupt */
     EXIT_OUTPUT = 3,      /* output could not be written, or exists without --force */
     EXIT_FORMAT = 4,      /* unsupported or ambiguous format */
-    EXIT_INVALID = 5      /* validate found errors */
+    EXIT_INVALID = 5,     /* validate found errors */
+    EXIT_NOT_FOUND = 6    /* query ran but found nothing there */
 };
 
 /* Prints "walkmesh: message" on stderr (one line). */

@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int cmd_formats(int argc, char **argv)
 {
@@ -15,14 +16,18 @@ int cmd_formats(int argc, char **argv)
     }
     size_t count;
     const wm_format *const *formats = wm_formats(&count);
-    printf("%-8s %-5s %-5s %-8s %s\n", "name", "read", "write", "validate", "extensions / description");
+    int width = 4;
+    for (size_t i = 0; i < count; i++)
+        if ((int)strlen(formats[i]->name) > width)
+            width = (int)strlen(formats[i]->name);
+    printf("%-*s %-5s %-5s %-8s %s\n", width, "name", "read", "write", "validate", "extensions / description");
     for (size_t i = 0; i < count; i++) {
         const wm_format *f = formats[i];
-        printf("%-8s %-5s %-5s %-8s ", f->name, f->read ? "yes" : "no", f->write ? "yes" : "no",
+        printf("%-*s %-5s %-5s %-8s ", width, f->name, f->read ? "yes" : "no", f->write ? "yes" : "no",
                f->validate ? "yes" : "no");
         for (const char *const *e = f->extensions; e && *e; e++)
             printf("%s.%s", e == f->extensions ? "" : " ", *e);
-        printf("\n         %s\n", f->description);
+        printf("\n%*s %s\n", width, "", f->description);
     }
     return EXIT_OK;
 }

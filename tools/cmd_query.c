@@ -8,13 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Exit code when the query ran but found nothing (no face under the point, ray misses). */
-#define EXIT_NO_HIT 6
-
 static void query_usage(FILE *out)
 {
     fprintf(out,
-            "usage: walkmesh query FILE height X Y [--z Z]\n"
+            "Usage: walkmesh query FILE height X Y [--z Z]\n"
             "       walkmesh query FILE raycast OX OY OZ DX DY DZ\n"
             "\n"
             "Spatial queries on a KotOR area walkmesh (.wok) through the file's own AABB tree.\n"
@@ -25,7 +22,7 @@ static void query_usage(FILE *out)
             "\n"
             "Exit codes: 0 found, 1 usage, 2 unreadable or corrupt input, 4 not a BWM walkmesh\n"
             "or not a .wok, %d nothing there (no walkable face / no hit).\n",
-            EXIT_NO_HIT);
+            EXIT_NOT_FOUND);
 }
 
 static int parse_number(const char *text, float *out)
@@ -52,7 +49,7 @@ static int query_result(const wm_ctx *ctx, wm_result r)
 {
     if (r == WM_ERR_INVALID) {
         fprintf(stderr, "walkmesh: query: %s\n", wm_ctx_message(ctx));
-        return EXIT_NO_HIT;
+        return EXIT_NOT_FOUND;
     }
     if (r == WM_ERR_UNSUPPORTED) {
         fprintf(stderr, "walkmesh: query: %s\n", wm_ctx_message(ctx));

@@ -36,7 +36,7 @@ static void usage(FILE *out)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\nExit codes: 0 ok, 1 usage error, 2 input error (missing, unreadable, truncated, corrupt),\n"
                  "3 output error (cannot write, or exists without --force), 4 unsupported or ambiguous format,\n"
-                 "5 validate found errors.\n");
+                 "5 validate found errors, 6 query found nothing there.\n");
 }
 
 int main(int argc, char **argv)

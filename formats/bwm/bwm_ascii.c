@@ -298,7 +298,7 @@ static wm_result ascii_read_hook(wm_ctx *ctx, const char *path, const wm_options
     double offset[3];
     const char *v = opts ? wm_option_get(opts, "room-offset") : NULL;
     if (v && sscanf(v, "%lf,%lf,%lf", &offset[0], &offset[1], &offset[2]) != 3)
-        return wm_error(ctx, WM_ERR_INVALID, "--room-offset: \"%s\" is not X,Y,Z", v);
+        return wm_error(ctx, WM_ERR_OPTION, "--room-offset: \"%s\" is not X,Y,Z", v);
     wm_result r = wm_file_read(ctx, path, &data, &size);
     if (r) return r;
     r = bwm_ascii_parse(ctx, (const char *)data, size, path, v ? offset : NULL, out);

@@ -65,7 +65,7 @@ static wm_result parse_planes(wm_ctx *ctx, const wm_options *opts, bwm_plane_sty
         *out = BWM_PLANES_KOTORMAX;
         return WM_OK;
     }
-    return wm_error(ctx, WM_ERR_INVALID, "--plane-style: \"%s\" is neither bioware nor kotormax", v);
+    return wm_error(ctx, WM_ERR_OPTION, "--plane-style: \"%s\" is neither bioware nor kotormax", v);
 }
 
 static wm_result parse_vec3(wm_ctx *ctx, const wm_options *opts, const char *name, float out[3])
@@ -77,15 +77,15 @@ static wm_result parse_vec3(wm_ctx *ctx, const wm_options *opts, const char *nam
         char *end;
         errno = 0;
         double d = strtod(p, &end);
-        if (end == p || errno) return wm_error(ctx, WM_ERR_INVALID, "--%s: \"%s\" is not X,Y,Z", name, v);
+        if (end == p || errno) return wm_error(ctx, WM_ERR_OPTION, "--%s: \"%s\" is not X,Y,Z", name, v);
         out[k] = (float)d;
         p = end;
         if (k < 2) {
-            if (*p != ',') return wm_error(ctx, WM_ERR_INVALID, "--%s: \"%s\" is not X,Y,Z", name, v);
+            if (*p != ',') return wm_error(ctx, WM_ERR_OPTION, "--%s: \"%s\" is not X,Y,Z", name, v);
             p++;
         }
     }
-    if (*p) return wm_error(ctx, WM_ERR_INVALID, "--%s: \"%s\" is not X,Y,Z", name, v);
+    if (*p) return wm_error(ctx, WM_ERR_OPTION, "--%s: \"%s\" is not X,Y,Z", name, v);
     return WM_OK;
 }
 

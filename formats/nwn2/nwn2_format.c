@@ -90,7 +90,7 @@ static wm_result nwn2_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, 
     const char *source = opts ? opts->source_path : NULL;
     int level = zlib_level(opts);
     if (level == -2)
-        return wm_error(ctx, WM_ERR_INVALID, "--zlib-level must be a number from 0 to 9");
+        return wm_error(ctx, WM_ERR_OPTION, "--zlib-level must be a number from 0 to 9");
     if (!base && !source)
         return wm_error(ctx, WM_ERR_INVALID,
                         "%s: writing a TRN/TRX needs --base AREA.trx (an existing TRN/TRX whose other packets and "

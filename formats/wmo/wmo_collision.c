@@ -27,7 +27,7 @@ wm_result wmo_rule_parse(wm_ctx *ctx, const char *text, wmo_rule *out)
             return WM_OK;
         }
     }
-    return wm_error(ctx, WM_ERR_INVALID,
+    return wm_error(ctx, WM_ERR_OPTION,
                     "--collision-rule %s: expected server, azerothcore, collision-flag, material-ff or all", text);
 }
 

@@ -63,7 +63,7 @@ static wm_result parse_number(wm_ctx *ctx, const wm_options *opts, const char *n
     char *end = NULL;
     unsigned long v = strtoul(text, &end, 10);
     if (!*text || *end || v == 0 || v > max)
-        return wm_error(ctx, WM_ERR_INVALID, "--%s %s: expected a whole number from 1 to %u", name, text, max);
+        return wm_error(ctx, WM_ERR_OPTION, "--%s %s: expected a whole number from 1 to %u", name, text, max);
     *out = (uint32_t)v;
     return WM_OK;
 }
