@@ -402,11 +402,10 @@ static void test_recompute_matches_toolset(void **state)
     nwn2_aswm_recompute_geometry(a);
     assert_int_equal(a->edge_count, edges);
     for (uint32_t t = 0; t < n; t++) {
-        /* same neighbour set (slot order may differ from the toolset's) */
+        /* the toolset's own edge numbering and slot order (FORMAT-NOTES §2 layout, as stored) */
         for (int k = 0; k < 3; k++) {
-            uint32_t u = orig[t].neighbour[k];
-            assert_true(u == a->triangles[t].neighbour[0] || u == a->triangles[t].neighbour[1] ||
-                        u == a->triangles[t].neighbour[2]);
+            assert_int_equal(a->triangles[t].neighbour[k], orig[t].neighbour[k]);
+            assert_int_equal(a->triangles[t].edge[k], orig[t].edge[k]);
         }
         if (nwn2_triangle_sliver(a, t) >= NWN2_SLIVER_RATIO) {
             for (int k = 0; k < 3; k++)

@@ -322,6 +322,46 @@ static void test_bad_input_is_refused(void **state)
     nwn2_aswm_free(&ctx, &a);
 }
 
+/* 1000 triangles on one edge (a hostile "book" of pages): the sides of that edge
+ * pair up in order (500 edges of two triangles), every other side is its own
+ * edge: 500 + 2 * 1000 edges in all. */
+static void test_edge_shared_by_many_triangles(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    enum { PAGES = 1000 };
+    float *verts = calloc(3 * (PAGES + 2), sizeof(float));
+    uint32_t *tris = calloc(3 * PAGES, sizeof(uint32_t));
+    uint16_t *flags = calloc(PAGES, sizeof(uint16_t));
+    verts[3] = 1.0f; /* vertex 1 at (1, 0, 0); vertex 0 at the origin */
+    for (uint32_t k = 0; k < PAGES; k++) {
+        float angle = 6.2831853f * (float)k / PAGES;
+        verts[3 * (k + 2) + 0] = 0.5f;
+        verts[3 * (k + 2) + 1] = cosf(angle);
+        verts[3 * (k + 2) + 2] = sinf(angle);
+        tris[3 * k] = 0;
+        tris[3 * k + 1] = 1;
+        tris[3 * k + 2] = k + 2;
+        flags[k] = 0;
+    }
+    nwn2_aswm a;
+    make_mesh(&ctx, &a, 1, 1, 9.0f, verts, PAGES + 2, tris, flags, PAGES);
+    assert_int_equal(nwn2_aswm_rebuild_edges(&ctx, &a), WM_OK);
+    assert_int_equal(a.edge_count, PAGES / 2 + 2 * PAGES);
+    uint32_t shared = 0;
+    for (uint32_t e = 0; e < a.edge_count; e++)
+        if (a.edges[e].tri[1] != NWN2_NONE32) {
+            shared++;
+            assert_int_equal(a.edges[e].tri[1], a.edges[e].tri[0] + 1); /* paired in order */
+        }
+    assert_int_equal(shared, PAGES / 2);
+    nwn2_aswm_free(&ctx, &a);
+    free(verts);
+    free(tris);
+    free(flags);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -332,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_trn_winding_becomes_clockwise),
         cmocka_unit_test(test_127_bakes_128_is_an_error),
         cmocka_unit_test(test_bad_input_is_refused),
+        cmocka_unit_test(test_edge_shared_by_many_triangles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

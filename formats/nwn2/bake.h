@@ -91,10 +91,6 @@ wm_result nwn2_bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, uint32_t *added);
  * the triangles whose centre is inside. */
 wm_result nwn2_bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, const uint8_t *whole,
                         uint32_t *added, uint32_t *removed);
-/* Edges and neighbours as the toolset orders them: one edge per vertex pair
- * (lower index first), sorted by (low, high); each triangle's three slots
- * sorted by edge index. */
-wm_result nwn2_bake_rebuild_edges(wm_ctx *ctx, nwn2_aswm *a);
 
 /* Stage 2: the path table of one tile from the triangles' walkable flags,
  * neighbours and centres. Fails with WM_ERR_LIMIT naming the tile when it

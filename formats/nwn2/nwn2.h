@@ -233,11 +233,16 @@ wm_result nwn2_aswm_alloc_islands(wm_ctx *ctx, nwn2_aswm *a, uint32_t count);
 wm_result nwn2_island_alloc_links(wm_ctx *ctx, nwn2_island *island, uint32_t count);
 
 /* Recomputation from vertices + triangle vertex indices.
- * Edges: rebuilt in triangle order; each side (v[k], v[k+1]) joins the
- * first earlier edge with the same vertex pair that still has a free side,
- * else creates an edge {v[k], v[k+1]} with tri = {t, none}. Sets every
- * triangle's edge[] and neighbour[] (slot k = side v[k]..v[k+1]). */
+ * Edges as the toolset orders them: one edge per vertex pair (lower index
+ * first), sorted by (low, high); each triangle's three slots sorted by edge
+ * index (slot i of edge[] and neighbour[] is the same side). The sides of a
+ * vertex pair shared by three or more triangles pair up in triangle order. */
 wm_result nwn2_aswm_rebuild_edges(wm_ctx *ctx, nwn2_aswm *a);
+/* Same, but where three or more sides share a vertex pair, the sides whose
+ * triangles the input linked are paired first: origin[t] is triangle t's
+ * index in the input (NWN2_NONE32 for new triangles) and t's neighbour[]
+ * still holds the input's neighbours. */
+wm_result nwn2_aswm_rebuild_edges_hinted(wm_ctx *ctx, nwn2_aswm *a, const uint32_t *origin);
 /* Centre (x,y mean), normal (flipped when NWN2_TRI_CLOCKWISE is set, so it
  * faces the same way as the unflagged winding), d = -normal . v0. A
  * zero-area triangle gets the toolset's placeholder normal (1,0,0). */

@@ -4,90 +4,184 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
-typedef struct side_key {
-    uint32_t lo, hi; /* vertex pair, ordered */
-    uint32_t code;   /* triangle*3 + side */
-} side_key;
+typedef struct half_edge {
+    uint32_t lo, hi, tri, slot;
+} half_edge;
 
-static int side_cmp(const void *pa, const void *pb)
+static int half_edge_cmp(const void *pa, const void *pb)
 {
-    const side_key *a = pa, *b = pb;
-    if (a->lo != b->lo)
-        return a->lo < b->lo ? -1 : 1;
-    if (a->hi != b->hi)
-        return a->hi < b->hi ? -1 : 1;
-    return (a->code > b->code) - (a->code < b->code);
+    const half_edge *x = pa, *y = pb;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    if (x->hi != y->hi)
+        return x->hi < y->hi ? -1 : 1;
+    if (x->tri != y->tri)
+        return x->tri < y->tri ? -1 : 1;
+    return x->slot < y->slot ? -1 : (x->slot > y->slot);
 }
 
-wm_result nwn2_aswm_rebuild_edges(wm_ctx *ctx, nwn2_aswm *a)
+#define PAIR_HINT_LIMIT 64
+
+/* Pairs the sides of one vertex pair h[i..j). Two sides: linked. More (a
+ * non-manifold edge): sides whose triangles were linked in the input are
+ * paired first (hints: origin[t] = input index, t's neighbour[] = input
+ * neighbours); sides without input triangle are then paired in order. */
+static void pair_group(const half_edge *h, uint32_t n, const uint32_t *origin, const nwn2_triangle *tris,
+                       uint32_t *mate)
 {
-    uint64_t sides64 = (uint64_t)a->triangle_count * 3;
-    if (sides64 > UINT32_MAX - 1)
-        return wm_error(ctx, WM_ERR_LIMIT, "ASWM: %u triangles are too many for edge codes", a->triangle_count);
-    uint32_t sides = (uint32_t)sides64;
-    side_key *keys = wm_alloc_array(ctx, sides ? sides : 1, sizeof *keys);
-    uint32_t *partner = wm_alloc_array(ctx, sides ? sides : 1, sizeof *partner);
-    uint32_t *edge_of = wm_alloc_array(ctx, sides ? sides : 1, sizeof *edge_of);
-    nwn2_edge *edges = wm_alloc_array(ctx, sides ? sides : 1, sizeof *edges);
-    wm_result r = WM_OK;
-    if (!keys || !partner || !edge_of || !edges) {
-        r = WM_ERR_NOMEM;
-        goto done;
+    for (uint32_t i = 0; i < n; i++)
+        mate[i] = NWN2_NONE32;
+    if (n == 2) {
+        if (h[0].tri != h[1].tri) {
+            mate[0] = 1;
+            mate[1] = 0;
+        }
+        return;
     }
-    for (uint32_t c = 0; c < sides; c++) {
-        const nwn2_triangle *t = &a->triangles[c / 3];
-        uint32_t p = t->v[c % 3], q = t->v[(c % 3 + 1) % 3];
-        keys[c].lo = p < q ? p : q;
-        keys[c].hi = p < q ? q : p;
-        keys[c].code = c;
-        partner[c] = NWN2_NONE32;
-    }
-    qsort(keys, sides, sizeof *keys, side_cmp);
-    /* Within a run of equal pairs (in triangle order) each side joins the
-     * earliest edge that still has a free side: pair them two by two. */
-    for (uint32_t i = 0; i + 1 < sides;) {
-        if (keys[i].lo == keys[i + 1].lo && keys[i].hi == keys[i + 1].hi) {
-            partner[keys[i].code] = keys[i + 1].code;
-            partner[keys[i + 1].code] = keys[i].code;
-            i += 2;
-        } else {
-            i++;
+    /* Real non-manifold edges have three or four sides; the input's links are only
+     * consulted up to a small bound so a hostile edge shared by thousands of
+     * triangles costs linear time (its sides are then paired in order). */
+    const uint32_t *hints = n <= PAIR_HINT_LIMIT ? origin : NULL;
+    for (uint32_t i = 0; i < n && hints; i++) {
+        uint32_t oi = hints[h[i].tri];
+        for (uint32_t j = i + 1; j < n && mate[i] == NWN2_NONE32 && oi != NWN2_NONE32; j++) {
+            uint32_t oj = hints[h[j].tri];
+            if (mate[j] != NWN2_NONE32 || oj == NWN2_NONE32 || h[i].tri == h[j].tri)
+                continue;
+            const uint32_t *ni = tris[h[i].tri].neighbour, *nj = tris[h[j].tri].neighbour;
+            int linked = (ni[0] == oj || ni[1] == oj || ni[2] == oj) && (nj[0] == oi || nj[1] == oi || nj[2] == oi);
+            if (linked) {
+                mate[i] = j;
+                mate[j] = i;
+            }
         }
     }
-    uint32_t count = 0;
-    for (uint32_t c = 0; c < sides; c++) {
-        if (partner[c] != NWN2_NONE32 && partner[c] < c)
-            continue; /* joined an earlier edge */
-        const nwn2_triangle *t = &a->triangles[c / 3];
-        nwn2_edge *e = &edges[count];
-        e->v[0] = t->v[c % 3];
-        e->v[1] = t->v[(c % 3 + 1) % 3];
-        e->tri[0] = c / 3;
-        e->tri[1] = partner[c] == NWN2_NONE32 ? NWN2_NONE32 : partner[c] / 3;
-        edge_of[c] = count;
-        if (partner[c] != NWN2_NONE32)
-            edge_of[partner[c]] = count;
-        count++;
+    for (uint32_t i = 0; i < n; i++) {
+        if (mate[i] != NWN2_NONE32 || (hints && hints[h[i].tri] != NWN2_NONE32))
+            continue;
+        for (uint32_t j = i + 1; j < n; j++)
+            if (mate[j] == NWN2_NONE32 && (!hints || hints[h[j].tri] == NWN2_NONE32) && h[i].tri != h[j].tri) {
+                mate[i] = j;
+                mate[j] = i;
+                break;
+            }
     }
-    for (uint32_t c = 0; c < sides; c++) {
-        nwn2_triangle *t = &a->triangles[c / 3];
-        t->edge[c % 3] = edge_of[c];
-        t->neighbour[c % 3] = partner[c] == NWN2_NONE32 ? NWN2_NONE32 : partner[c] / 3;
+}
+
+/* Calls emit(k, mate or NONE) once per edge: for each vertex pair in
+ * (low, high) order, each pair of sides (or single side) in side order. */
+static uint32_t for_each_edge(const half_edge *h, uint32_t sides, const uint32_t *mate, nwn2_aswm *a,
+                              nwn2_edge *edges)
+{
+    uint32_t ne = 0;
+    for (uint32_t i = 0; i < sides;) {
+        uint32_t j = i + 1;
+        while (j < sides && h[j].lo == h[i].lo && h[j].hi == h[i].hi)
+            j++;
+        for (uint32_t k = i; k < j; k++) {
+            if (mate[k] != NWN2_NONE32 && mate[k] < k - i)
+                continue; /* emitted with its mate */
+            uint32_t m = mate[k] == NWN2_NONE32 ? NWN2_NONE32 : i + mate[k];
+            uint32_t other = m == NWN2_NONE32 ? NWN2_NONE32 : h[m].tri;
+            if (edges) {
+                edges[ne] = (nwn2_edge){{h[k].lo, h[k].hi}, {h[k].tri, other}};
+            } else {
+                a->triangles[h[k].tri].edge[h[k].slot] = ne;
+                a->triangles[h[k].tri].neighbour[h[k].slot] = other;
+                if (m != NWN2_NONE32) {
+                    a->triangles[other].edge[h[m].slot] = ne;
+                    a->triangles[other].neighbour[h[m].slot] = h[k].tri;
+                }
+            }
+            ne++;
+        }
+        i = j;
     }
-    nwn2_edge *shrunk = wm_realloc_array(ctx, edges, count ? count : 1, sizeof *edges);
+    return ne;
+}
+
+wm_result nwn2_aswm_rebuild_edges_hinted(wm_ctx *ctx, nwn2_aswm *a, const uint32_t *origin)
+{
+    const uint64_t sides = 3ull * a->triangle_count;
+    if (sides > UINT32_MAX)
+        return wm_error(ctx, WM_ERR_LIMIT, "%u triangles: too many edges", a->triangle_count);
+    /* h, sorted, edges and mate are written in full before being read: no zeroing */
+    half_edge *h = wm_realloc_array(ctx, NULL, sides ? (size_t)sides : 1, sizeof *h);
+    half_edge *sorted = wm_realloc_array(ctx, NULL, sides ? (size_t)sides : 1, sizeof *sorted);
+    uint32_t *start = wm_alloc_array(ctx, (size_t)a->vertex_count + 1, sizeof *start);
+    nwn2_edge *edges = wm_realloc_array(ctx, NULL, sides ? (size_t)sides : 1, sizeof *edges);
+    uint32_t *mate = wm_realloc_array(ctx, NULL, sides ? (size_t)sides : 1, sizeof *mate);
+    if (!h || !sorted || !start || !edges || !mate) {
+        wm_free(ctx, h);
+        wm_free(ctx, sorted);
+        wm_free(ctx, start);
+        wm_free(ctx, edges);
+        wm_free(ctx, mate);
+        return WM_ERR_NOMEM;
+    }
+    for (uint32_t t = 0; t < a->triangle_count; t++)
+        for (uint32_t k = 0; k < 3; k++) {
+            uint32_t p = a->triangles[t].v[k], q = a->triangles[t].v[(k + 1) % 3];
+            h[3 * t + k] = (half_edge){p < q ? p : q, p < q ? q : p, t, k};
+        }
+    /* Sorted by (low, high, triangle, slot): a counting sort on the low vertex,
+     * then each low vertex's bucket sorted on its own. Buckets are short in real
+     * meshes, but a fan around one vertex can hold them all, so no quadratic sort. */
+    for (uint32_t i = 0; i < sides; i++)
+        start[h[i].lo + 1]++;
+    for (uint32_t v = 0; v < a->vertex_count; v++)
+        start[v + 1] += start[v];
+    for (uint32_t i = 0; i < sides; i++)
+        sorted[start[h[i].lo]++] = h[i];
+    wm_free(ctx, start);
+    wm_free(ctx, h);
+    h = sorted;
+    for (uint32_t i = 0; i < sides;) {
+        uint32_t j = i + 1;
+        while (j < sides && h[j].lo == h[i].lo)
+            j++;
+        if (j - i > 1)
+            qsort(&h[i], j - i, sizeof *h, half_edge_cmp);
+        i = j;
+    }
+    for (uint32_t i = 0; i < sides;) {
+        uint32_t j = i + 1;
+        while (j < sides && h[j].lo == h[i].lo && h[j].hi == h[i].hi)
+            j++;
+        pair_group(&h[i], j - i, origin, a->triangles, &mate[i]);
+        i = j;
+    }
+    /* Edges first, slots last: pair_group reads the hints in neighbour[]. */
+    uint32_t ne = for_each_edge(h, (uint32_t)sides, mate, a, edges);
+    for_each_edge(h, (uint32_t)sides, mate, a, NULL);
+    wm_free(ctx, mate);
+    wm_free(ctx, h);
+    /* Each triangle's slots in ascending edge order, as the toolset stores them. */
+    for (uint32_t t = 0; t < a->triangle_count; t++) {
+        nwn2_triangle *tri = &a->triangles[t];
+        for (int i = 1; i < 3; i++)
+            for (int k = i; k > 0 && tri->edge[k - 1] > tri->edge[k]; k--) {
+                uint32_t e = tri->edge[k], n = tri->neighbour[k];
+                tri->edge[k] = tri->edge[k - 1];
+                tri->neighbour[k] = tri->neighbour[k - 1];
+                tri->edge[k - 1] = e;
+                tri->neighbour[k - 1] = n;
+            }
+    }
+    nwn2_edge *shrunk = wm_realloc_array(ctx, edges, ne ? ne : 1, sizeof *edges);
     if (shrunk)
         edges = shrunk;
     wm_free(ctx, a->edges);
     a->edges = edges;
-    a->edge_count = count;
-    edges = NULL;
-done:
-    wm_free(ctx, keys);
-    wm_free(ctx, partner);
-    wm_free(ctx, edge_of);
-    wm_free(ctx, edges);
-    return r;
+    a->edge_count = ne;
+    return WM_OK;
+}
+
+wm_result nwn2_aswm_rebuild_edges(wm_ctx *ctx, nwn2_aswm *a)
+{
+    return nwn2_aswm_rebuild_edges_hinted(ctx, a, NULL);
 }
 
 double nwn2_triangle_sliver(const nwn2_aswm *a, uint32_t t)
