@@ -271,7 +271,7 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
     }
     if (nf > 0) {
         f->aabb_count = 2 * nf - 1;
-        f->aabb = wm_realloc_array(ctx, NULL, f->aabb_count, sizeof(bwm_aabb_node));
+        f->aabb = wm_realloc_array(ctx, NULL, (size_t)f->aabb_count + BWM_AABB_SPARE_NODES, sizeof(bwm_aabb_node));
         if (!f->aabb) goto nomem;
         uint32_t *rank = NULL;
         if (in->tie_rank) {
