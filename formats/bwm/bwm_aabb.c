@@ -19,8 +19,7 @@
 typedef struct face_rec {
     float box[6];    /* min, max */
     double cent[3];  /* mean of the corners */
-    uint32_t tie;    /* tie rank (default: face index) */
-    uint32_t id;
+    uint64_t order;  /* tie rank (default: face index) << 32 | face index: unique, one comparison */
 } face_rec;
 
 typedef struct aabb_job {
@@ -29,10 +28,15 @@ typedef struct aabb_job {
     bwm_plane_style planes;
 } aabb_job;
 
+/* Without branches: the selection's comparisons are hard to predict. */
 static inline int rec_less(const face_rec *a, const face_rec *b, int axis)
 {
-    if (a->cent[axis] != b->cent[axis]) return a->cent[axis] < b->cent[axis];
-    return a->tie != b->tie ? a->tie < b->tie : a->id < b->id;
+    return (a->cent[axis] < b->cent[axis]) | ((a->cent[axis] == b->cent[axis]) & (a->order < b->order));
+}
+
+static inline uint32_t rec_face(const face_rec *r)
+{
+    return (uint32_t)r->order;
 }
 
 static inline void swap_recs(face_rec *r, size_t a, size_t b)
@@ -44,7 +48,7 @@ static inline void swap_recs(face_rec *r, size_t a, size_t b)
 
 static inline int rec_same(const face_rec *a, const face_rec *b)
 {
-    return a->id == b->id;
+    return a->order == b->order;
 }
 
 /* Rearranges r[left..right] so that r[kth] holds the kth smallest key on the
@@ -165,7 +169,7 @@ static uint32_t write_node(const aabb_job *j, size_t lo, size_t hi, uint32_t nod
             n.max[k] = rec.box[3 + k] + BWM_LEAF_PADDING;
         }
         memcpy(face_box, rec.box, sizeof rec.box);
-        n.face = (int32_t)rec.id;
+        n.face = (int32_t)rec_face(&rec);
         n.plane = 0;
         n.left = n.right = BWM_NONE;
         store_node(j, node, &n);
@@ -243,8 +247,7 @@ wm_result bwm_build_aabb(wm_ctx *ctx, const float *vertices, const uint32_t *fac
             r->box[3 + k] = hi;
             r->cent[k] = ((double)v[0][k] + v[1][k] + v[2][k]) / 3.0;
         }
-        r->tie = tie_rank ? tie_rank[f] : f;
-        r->id = f;
+        r->order = (uint64_t)(tie_rank ? tie_rank[f] : f) << 32 | f;
     }
     order_leaves(recs, 0, face_count);
     aabb_job job = {recs, out, planes};

@@ -44,7 +44,17 @@ static uint32_t edge_vertex(const uint32_t *faces, uint32_t code, int end)
     return faces[3 * (size_t)f + (end ? (e + 1) % 3 : e)];
 }
 
-/* Groups the given ascending codes by key(code); key = lower vertex when by_low, else start vertex. */
+/* The row of an edge: its lower vertex when by_low, else its start vertex. */
+static uint32_t row_of(const uint32_t *faces, uint32_t code, int by_low)
+{
+    uint32_t a = edge_vertex(faces, code, 0), b = edge_vertex(faces, code, 1);
+    return by_low && b < a ? b : a;
+}
+
+/* Groups the given ascending codes (NULL: the codes 0..count-1) by
+ * row_of(code). A counting
+ * sort: rows.start counts, then serves as the fill cursor, then is shifted
+ * back, so no other array is touched. */
 static wm_result rows_build(wm_ctx *ctx, const uint32_t *faces, uint32_t vertex_count, const uint32_t *codes,
                             uint32_t count, int by_low, vertex_rows *rows)
 {
@@ -54,22 +64,15 @@ static wm_result rows_build(wm_ctx *ctx, const uint32_t *faces, uint32_t vertex_
         rows_free(ctx, rows);
         return WM_ERR_NOMEM;
     }
-    for (uint32_t i = 0; i < count; i++) {
-        uint32_t a = edge_vertex(faces, codes[i], 0), b = edge_vertex(faces, codes[i], 1);
-        rows->start[(by_low && b < a ? b : a) + 1]++;
-    }
+    for (uint32_t i = 0; i < count; i++) rows->start[row_of(faces, codes ? codes[i] : i, by_low) + 1]++;
     for (uint32_t v = 0; v < vertex_count; v++) rows->start[v + 1] += rows->start[v];
-    uint32_t *fill = wm_realloc_array(ctx, NULL, vertex_count, sizeof(uint32_t));
-    if (!fill) {
-        rows_free(ctx, rows);
-        return WM_ERR_NOMEM;
-    }
-    memcpy(fill, rows->start, (size_t)vertex_count * sizeof(uint32_t));
+    /* start[v] is the fill cursor of row v: it ends where row v + 1 begins */
     for (uint32_t i = 0; i < count; i++) {
-        uint32_t a = edge_vertex(faces, codes[i], 0), b = edge_vertex(faces, codes[i], 1);
-        rows->codes[fill[by_low && b < a ? b : a]++] = codes[i];
+        uint32_t code = codes ? codes[i] : i;
+        rows->codes[rows->start[row_of(faces, code, by_low)]++] = code;
     }
-    wm_free(ctx, fill);
+    memmove(rows->start + 1, rows->start, (size_t)vertex_count * sizeof(uint32_t));
+    rows->start[0] = 0;
     return WM_OK;
 }
 
@@ -77,16 +80,10 @@ static wm_result rows_build(wm_ctx *ctx, const uint32_t *faces, uint32_t vertex_
 static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable)
 {
     uint32_t n = walkable * 3;
-    uint32_t *codes = wm_realloc_array(ctx, NULL, n, sizeof(uint32_t));
     vertex_rows rows = {0};
     uint32_t nonmanifold = 0;
-    if (!codes) return WM_ERR_NOMEM;
-    for (uint32_t i = 0; i < n; i++) {
-        codes[i] = i;
-        f->adjacency[i] = -1;
-    }
-    wm_result r = rows_build(ctx, f->faces, f->vertex_count, codes, n, 1, &rows);
-    wm_free(ctx, codes);
+    for (uint32_t i = 0; i < n; i++) f->adjacency[i] = -1;
+    wm_result r = rows_build(ctx, f->faces, f->vertex_count, NULL, n, 1, &rows);
     if (r) return r;
     for (uint32_t v = 0; v < f->vertex_count; v++) {
         for (uint32_t i = rows.start[v]; i < rows.start[v + 1]; i++) {
