@@ -26,16 +26,51 @@ wm_result bwm_face_transitions(wm_ctx *ctx, const bwm_file *file, int32_t **out)
     return WM_OK;
 }
 
+/* Scratch memory lent by the AABB node array, which is written only after
+ * the adjacency and perimeter passes: memory that must be touched anyway
+ * serves twice, where fresh scratch would cost a page fault per 4 KiB (on
+ * some systems more than the work done in it). What does not fit is
+ * allocated. Passing a scratch by value and dropping the copy releases what
+ * was taken from the copy. */
+typedef struct scratch {
+    uint8_t *begin, *next, *end;
+} scratch;
+
+static scratch scratch_lend(void *memory, size_t size)
+{
+    scratch s = {NULL, NULL, NULL};
+    if (memory) s = (scratch){memory, memory, (uint8_t *)memory + size};
+    return s;
+}
+
+static void *scratch_take(wm_ctx *ctx, scratch *s, size_t count, size_t elem_size)
+{
+    size_t room = s->begin ? (size_t)(s->end - s->next) : 0;
+    if (count > 0 && count <= room / elem_size) {
+        void *p = s->next;
+        size_t bytes = (count * elem_size + 7) & ~(size_t)7; /* keep the next block 8-byte aligned */
+        s->next += bytes < room ? bytes : room;
+        return p;
+    }
+    return wm_realloc_array(ctx, NULL, count, elem_size);
+}
+
+static void scratch_give_back(const wm_ctx *ctx, const scratch *s, void *p)
+{
+    uintptr_t a = (uintptr_t)p;
+    if (a < (uintptr_t)s->begin || a >= (uintptr_t)s->end) wm_free(ctx, p);
+}
+
 /* Edges grouped by a vertex (compressed rows): row v lists codes in ascending order. */
 typedef struct vertex_rows {
     uint32_t *start; /* vertex_count + 1 */
     uint32_t *codes;
 } vertex_rows;
 
-static void rows_free(const wm_ctx *ctx, vertex_rows *rows)
+static void rows_free(const wm_ctx *ctx, const scratch *s, vertex_rows *rows)
 {
-    wm_free(ctx, rows->start);
-    wm_free(ctx, rows->codes);
+    scratch_give_back(ctx, s, rows->start);
+    scratch_give_back(ctx, s, rows->codes);
 }
 
 static uint32_t edge_vertex(const uint32_t *faces, uint32_t code, int end)
@@ -55,15 +90,16 @@ static uint32_t row_of(const uint32_t *faces, uint32_t code, int by_low)
  * row_of(code). A counting
  * sort: rows.start counts, then serves as the fill cursor, then is shifted
  * back, so no other array is touched. */
-static wm_result rows_build(wm_ctx *ctx, const uint32_t *faces, uint32_t vertex_count, const uint32_t *codes,
-                            uint32_t count, int by_low, vertex_rows *rows)
+static wm_result rows_build(wm_ctx *ctx, scratch *s, const uint32_t *faces, uint32_t vertex_count,
+                            const uint32_t *codes, uint32_t count, int by_low, vertex_rows *rows)
 {
-    rows->start = wm_alloc_array(ctx, (size_t)vertex_count + 1, sizeof(uint32_t));
-    rows->codes = wm_realloc_array(ctx, NULL, count, sizeof(uint32_t));
+    rows->start = scratch_take(ctx, s, (size_t)vertex_count + 1, sizeof(uint32_t));
+    rows->codes = scratch_take(ctx, s, count, sizeof(uint32_t));
     if (!rows->start || !rows->codes) {
-        rows_free(ctx, rows);
+        rows_free(ctx, s, rows);
         return WM_ERR_NOMEM;
     }
+    memset(rows->start, 0, ((size_t)vertex_count + 1) * sizeof(uint32_t));
     for (uint32_t i = 0; i < count; i++) rows->start[row_of(faces, codes ? codes[i] : i, by_low) + 1]++;
     for (uint32_t v = 0; v < vertex_count; v++) rows->start[v + 1] += rows->start[v];
     /* start[v] is the fill cursor of row v: it ends where row v + 1 begins */
@@ -77,13 +113,13 @@ static wm_result rows_build(wm_ctx *ctx, const uint32_t *faces, uint32_t vertex_
 }
 
 /* Adjacency among the first `walkable` faces, matched by vertex index. */
-static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable)
+static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable, scratch s)
 {
     uint32_t n = walkable * 3;
     vertex_rows rows = {0};
     uint32_t nonmanifold = 0;
     for (uint32_t i = 0; i < n; i++) f->adjacency[i] = -1;
-    wm_result r = rows_build(ctx, f->faces, f->vertex_count, NULL, n, 1, &rows);
+    wm_result r = rows_build(ctx, &s, f->faces, f->vertex_count, NULL, n, 1, &rows);
     if (r) return r;
     for (uint32_t v = 0; v < f->vertex_count; v++) {
         for (uint32_t i = rows.start[v]; i < rows.start[v + 1]; i++) {
@@ -107,26 +143,28 @@ static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable)
         }
     }
     if (nonmanifold > 5) wm_warn(ctx, "%u more walkable edges shared by three or more faces", nonmanifold - 5);
-    rows_free(ctx, &rows);
+    rows_free(ctx, &s, &rows);
     return WM_OK;
 }
 
 /* Boundary edges of walkable faces, chained into perimeter loops. */
-static wm_result build_perimeters(wm_ctx *ctx, bwm_file *f, uint32_t walkable, const int32_t *transitions)
+static wm_result build_perimeters(wm_ctx *ctx, bwm_file *f, uint32_t walkable, const int32_t *transitions,
+                                  scratch s)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < walkable * 3; i++) n += f->adjacency[i] < 0;
-    uint32_t *open = wm_realloc_array(ctx, NULL, n, sizeof(uint32_t));
-    uint8_t *used = wm_alloc_array(ctx, n, 1);
+    uint32_t *open = scratch_take(ctx, &s, n, sizeof(uint32_t));
+    uint8_t *used = scratch_take(ctx, &s, n, 1);
     vertex_rows rows = {0};
     f->edges = wm_realloc_array(ctx, NULL, n, sizeof(bwm_edge));
     f->perimeters = wm_realloc_array(ctx, NULL, n, sizeof(uint32_t));
     wm_result r = (open && used && f->edges && f->perimeters) ? WM_OK : WM_ERR_NOMEM;
     if (!r) {
+        memset(used, 0, n);
         n = 0;
         for (uint32_t i = 0; i < walkable * 3; i++)
             if (f->adjacency[i] < 0) open[n++] = i;
-        r = rows_build(ctx, f->faces, f->vertex_count, open, n, 0, &rows);
+        r = rows_build(ctx, &s, f->faces, f->vertex_count, open, n, 0, &rows);
     }
     if (!r) {
         /* used[] is indexed by the position of a code in `open` (ascending), found by binary search */
@@ -162,9 +200,9 @@ static wm_result build_perimeters(wm_ctx *ctx, bwm_file *f, uint32_t walkable, c
         }
         f->edge_count = n;
     }
-    rows_free(ctx, &rows);
-    wm_free(ctx, open);
-    wm_free(ctx, used);
+    rows_free(ctx, &s, &rows);
+    scratch_give_back(ctx, &s, open);
+    scratch_give_back(ctx, &s, used);
     return r;
 }
 
@@ -252,17 +290,10 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
         memcpy(&f->faces[3 * (size_t)i], &in->faces[3 * (size_t)order[i]], 3 * sizeof(uint32_t));
         f->materials[i] = in->materials[order[i]];
     }
-    if (in->transitions) {
-        transitions = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(int32_t));
-        if (!transitions) goto nomem;
-        for (uint32_t i = 0; i < nf; i++)
-            memcpy(&transitions[3 * (size_t)i], &in->transitions[3 * (size_t)order[i]], 3 * sizeof(int32_t));
-    }
     if (in->type == BWM_TYPE_AREA) f->adjacency_count = walkable;
     compute_planes(ctx, f, in, order);
     if (in->type != BWM_TYPE_AREA) {
         f->adjacency_count = 0;
-        wm_free(ctx, transitions);
         wm_free(ctx, order);
         return WM_OK;
     }
@@ -270,21 +301,19 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
         f->aabb_count = 2 * nf - 1;
         f->aabb = wm_realloc_array(ctx, NULL, (size_t)f->aabb_count + BWM_AABB_SPARE_NODES, sizeof(bwm_aabb_node));
         if (!f->aabb) goto nomem;
-        uint32_t *rank = NULL;
-        if (in->tie_rank) {
-            rank = wm_realloc_array(ctx, NULL, nf, sizeof(uint32_t));
-            if (!rank) goto nomem;
-            for (uint32_t i = 0; i < nf; i++) rank[i] = in->tie_rank[order[i]];
-        }
-        r = bwm_build_aabb(ctx, f->vertices, f->faces, nf, rank, in->planes, f->aabb);
-        wm_free(ctx, rank);
     }
-    wm_free(ctx, order);
-    order = NULL;
+    /* the tree is built last: until then its memory is the scratch of the other passes */
+    scratch lent = scratch_lend(f->aabb, ((size_t)f->aabb_count + BWM_AABB_SPARE_NODES) * sizeof(bwm_aabb_node));
+    if (in->transitions) {
+        transitions = scratch_take(ctx, &lent, nf, 3 * sizeof(int32_t));
+        if (!transitions) goto nomem;
+        for (uint32_t i = 0; i < nf; i++)
+            memcpy(&transitions[3 * (size_t)i], &in->transitions[3 * (size_t)order[i]], 3 * sizeof(int32_t));
+    }
     f->adjacency = wm_realloc_array(ctx, NULL, walkable, 3 * sizeof(int32_t));
-    if (!r && !f->adjacency) goto nomem;
-    if (!r) r = build_adjacency(ctx, f, walkable);
-    if (!r) r = build_perimeters(ctx, f, walkable, transitions);
+    if (!f->adjacency) r = WM_ERR_NOMEM;
+    if (!r) r = build_adjacency(ctx, f, walkable, lent);
+    if (!r) r = build_perimeters(ctx, f, walkable, transitions, lent);
     if (!r && transitions) {
         uint32_t lost = 0;
         for (size_t i = 0; i < (size_t)nf * 3; i++)
@@ -293,12 +322,22 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
             wm_warn(ctx, "%u transitions are on edges that are not walkable boundary edges; BWM cannot keep them",
                     lost);
     }
-    wm_free(ctx, transitions);
+    scratch_give_back(ctx, &lent, transitions);
+    if (!r && nf > 0) {
+        uint32_t *rank = NULL;
+        if (in->tie_rank) {
+            rank = wm_realloc_array(ctx, NULL, nf, sizeof(uint32_t));
+            if (!rank) r = WM_ERR_NOMEM;
+            for (uint32_t i = 0; rank && i < nf; i++) rank[i] = in->tie_rank[order[i]];
+        }
+        if (!r) r = bwm_build_aabb(ctx, f->vertices, f->faces, nf, rank, in->planes, f->aabb);
+        wm_free(ctx, rank);
+    }
+    wm_free(ctx, order);
     if (r) bwm_file_free(ctx, f);
     return r;
 nomem:
     wm_free(ctx, order);
-    wm_free(ctx, transitions);
     bwm_file_free(ctx, f);
     return WM_ERR_NOMEM;
 }
