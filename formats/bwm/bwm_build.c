@@ -246,12 +246,34 @@ static void compute_planes(wm_ctx *ctx, bwm_file *f, const bwm_build_input *fall
     if (downward > 5) wm_warn(ctx, "%u more downward-facing walkable faces", downward - 5);
 }
 
+/* Fills order with the input faces, walkable ones first, each group in input order. */
+static wm_result walkable_first_order(wm_ctx *ctx, const bwm_build_input *in, scratch s, uint32_t *order,
+                                      uint32_t *out_walkable)
+{
+    uint32_t nf = in->face_count, walkable = 0, position = 0;
+    uint8_t *is_walkable = scratch_take(ctx, &s, nf, 1);
+    if (!is_walkable) return WM_ERR_NOMEM;
+    uint8_t by_material[64];
+    for (uint32_t m = 0; m < 64; m++) by_material[m] = (uint8_t)bwm_material_walkable(ctx, m);
+    for (uint32_t i = 0; i < nf; i++) {
+        uint32_t m = in->materials[i];
+        is_walkable[i] = in->walkable ? in->walkable[i] != 0
+                                      : (uint8_t)(m < 64 ? by_material[m] : bwm_material_walkable(ctx, m));
+        walkable += is_walkable[i];
+    }
+    for (uint32_t i = 0, next_other = walkable; i < nf; i++) order[is_walkable[i] ? position++ : next_other++] = i;
+    scratch_give_back(ctx, &s, is_walkable);
+    *out_walkable = walkable;
+    return WM_OK;
+}
+
 wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
 {
     bwm_file *f = out;
-    uint32_t nf = in->face_count, walkable = 0, position = 0;
+    uint32_t nf = in->face_count, walkable = 0;
     uint32_t *order = NULL;
     int32_t *transitions = NULL;
+    scratch lent = scratch_lend(NULL, 0);
     wm_result r = WM_OK;
 
     bwm_file_init(f);
@@ -269,23 +291,19 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
     f->materials = wm_realloc_array(ctx, NULL, nf, sizeof(uint32_t));
     f->normals = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(float));
     f->distances = wm_realloc_array(ctx, NULL, nf, sizeof(float));
-    order = wm_realloc_array(ctx, NULL, nf, sizeof(uint32_t));
-    if (!f->vertices || !f->faces || !f->materials || !f->normals || !f->distances || !order) goto nomem;
+    if (!f->vertices || !f->faces || !f->materials || !f->normals || !f->distances) goto nomem;
+    if (in->type == BWM_TYPE_AREA && nf > 0) {
+        f->aabb_count = 2 * nf - 1;
+        f->aabb = wm_realloc_array(ctx, NULL, (size_t)f->aabb_count + BWM_AABB_SPARE_NODES, sizeof(bwm_aabb_node));
+        if (!f->aabb) goto nomem;
+    }
+    /* the tree is built last: until then its memory is the scratch of the other passes */
+    lent = scratch_lend(f->aabb, ((size_t)f->aabb_count + BWM_AABB_SPARE_NODES) * sizeof(bwm_aabb_node));
+    order = scratch_take(ctx, &lent, nf, sizeof(uint32_t));
+    if (!order) goto nomem;
     memcpy(f->vertices, in->vertices, (size_t)in->vertex_count * 3 * sizeof(float));
 
-    /* stable walkable-first order */
-    uint8_t *is_walkable = wm_realloc_array(ctx, NULL, nf, 1);
-    if (!is_walkable) goto nomem;
-    uint8_t by_material[64];
-    for (uint32_t m = 0; m < 64; m++) by_material[m] = (uint8_t)bwm_material_walkable(ctx, m);
-    for (uint32_t i = 0; i < nf; i++) {
-        uint32_t m = in->materials[i];
-        is_walkable[i] = in->walkable ? in->walkable[i] != 0
-                                      : (uint8_t)(m < 64 ? by_material[m] : bwm_material_walkable(ctx, m));
-        walkable += is_walkable[i];
-    }
-    for (uint32_t i = 0, next_other = walkable; i < nf; i++) order[is_walkable[i] ? position++ : next_other++] = i;
-    wm_free(ctx, is_walkable);
+    if (walkable_first_order(ctx, in, lent, order, &walkable)) goto nomem;
     for (uint32_t i = 0; i < nf; i++) {
         memcpy(&f->faces[3 * (size_t)i], &in->faces[3 * (size_t)order[i]], 3 * sizeof(uint32_t));
         f->materials[i] = in->materials[order[i]];
@@ -294,16 +312,9 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
     compute_planes(ctx, f, in, order);
     if (in->type != BWM_TYPE_AREA) {
         f->adjacency_count = 0;
-        wm_free(ctx, order);
+        scratch_give_back(ctx, &lent, order);
         return WM_OK;
     }
-    if (nf > 0) {
-        f->aabb_count = 2 * nf - 1;
-        f->aabb = wm_realloc_array(ctx, NULL, (size_t)f->aabb_count + BWM_AABB_SPARE_NODES, sizeof(bwm_aabb_node));
-        if (!f->aabb) goto nomem;
-    }
-    /* the tree is built last: until then its memory is the scratch of the other passes */
-    scratch lent = scratch_lend(f->aabb, ((size_t)f->aabb_count + BWM_AABB_SPARE_NODES) * sizeof(bwm_aabb_node));
     if (in->transitions) {
         transitions = scratch_take(ctx, &lent, nf, 3 * sizeof(int32_t));
         if (!transitions) goto nomem;
@@ -330,14 +341,16 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
             if (!rank) r = WM_ERR_NOMEM;
             for (uint32_t i = 0; rank && i < nf; i++) rank[i] = in->tie_rank[order[i]];
         }
+        scratch_give_back(ctx, &lent, order); /* before the tree overwrites it */
+        order = NULL;
         if (!r) r = bwm_build_aabb(ctx, f->vertices, f->faces, nf, rank, in->planes, f->aabb);
         wm_free(ctx, rank);
     }
-    wm_free(ctx, order);
+    scratch_give_back(ctx, &lent, order);
     if (r) bwm_file_free(ctx, f);
     return r;
 nomem:
-    wm_free(ctx, order);
+    scratch_give_back(ctx, &lent, order);
     bwm_file_free(ctx, f);
     return WM_ERR_NOMEM;
 }
