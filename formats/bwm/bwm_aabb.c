@@ -132,7 +132,7 @@ static void order_leaves(face_rec *recs, size_t lo, size_t hi)
     order_leaves(recs, lo + half, hi);
 }
 
-/* The records share memory with the nodes (see bwm_build_aabb): both are
+/* The records share memory with the nodes (see records_in_nodes): both are
  * copied through memcpy, which the compiler may not reorder across the other
  * type's accesses as it could plain loads and stores of unrelated types. */
 static face_rec load_rec(const aabb_job *j, size_t i)
