@@ -111,31 +111,38 @@ int main(int argc, char **argv)
                           NULL, NULL, BWM_PLANES_BIOWARE, NULL, NULL, NULL};
     bwm_file file;
     double t0 = bench_now(), c0 = cpu_now();
+    long faults0 = bench_minor_faults();
     if (bwm_build(&ctx, &in, &file)) {
         fprintf(stderr, "build: %s\n", wm_ctx_message(&ctx));
         return 1;
     }
     double t1 = bench_now(), c1 = cpu_now();
-    printf("bwm_build (order, planes, AABB, adjacency, edges, perimeters): %.3f s wall, %.3f s CPU, peak RSS %.1f MB\n",
-           t1 - t0, c1 - c0, bench_peak_rss_kb() / 1024.0);
+    long faults1 = bench_minor_faults();
+    printf("bwm_build (order, planes, AABB, adjacency, edges, perimeters): %.3f s wall, %.3f s CPU, peak RSS %.1f MB, "
+           "%ld page faults\n",
+           t1 - t0, c1 - c0, bench_peak_rss_kb() / 1024.0, faults1 - faults0);
     printf("  %u AABB nodes, %u walkable, %u boundary edges, %u perimeters\n", file.aabb_count, file.adjacency_count,
            file.edge_count, file.perimeter_count);
     bwm_file_free(&ctx, &file);
 
     t0 = bench_now();
     c0 = cpu_now();
+    faults0 = bench_minor_faults();
     if (bwm_from_mesh(&ctx, &mesh, BWM_TYPE_AREA, -1.0f, BWM_PLANES_BIOWARE, &file)) {
         fprintf(stderr, "from_mesh: %s\n", wm_ctx_message(&ctx));
         return 1;
     }
     t1 = bench_now();
     c1 = cpu_now();
+    faults1 = bench_minor_faults();
     wm_buffer buf;
     if (bwm_serialize(&ctx, &file, &buf)) return 1;
     double t2 = bench_now(), c2 = cpu_now();
-    printf("bwm_from_mesh (copy, weld 1e-4, compact, build): %.3f s wall, %.3f s CPU; serialize %.3f s wall, %.3f s "
-           "CPU (%zu bytes); peak RSS %.1f MB\n",
-           t1 - t0, c1 - c0, t2 - t1, c2 - c1, buf.size, bench_peak_rss_kb() / 1024.0);
+    long faults2 = bench_minor_faults();
+    printf("bwm_from_mesh (copy, weld 1e-4, compact, build): %.3f s wall, %.3f s CPU, %ld page faults; serialize "
+           "%.3f s wall, %.3f s CPU, %ld page faults (%zu bytes); peak RSS %.1f MB\n",
+           t1 - t0, c1 - c0, faults1 - faults0, t2 - t1, c2 - c1, faults2 - faults1, buf.size,
+           bench_peak_rss_kb() / 1024.0);
     wm_buffer_free(&buf);
 
     t0 = bench_now();

@@ -17,3 +17,10 @@ long bench_peak_rss_kb(void)
     getrusage(RUSAGE_SELF, &usage);
     return usage.ru_maxrss;
 }
+
+long bench_minor_faults(void)
+{
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_minflt;
+}

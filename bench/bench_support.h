@@ -4,5 +4,7 @@
 
 double bench_now(void);       /* monotonic seconds */
 long bench_peak_rss_kb(void); /* peak resident set size of this process, KiB */
+/* minor page faults of this process so far: fresh memory touched, in 4 KiB pages (or huge pages) */
+long bench_minor_faults(void);
 
 #endif

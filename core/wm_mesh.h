@@ -52,7 +52,9 @@ wm_result wm_mesh_copy(wm_ctx *ctx, wm_mesh *dst, const wm_mesh *src);
 wm_result wm_mesh_validate(wm_ctx *ctx, const wm_mesh *mesh);
 
 /* Merges vertices closer than tolerance (per-axis grid, then exact distance
- * check) and rewrites indices. Keeps the first vertex of each cluster. */
+ * check) and rewrites indices. Keeps the first vertex of each cluster.
+ * Weld and compact read and write only positions, vertex_count and indices
+ * (the per-triangle attributes may be absent). */
 wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *out_merged);
 /* Removes triangles with repeated indices or area below min_area. */
 wm_result wm_mesh_remove_degenerate(wm_ctx *ctx, wm_mesh *mesh, float min_area, uint32_t *out_removed);

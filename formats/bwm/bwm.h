@@ -105,7 +105,10 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out);
  * (when its tree is sound), so unmodified geometry gives back BioWare's tree. */
 wm_result bwm_rebuild(wm_ctx *ctx, bwm_file *file, bwm_plane_style planes, int keep_tie_order);
 
-/* The AABB builder alone (F faces -> 2F-1 nodes in out, preorder). */
+/* The AABB builder alone (F faces -> 2F-1 nodes in out, preorder). out must
+ * have room for 2F-1 + BWM_AABB_SPARE_NODES nodes: the builder keeps its
+ * working records in that memory instead of allocating scratch. */
+#define BWM_AABB_SPARE_NODES 34u
 wm_result bwm_build_aabb(wm_ctx *ctx, const float *vertices, const uint32_t *faces, uint32_t face_count,
                          const uint32_t *tie_rank, bwm_plane_style planes, bwm_aabb_node *out);
 

@@ -9,6 +9,8 @@
 #include "bwm/bwm.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #define BWM_LEAF_PADDING 0.01f
 
@@ -17,8 +19,7 @@
 typedef struct face_rec {
     float box[6];    /* min, max */
     double cent[3];  /* mean of the corners */
-    uint32_t tie;    /* tie rank (default: face index) */
-    uint32_t id;
+    uint64_t order;  /* tie rank (default: face index) << 32 | face index: unique, one comparison */
 } face_rec;
 
 typedef struct aabb_job {
@@ -27,10 +28,15 @@ typedef struct aabb_job {
     bwm_plane_style planes;
 } aabb_job;
 
+/* Without branches: the selection's comparisons are hard to predict. */
 static inline int rec_less(const face_rec *a, const face_rec *b, int axis)
 {
-    if (a->cent[axis] != b->cent[axis]) return a->cent[axis] < b->cent[axis];
-    return a->tie != b->tie ? a->tie < b->tie : a->id < b->id;
+    return (a->cent[axis] < b->cent[axis]) | ((a->cent[axis] == b->cent[axis]) & (a->order < b->order));
+}
+
+static inline uint32_t rec_face(const face_rec *r)
+{
+    return (uint32_t)r->order;
 }
 
 static inline void swap_recs(face_rec *r, size_t a, size_t b)
@@ -42,7 +48,7 @@ static inline void swap_recs(face_rec *r, size_t a, size_t b)
 
 static inline int rec_same(const face_rec *a, const face_rec *b)
 {
-    return a->id == b->id;
+    return a->order == b->order;
 }
 
 /* Rearranges r[left..right] so that r[kth] holds the kth smallest key on the
@@ -87,6 +93,15 @@ DEFINE_SELECT(select_x, 0)
 DEFINE_SELECT(select_y, 1)
 DEFINE_SELECT(select_z, 2)
 
+/* The axis (0, 1, 2 = x, y, z) along which the box is longest; the first on a tie. */
+static int longest_axis(const float mn[3], const float mx[3])
+{
+    int axis = 0;
+    for (int k = 1; k < 3; k++)
+        if (mx[k] - mn[k] > mx[axis] - mn[axis]) axis = k;
+    return axis;
+}
+
 /* r[kth] becomes the kth smallest of r[lo,hi), everything before it smaller. */
 static void select_kth(face_rec *r, int axis, size_t lo, size_t hi, size_t kth)
 {
@@ -98,72 +113,126 @@ static void select_kth(face_rec *r, int axis, size_t lo, size_t hi, size_t kth)
         select_z(r, (long)lo, (long)hi - 1, (long)kth);
 }
 
-/* Builds the subtree of recs[lo,hi) at node index `node`; returns the count of nodes written. */
-static uint32_t build_node(const aabb_job *j, size_t lo, size_t hi, uint32_t node)
+/* Sorts recs[lo,hi) into leaf order: each node's faces are split at the
+ * median centroid on the longest axis of their face box, floor(n/2) left. */
+static void order_leaves(face_rec *recs, size_t lo, size_t hi)
 {
-    bwm_aabb_node *n = &j->out[node];
-    n->constant = BWM_AABB_CONSTANT;
-    if (hi - lo == 1) {
-        const float *b = j->recs[lo].box;
-        for (int k = 0; k < 3; k++) {
-            n->min[k] = b[k] - BWM_LEAF_PADDING;
-            n->max[k] = b[3 + k] + BWM_LEAF_PADDING;
-        }
-        n->face = (int32_t)j->recs[lo].id;
-        n->plane = 0;
-        n->left = n->right = BWM_NONE;
-        return 1;
-    }
+    if (hi - lo < 2) return;
     float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (size_t i = lo; i < hi; i++) {
-        const float *b = j->recs[i].box;
+        const float *b = recs[i].box;
         for (int k = 0; k < 3; k++) {
             if (b[k] < mn[k]) mn[k] = b[k];
             if (b[3 + k] > mx[k]) mx[k] = b[3 + k];
         }
     }
-    int axis = 0;
-    for (int k = 1; k < 3; k++)
-        if (mx[k] - mn[k] > mx[axis] - mn[axis]) axis = k;
     size_t half = (hi - lo) / 2;
-    select_kth(j->recs, axis, lo, hi, lo + half);
+    select_kth(recs, longest_axis(mn, mx), lo, hi, lo + half);
+    order_leaves(recs, lo, lo + half);
+    order_leaves(recs, lo + half, hi);
+}
 
+/* The records share memory with the nodes (see records_in_nodes): both are
+ * copied through memcpy, which the compiler may not reorder across the other
+ * type's accesses as it could plain loads and stores of unrelated types. */
+static face_rec load_rec(const aabb_job *j, size_t i)
+{
+    face_rec r;
+    memcpy(&r, &j->recs[i], sizeof r);
+    return r;
+}
+
+static void store_node(const aabb_job *j, uint32_t index, const bwm_aabb_node *n)
+{
+    memcpy(&j->out[index], n, sizeof *n);
+}
+
+static bwm_aabb_node load_node(const aabb_job *j, uint32_t index)
+{
+    bwm_aabb_node n;
+    memcpy(&n, &j->out[index], sizeof n);
+    return n;
+}
+
+/* Writes the subtree of the (leaf-ordered) recs[lo,hi) at node index `node`
+ * and sets face_box to the union of its faces' boxes, from which the split
+ * axis of the parent follows again (min and max do not depend on the order
+ * they are taken in). Returns the count of nodes written. */
+static uint32_t write_node(const aabb_job *j, size_t lo, size_t hi, uint32_t node, float face_box[6])
+{
+    bwm_aabb_node n;
+    n.constant = BWM_AABB_CONSTANT;
+    if (hi - lo == 1) {
+        face_rec rec = load_rec(j, lo);
+        for (int k = 0; k < 3; k++) {
+            n.min[k] = rec.box[k] - BWM_LEAF_PADDING;
+            n.max[k] = rec.box[3 + k] + BWM_LEAF_PADDING;
+        }
+        memcpy(face_box, rec.box, sizeof rec.box);
+        n.face = (int32_t)rec_face(&rec);
+        n.plane = 0;
+        n.left = n.right = BWM_NONE;
+        store_node(j, node, &n);
+        return 1;
+    }
+    size_t half = (hi - lo) / 2;
+    float left_box[6], right_box[6];
     uint32_t left = node + 1;
-    uint32_t left_nodes = build_node(j, lo, lo + half, left);
+    uint32_t left_nodes = write_node(j, lo, lo + half, left, left_box);
     uint32_t right = left + left_nodes;
-    uint32_t right_nodes = build_node(j, lo + half, hi, right);
-    const bwm_aabb_node *l = &j->out[left], *r = &j->out[right];
+    uint32_t right_nodes = write_node(j, lo + half, hi, right, right_box);
+    bwm_aabb_node l = load_node(j, left), r = load_node(j, right);
 
     double best = -1.0;
     int best_axis = 0, negative = 0;
     for (int k = 0; k < 3; k++) {
-        n->min[k] = l->min[k] < r->min[k] ? l->min[k] : r->min[k];
-        n->max[k] = l->max[k] > r->max[k] ? l->max[k] : r->max[k];
-        double d = ((double)r->min[k] + r->max[k]) * 0.5 - ((double)l->min[k] + l->max[k]) * 0.5;
+        face_box[k] = left_box[k] < right_box[k] ? left_box[k] : right_box[k];
+        face_box[3 + k] = left_box[3 + k] > right_box[3 + k] ? left_box[3 + k] : right_box[3 + k];
+        n.min[k] = l.min[k] < r.min[k] ? l.min[k] : r.min[k];
+        n.max[k] = l.max[k] > r.max[k] ? l.max[k] : r.max[k];
+        double d = ((double)r.min[k] + r.max[k]) * 0.5 - ((double)l.min[k] + l.max[k]) * 0.5;
         if (fabs(d) > best) {
             best = fabs(d);
             best_axis = k;
             negative = d < 0;
         }
     }
-    n->face = -1;
+    n.face = -1;
     /* BioWare: axis and sign of the children's centre displacement; KOTORMax: the split axis */
     if (j->planes == BWM_PLANES_KOTORMAX)
-        n->plane = 1u << axis;
+        n.plane = 1u << longest_axis(face_box, face_box + 3);
     else
-        n->plane = (1u << best_axis) << (negative ? 3 : 0);
-    n->left = left;
-    n->right = right;
+        n.plane = (1u << best_axis) << (negative ? 3 : 0);
+    n.left = left;
+    n.right = right;
+    store_node(j, node, &n);
     return 1 + left_nodes + right_nodes;
+}
+
+/* Where the face records go inside the node array: at its end, 8-byte
+ * aligned for their doubles. The preorder writes never reach a record not
+ * yet read: leaf p is node 2p + depth or lower (44 bytes per node), written
+ * after record p is read, while record p + 1 starts at least
+ * 32 F + 44 BWM_AABB_SPARE_NODES - 48 + 56 (p + 1) bytes into the array, so
+ * it suffices that depth < BWM_AABB_SPARE_NODES; the depth is at most 32.
+ * (Internal nodes are written after their children, below them.) */
+_Static_assert(sizeof(face_rec) == 56 && sizeof(bwm_aabb_node) == 44, "records_in_nodes assumes these sizes");
+static face_rec *records_in_nodes(bwm_aabb_node *out, uint32_t face_count)
+{
+    size_t node_bytes = ((size_t)2 * face_count - 1 + BWM_AABB_SPARE_NODES) * sizeof(bwm_aabb_node);
+    uintptr_t end = (uintptr_t)out + node_bytes;
+    uintptr_t start = (end - (size_t)face_count * sizeof(face_rec)) & ~(uintptr_t)7;
+    return (face_rec *)start;
 }
 
 wm_result bwm_build_aabb(wm_ctx *ctx, const float *vertices, const uint32_t *faces, uint32_t face_count,
                          const uint32_t *tie_rank, bwm_plane_style planes, bwm_aabb_node *out)
 {
+    (void)ctx;
     if (face_count == 0) return WM_OK;
-    /* every field is written before use: no zero-filling */
-    face_rec *recs = wm_realloc_array(ctx, NULL, face_count, sizeof(face_rec));
-    if (!recs) return WM_ERR_NOMEM;
+    /* the records live inside the output (no scratch allocation: on many
+     * systems touching fresh memory costs more than the work done in it) */
+    face_rec *recs = records_in_nodes(out, face_count);
     for (uint32_t f = 0; f < face_count; f++) {
         face_rec *r = &recs[f];
         const float *v[3];
@@ -178,11 +247,11 @@ wm_result bwm_build_aabb(wm_ctx *ctx, const float *vertices, const uint32_t *fac
             r->box[3 + k] = hi;
             r->cent[k] = ((double)v[0][k] + v[1][k] + v[2][k]) / 3.0;
         }
-        r->tie = tie_rank ? tie_rank[f] : f;
-        r->id = f;
+        r->order = (uint64_t)(tie_rank ? tie_rank[f] : f) << 32 | f;
     }
+    order_leaves(recs, 0, face_count);
     aabb_job job = {recs, out, planes};
-    build_node(&job, 0, face_count, 0);
-    wm_free(ctx, recs);
+    float face_box[6];
+    write_node(&job, 0, face_count, 0, face_box);
     return WM_OK;
 }

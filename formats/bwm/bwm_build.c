@@ -26,16 +26,51 @@ wm_result bwm_face_transitions(wm_ctx *ctx, const bwm_file *file, int32_t **out)
     return WM_OK;
 }
 
+/* Scratch memory lent by the AABB node array, which is written only after
+ * the adjacency and perimeter passes: memory that must be touched anyway
+ * serves twice, where fresh scratch would cost a page fault per 4 KiB (on
+ * some systems more than the work done in it). What does not fit is
+ * allocated. Passing a scratch by value and dropping the copy releases what
+ * was taken from the copy. */
+typedef struct scratch {
+    uint8_t *begin, *next, *end;
+} scratch;
+
+static scratch scratch_lend(void *memory, size_t size)
+{
+    scratch s = {NULL, NULL, NULL};
+    if (memory) s = (scratch){memory, memory, (uint8_t *)memory + size};
+    return s;
+}
+
+static void *scratch_take(wm_ctx *ctx, scratch *s, size_t count, size_t elem_size)
+{
+    size_t room = s->begin ? (size_t)(s->end - s->next) : 0;
+    if (count > 0 && count <= room / elem_size) {
+        void *p = s->next;
+        size_t bytes = (count * elem_size + 7) & ~(size_t)7; /* keep the next block 8-byte aligned */
+        s->next += bytes < room ? bytes : room;
+        return p;
+    }
+    return wm_realloc_array(ctx, NULL, count, elem_size);
+}
+
+static void scratch_give_back(const wm_ctx *ctx, const scratch *s, void *p)
+{
+    uintptr_t a = (uintptr_t)p;
+    if (a < (uintptr_t)s->begin || a >= (uintptr_t)s->end) wm_free(ctx, p);
+}
+
 /* Edges grouped by a vertex (compressed rows): row v lists codes in ascending order. */
 typedef struct vertex_rows {
     uint32_t *start; /* vertex_count + 1 */
     uint32_t *codes;
 } vertex_rows;
 
-static void rows_free(const wm_ctx *ctx, vertex_rows *rows)
+static void rows_free(const wm_ctx *ctx, const scratch *s, vertex_rows *rows)
 {
-    wm_free(ctx, rows->start);
-    wm_free(ctx, rows->codes);
+    scratch_give_back(ctx, s, rows->start);
+    scratch_give_back(ctx, s, rows->codes);
 }
 
 static uint32_t edge_vertex(const uint32_t *faces, uint32_t code, int end)
@@ -44,49 +79,47 @@ static uint32_t edge_vertex(const uint32_t *faces, uint32_t code, int end)
     return faces[3 * (size_t)f + (end ? (e + 1) % 3 : e)];
 }
 
-/* Groups the given ascending codes by key(code); key = lower vertex when by_low, else start vertex. */
-static wm_result rows_build(wm_ctx *ctx, const uint32_t *faces, uint32_t vertex_count, const uint32_t *codes,
-                            uint32_t count, int by_low, vertex_rows *rows)
+/* The row of an edge: its lower vertex when by_low, else its start vertex. */
+static uint32_t row_of(const uint32_t *faces, uint32_t code, int by_low)
 {
-    rows->start = wm_alloc_array(ctx, (size_t)vertex_count + 1, sizeof(uint32_t));
-    rows->codes = wm_realloc_array(ctx, NULL, count, sizeof(uint32_t));
+    uint32_t a = edge_vertex(faces, code, 0), b = edge_vertex(faces, code, 1);
+    return by_low && b < a ? b : a;
+}
+
+/* Groups the given ascending codes (NULL: the codes 0..count-1) by
+ * row_of(code). A counting
+ * sort: rows.start counts, then serves as the fill cursor, then is shifted
+ * back, so no other array is touched. */
+static wm_result rows_build(wm_ctx *ctx, scratch *s, const uint32_t *faces, uint32_t vertex_count,
+                            const uint32_t *codes, uint32_t count, int by_low, vertex_rows *rows)
+{
+    rows->start = scratch_take(ctx, s, (size_t)vertex_count + 1, sizeof(uint32_t));
+    rows->codes = scratch_take(ctx, s, count, sizeof(uint32_t));
     if (!rows->start || !rows->codes) {
-        rows_free(ctx, rows);
+        rows_free(ctx, s, rows);
         return WM_ERR_NOMEM;
     }
-    for (uint32_t i = 0; i < count; i++) {
-        uint32_t a = edge_vertex(faces, codes[i], 0), b = edge_vertex(faces, codes[i], 1);
-        rows->start[(by_low && b < a ? b : a) + 1]++;
-    }
+    memset(rows->start, 0, ((size_t)vertex_count + 1) * sizeof(uint32_t));
+    for (uint32_t i = 0; i < count; i++) rows->start[row_of(faces, codes ? codes[i] : i, by_low) + 1]++;
     for (uint32_t v = 0; v < vertex_count; v++) rows->start[v + 1] += rows->start[v];
-    uint32_t *fill = wm_realloc_array(ctx, NULL, vertex_count, sizeof(uint32_t));
-    if (!fill) {
-        rows_free(ctx, rows);
-        return WM_ERR_NOMEM;
-    }
-    memcpy(fill, rows->start, (size_t)vertex_count * sizeof(uint32_t));
+    /* start[v] is the fill cursor of row v: it ends where row v + 1 begins */
     for (uint32_t i = 0; i < count; i++) {
-        uint32_t a = edge_vertex(faces, codes[i], 0), b = edge_vertex(faces, codes[i], 1);
-        rows->codes[fill[by_low && b < a ? b : a]++] = codes[i];
+        uint32_t code = codes ? codes[i] : i;
+        rows->codes[rows->start[row_of(faces, code, by_low)]++] = code;
     }
-    wm_free(ctx, fill);
+    memmove(rows->start + 1, rows->start, (size_t)vertex_count * sizeof(uint32_t));
+    rows->start[0] = 0;
     return WM_OK;
 }
 
 /* Adjacency among the first `walkable` faces, matched by vertex index. */
-static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable)
+static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable, scratch s)
 {
     uint32_t n = walkable * 3;
-    uint32_t *codes = wm_realloc_array(ctx, NULL, n, sizeof(uint32_t));
     vertex_rows rows = {0};
     uint32_t nonmanifold = 0;
-    if (!codes) return WM_ERR_NOMEM;
-    for (uint32_t i = 0; i < n; i++) {
-        codes[i] = i;
-        f->adjacency[i] = -1;
-    }
-    wm_result r = rows_build(ctx, f->faces, f->vertex_count, codes, n, 1, &rows);
-    wm_free(ctx, codes);
+    for (uint32_t i = 0; i < n; i++) f->adjacency[i] = -1;
+    wm_result r = rows_build(ctx, &s, f->faces, f->vertex_count, NULL, n, 1, &rows);
     if (r) return r;
     for (uint32_t v = 0; v < f->vertex_count; v++) {
         for (uint32_t i = rows.start[v]; i < rows.start[v + 1]; i++) {
@@ -110,26 +143,28 @@ static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable)
         }
     }
     if (nonmanifold > 5) wm_warn(ctx, "%u more walkable edges shared by three or more faces", nonmanifold - 5);
-    rows_free(ctx, &rows);
+    rows_free(ctx, &s, &rows);
     return WM_OK;
 }
 
 /* Boundary edges of walkable faces, chained into perimeter loops. */
-static wm_result build_perimeters(wm_ctx *ctx, bwm_file *f, uint32_t walkable, const int32_t *transitions)
+static wm_result build_perimeters(wm_ctx *ctx, bwm_file *f, uint32_t walkable, const int32_t *transitions,
+                                  scratch s)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < walkable * 3; i++) n += f->adjacency[i] < 0;
-    uint32_t *open = wm_realloc_array(ctx, NULL, n, sizeof(uint32_t));
-    uint8_t *used = wm_alloc_array(ctx, n, 1);
+    uint32_t *open = scratch_take(ctx, &s, n, sizeof(uint32_t));
+    uint8_t *used = scratch_take(ctx, &s, n, 1);
     vertex_rows rows = {0};
     f->edges = wm_realloc_array(ctx, NULL, n, sizeof(bwm_edge));
     f->perimeters = wm_realloc_array(ctx, NULL, n, sizeof(uint32_t));
     wm_result r = (open && used && f->edges && f->perimeters) ? WM_OK : WM_ERR_NOMEM;
     if (!r) {
+        memset(used, 0, n);
         n = 0;
         for (uint32_t i = 0; i < walkable * 3; i++)
             if (f->adjacency[i] < 0) open[n++] = i;
-        r = rows_build(ctx, f->faces, f->vertex_count, open, n, 0, &rows);
+        r = rows_build(ctx, &s, f->faces, f->vertex_count, open, n, 0, &rows);
     }
     if (!r) {
         /* used[] is indexed by the position of a code in `open` (ascending), found by binary search */
@@ -165,9 +200,9 @@ static wm_result build_perimeters(wm_ctx *ctx, bwm_file *f, uint32_t walkable, c
         }
         f->edge_count = n;
     }
-    rows_free(ctx, &rows);
-    wm_free(ctx, open);
-    wm_free(ctx, used);
+    rows_free(ctx, &s, &rows);
+    scratch_give_back(ctx, &s, open);
+    scratch_give_back(ctx, &s, used);
     return r;
 }
 
@@ -211,12 +246,34 @@ static void compute_planes(wm_ctx *ctx, bwm_file *f, const bwm_build_input *fall
     if (downward > 5) wm_warn(ctx, "%u more downward-facing walkable faces", downward - 5);
 }
 
+/* Fills order with the input faces, walkable ones first, each group in input order. */
+static wm_result walkable_first_order(wm_ctx *ctx, const bwm_build_input *in, scratch s, uint32_t *order,
+                                      uint32_t *out_walkable)
+{
+    uint32_t nf = in->face_count, walkable = 0, position = 0;
+    uint8_t *is_walkable = scratch_take(ctx, &s, nf, 1);
+    if (!is_walkable) return WM_ERR_NOMEM;
+    uint8_t by_material[64];
+    for (uint32_t m = 0; m < 64; m++) by_material[m] = (uint8_t)bwm_material_walkable(ctx, m);
+    for (uint32_t i = 0; i < nf; i++) {
+        uint32_t m = in->materials[i];
+        is_walkable[i] = in->walkable ? in->walkable[i] != 0
+                                      : (uint8_t)(m < 64 ? by_material[m] : bwm_material_walkable(ctx, m));
+        walkable += is_walkable[i];
+    }
+    for (uint32_t i = 0, next_other = walkable; i < nf; i++) order[is_walkable[i] ? position++ : next_other++] = i;
+    scratch_give_back(ctx, &s, is_walkable);
+    *out_walkable = walkable;
+    return WM_OK;
+}
+
 wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
 {
     bwm_file *f = out;
-    uint32_t nf = in->face_count, walkable = 0, position = 0;
+    uint32_t nf = in->face_count, walkable = 0;
     uint32_t *order = NULL;
     int32_t *transitions = NULL;
+    scratch lent = scratch_lend(NULL, 0);
     wm_result r = WM_OK;
 
     bwm_file_init(f);
@@ -234,60 +291,40 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
     f->materials = wm_realloc_array(ctx, NULL, nf, sizeof(uint32_t));
     f->normals = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(float));
     f->distances = wm_realloc_array(ctx, NULL, nf, sizeof(float));
-    order = wm_realloc_array(ctx, NULL, nf, sizeof(uint32_t));
-    if (!f->vertices || !f->faces || !f->materials || !f->normals || !f->distances || !order) goto nomem;
+    if (!f->vertices || !f->faces || !f->materials || !f->normals || !f->distances) goto nomem;
+    if (in->type == BWM_TYPE_AREA && nf > 0) {
+        f->aabb_count = 2 * nf - 1;
+        f->aabb = wm_realloc_array(ctx, NULL, (size_t)f->aabb_count + BWM_AABB_SPARE_NODES, sizeof(bwm_aabb_node));
+        if (!f->aabb) goto nomem;
+    }
+    /* the tree is built last: until then its memory is the scratch of the other passes */
+    lent = scratch_lend(f->aabb, ((size_t)f->aabb_count + BWM_AABB_SPARE_NODES) * sizeof(bwm_aabb_node));
+    order = scratch_take(ctx, &lent, nf, sizeof(uint32_t));
+    if (!order) goto nomem;
     memcpy(f->vertices, in->vertices, (size_t)in->vertex_count * 3 * sizeof(float));
 
-    /* stable walkable-first order */
-    uint8_t *is_walkable = wm_realloc_array(ctx, NULL, nf, 1);
-    if (!is_walkable) goto nomem;
-    uint8_t by_material[64];
-    for (uint32_t m = 0; m < 64; m++) by_material[m] = (uint8_t)bwm_material_walkable(ctx, m);
-    for (uint32_t i = 0; i < nf; i++) {
-        uint32_t m = in->materials[i];
-        is_walkable[i] = in->walkable ? in->walkable[i] != 0
-                                      : (uint8_t)(m < 64 ? by_material[m] : bwm_material_walkable(ctx, m));
-        walkable += is_walkable[i];
-    }
-    for (uint32_t i = 0, next_other = walkable; i < nf; i++) order[is_walkable[i] ? position++ : next_other++] = i;
-    wm_free(ctx, is_walkable);
+    if (walkable_first_order(ctx, in, lent, order, &walkable)) goto nomem;
     for (uint32_t i = 0; i < nf; i++) {
         memcpy(&f->faces[3 * (size_t)i], &in->faces[3 * (size_t)order[i]], 3 * sizeof(uint32_t));
         f->materials[i] = in->materials[order[i]];
-    }
-    if (in->transitions) {
-        transitions = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(int32_t));
-        if (!transitions) goto nomem;
-        for (uint32_t i = 0; i < nf; i++)
-            memcpy(&transitions[3 * (size_t)i], &in->transitions[3 * (size_t)order[i]], 3 * sizeof(int32_t));
     }
     if (in->type == BWM_TYPE_AREA) f->adjacency_count = walkable;
     compute_planes(ctx, f, in, order);
     if (in->type != BWM_TYPE_AREA) {
         f->adjacency_count = 0;
-        wm_free(ctx, transitions);
-        wm_free(ctx, order);
+        scratch_give_back(ctx, &lent, order);
         return WM_OK;
     }
-    if (nf > 0) {
-        f->aabb_count = 2 * nf - 1;
-        f->aabb = wm_realloc_array(ctx, NULL, f->aabb_count, sizeof(bwm_aabb_node));
-        if (!f->aabb) goto nomem;
-        uint32_t *rank = NULL;
-        if (in->tie_rank) {
-            rank = wm_realloc_array(ctx, NULL, nf, sizeof(uint32_t));
-            if (!rank) goto nomem;
-            for (uint32_t i = 0; i < nf; i++) rank[i] = in->tie_rank[order[i]];
-        }
-        r = bwm_build_aabb(ctx, f->vertices, f->faces, nf, rank, in->planes, f->aabb);
-        wm_free(ctx, rank);
+    if (in->transitions) {
+        transitions = scratch_take(ctx, &lent, nf, 3 * sizeof(int32_t));
+        if (!transitions) goto nomem;
+        for (uint32_t i = 0; i < nf; i++)
+            memcpy(&transitions[3 * (size_t)i], &in->transitions[3 * (size_t)order[i]], 3 * sizeof(int32_t));
     }
-    wm_free(ctx, order);
-    order = NULL;
     f->adjacency = wm_realloc_array(ctx, NULL, walkable, 3 * sizeof(int32_t));
-    if (!r && !f->adjacency) goto nomem;
-    if (!r) r = build_adjacency(ctx, f, walkable);
-    if (!r) r = build_perimeters(ctx, f, walkable, transitions);
+    if (!f->adjacency) r = WM_ERR_NOMEM;
+    if (!r) r = build_adjacency(ctx, f, walkable, lent);
+    if (!r) r = build_perimeters(ctx, f, walkable, transitions, lent);
     if (!r && transitions) {
         uint32_t lost = 0;
         for (size_t i = 0; i < (size_t)nf * 3; i++)
@@ -296,12 +333,24 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
             wm_warn(ctx, "%u transitions are on edges that are not walkable boundary edges; BWM cannot keep them",
                     lost);
     }
-    wm_free(ctx, transitions);
+    scratch_give_back(ctx, &lent, transitions);
+    if (!r && nf > 0) {
+        uint32_t *rank = NULL;
+        if (in->tie_rank) {
+            rank = wm_realloc_array(ctx, NULL, nf, sizeof(uint32_t));
+            if (!rank) r = WM_ERR_NOMEM;
+            for (uint32_t i = 0; rank && i < nf; i++) rank[i] = in->tie_rank[order[i]];
+        }
+        scratch_give_back(ctx, &lent, order); /* before the tree overwrites it */
+        order = NULL;
+        if (!r) r = bwm_build_aabb(ctx, f->vertices, f->faces, nf, rank, in->planes, f->aabb);
+        wm_free(ctx, rank);
+    }
+    scratch_give_back(ctx, &lent, order);
     if (r) bwm_file_free(ctx, f);
     return r;
 nomem:
-    wm_free(ctx, order);
-    wm_free(ctx, transitions);
+    scratch_give_back(ctx, &lent, order);
     bwm_file_free(ctx, f);
     return WM_ERR_NOMEM;
 }

@@ -52,6 +52,25 @@ static uint32_t material_of_surface(const wm_ctx *ctx, uint16_t surface, int wal
     return walkable ? WM_SURF_DIRT : WM_SURF_NONWALK;
 }
 
+/* A mesh holding copies of the positions and indices only: all that welding
+ * and compaction change (the per-triangle attributes are read from the
+ * source, so copying them would only touch fresh memory). */
+static wm_result copy_geometry(wm_ctx *ctx, const wm_mesh *mesh, wm_mesh *geometry)
+{
+    wm_mesh_init(geometry);
+    geometry->positions = wm_realloc_array(ctx, NULL, mesh->vertex_count, 3 * sizeof(float));
+    geometry->indices = wm_realloc_array(ctx, NULL, mesh->triangle_count, 3 * sizeof(uint32_t));
+    if (!geometry->positions || !geometry->indices) {
+        wm_mesh_free(ctx, geometry);
+        return WM_ERR_NOMEM;
+    }
+    memcpy(geometry->positions, mesh->positions, (size_t)mesh->vertex_count * 3 * sizeof(float));
+    memcpy(geometry->indices, mesh->indices, (size_t)mesh->triangle_count * 3 * sizeof(uint32_t));
+    geometry->vertex_count = geometry->vertex_capacity = mesh->vertex_count;
+    geometry->triangle_count = geometry->triangle_capacity = mesh->triangle_count;
+    return WM_OK;
+}
+
 wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float weld_tolerance,
                         bwm_plane_style planes, bwm_file *out)
 {
@@ -61,18 +80,18 @@ wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float w
     bwm_file_init(out);
     wm_mesh_init(&welded);
     wm_result r = wm_mesh_validate(ctx, mesh);
-    if (!r) r = wm_mesh_copy(ctx, &welded, mesh);
+    if (!r) r = copy_geometry(ctx, mesh, &welded);
     if (!r) r = wm_mesh_weld(ctx, &welded, weld_tolerance < 0 ? 1e-4f : weld_tolerance, &merged);
     if (!r) r = wm_mesh_compact(ctx, &welded);
     if (!r) {
-        materials = wm_alloc_array(ctx, welded.triangle_count, sizeof(uint32_t));
+        materials = wm_realloc_array(ctx, NULL, mesh->triangle_count, sizeof(uint32_t));
         if (!materials) r = WM_ERR_NOMEM;
     }
-    for (uint32_t t = 0; !r && t < welded.triangle_count; t++) {
-        materials[t] = material_of_surface(ctx, welded.surfaces[t], welded.walkable[t], &guessed);
+    for (uint32_t t = 0; !r && t < mesh->triangle_count; t++) {
+        materials[t] = material_of_surface(ctx, mesh->surfaces[t], mesh->walkable[t], &guessed);
         /* the game reads walkability from the material: honour the mesh's flag by changing the material */
-        if (bwm_material_walkable(ctx, materials[t]) != (welded.walkable[t] != 0)) {
-            materials[t] = welded.walkable[t] ? WM_SURF_DIRT : WM_SURF_NONWALK;
+        if (bwm_material_walkable(ctx, materials[t]) != (mesh->walkable[t] != 0)) {
+            materials[t] = mesh->walkable[t] ? WM_SURF_DIRT : WM_SURF_NONWALK;
             disagree++;
         }
     }
@@ -85,7 +104,7 @@ wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float w
                 disagree);
     if (!r) {
         bwm_build_input in = {type, welded.positions, welded.vertex_count, welded.indices, welded.triangle_count,
-                              materials, NULL, welded.transitions, planes, NULL, NULL, NULL};
+                              materials, NULL, mesh->transitions, planes, NULL, NULL, NULL};
         r = bwm_build(ctx, &in, out);
     }
     wm_free(ctx, materials);
