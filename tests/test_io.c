@@ -127,6 +127,31 @@ static void atomic_write_never_leaves_partial_files(void **state)
     free(dir);
 }
 
+/* Large blocks take the allocator's huge-page path: contents must survive
+ * growing, growing again and shrinking back below the threshold. */
+static void large_blocks_keep_their_contents(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    size_t n = (9u << 20) / sizeof(uint32_t);
+    uint32_t *a = wm_alloc_array(&ctx, n, sizeof *a);
+    assert_non_null(a);
+    assert_int_equal(a[n - 1], 0); /* zero-filled */
+    for (size_t i = 0; i < n; i++)
+        a[i] = (uint32_t)(i * 2654435761u);
+    a = wm_realloc_array(&ctx, a, 2 * n, sizeof *a);
+    assert_non_null(a);
+    for (size_t i = 0; i < n; i += 4099)
+        assert_int_equal(a[i], (uint32_t)(i * 2654435761u));
+    a[2 * n - 1] = 7;
+    a = wm_realloc_array(&ctx, a, 1000, sizeof *a);
+    assert_non_null(a);
+    for (size_t i = 0; i < 1000; i++)
+        assert_int_equal(a[i], (uint32_t)(i * 2654435761u));
+    wm_free(&ctx, a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -135,6 +160,7 @@ int main(void)
         cmocka_unit_test(array_counts_are_checked_before_allocation),
         cmocka_unit_test(buffer_writes_little_endian),
         cmocka_unit_test(atomic_write_never_leaves_partial_files),
+        cmocka_unit_test(large_blocks_keep_their_contents),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
