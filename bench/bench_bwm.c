@@ -1,14 +1,14 @@
-#define _DEFAULT_SOURCE /* mmap flags and madvise for the huge-page allocator */
+#define _DEFAULT_SOURCE /* getrusage page-fault counts */
 /* Builds a WOK from an in-memory mesh of about 1,000,000 triangles (a
  * bumpy 500 x 1000 grid, one triangle in eight non-walkable) and reports
  * time and peak memory of each stage. Target: build < 0.5 s, < 400 MB.
  * Usage: bench_bwm [columns rows]   (defaults 500 1000 -> 1,000,000 triangles)
- * BENCH_HUGE_PAGES=1 backs large blocks with transparent huge pages. */
+ * The library's default allocator puts blocks of 8 MiB and more on transparent
+ * huge pages (see core/context.c); page faults are counted per stage. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 
 #include "bench_support.h"
@@ -32,55 +32,6 @@ static void fill_grid(wm_ctx *ctx, wm_mesh *m, uint32_t cols, uint32_t rows)
         }
 }
 
-/* An allocator backing large blocks with transparent huge pages (madvise),
- * to show how much of the build is the kernel faulting in fresh 4 KiB pages.
- * A 64-byte header keeps the size. */
-#define BIG_BLOCK (2u << 20)
-static void *huge_realloc(void *user, void *ptr, size_t size)
-{
-    (void)user;
-    size_t old = 0;
-    if (ptr) {
-        memcpy(&old, (char *)ptr - 64, sizeof old);
-        if (old < BIG_BLOCK && size < BIG_BLOCK) {
-            char *p = realloc((char *)ptr - 64, size + 64);
-            if (!p) return NULL;
-            memcpy(p, &size, sizeof size);
-            return p + 64;
-        }
-    }
-    char *p;
-    if (size >= BIG_BLOCK) {
-        p = mmap(NULL, size + 64, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) return NULL;
-        madvise(p, size + 64, MADV_HUGEPAGE);
-    } else {
-        p = malloc(size + 64);
-        if (!p) return NULL;
-    }
-    memcpy(p, &size, sizeof size);
-    if (ptr) {
-        memcpy(p + 64, ptr, old < size ? old : size);
-        if (old >= BIG_BLOCK)
-            munmap((char *)ptr - 64, old + 64);
-        else
-            free((char *)ptr - 64);
-    }
-    return p + 64;
-}
-
-static void huge_free(void *user, void *ptr)
-{
-    (void)user;
-    size_t size;
-    if (!ptr) return;
-    memcpy(&size, (char *)ptr - 64, sizeof size);
-    if (size >= BIG_BLOCK)
-        munmap((char *)ptr - 64, size + 64);
-    else
-        free((char *)ptr - 64);
-}
-
 /* Process CPU seconds: the machine is shared, so wall time overstates the work. */
 static double cpu_now(void)
 {
@@ -93,11 +44,6 @@ int main(int argc, char **argv)
     wm_ctx ctx;
     wm_mesh mesh;
     wm_ctx_init(&ctx);
-    if (getenv("BENCH_HUGE_PAGES")) {
-        ctx.alloc.realloc_fn = huge_realloc;
-        ctx.alloc.free_fn = huge_free;
-        printf("allocator: large blocks on transparent huge pages\n");
-    }
     wm_mesh_init(&mesh);
     fill_grid(&ctx, &mesh, cols, rows);
     long rss_mesh = bench_peak_rss_kb();
