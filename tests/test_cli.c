@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int count_lines(const char *text)
@@ -215,6 +216,42 @@ static void batch_conversion_reports_progress(void **state)
     free(dir);
 }
 
+/* In batch mode a failing input does not stop the others, and the summary
+ * counts only the files actually written. */
+static void batch_conversion_continues_past_a_bad_input(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    char *bad = wmt_join(dir, "bad.obj");
+    wmt_write_file(bad, "garbage\n", 8);
+    char *court = wmt_sample_path("courtyard.obj");
+    char *out_dir = wmt_join(dir, "out");
+    assert_int_equal(mkdir(out_dir, 0755), 0);
+    const char *argv[] = {"convert", bad, court, "-o", out_dir, "--to", "wok", NULL};
+    char *err = NULL;
+    assert_int_equal(wmt_run_cli(NULL, &err, argv), 2);
+    char *written = wmt_join(out_dir, "courtyard.wok"), *not_written = wmt_join(out_dir, "bad.wok");
+    assert_true(access(written, F_OK) == 0);
+    assert_false(access(not_written, F_OK) == 0);
+    assert_non_null(strstr(err, "converted 1 of 2 files"));
+    free(err);
+    /* An unusable output folder converts nothing and claims nothing. */
+    char *missing_dir = wmt_join(dir, "missing");
+    const char *no_dir[] = {"convert", court, court, "-o", missing_dir, "--to", "wok", NULL};
+    err = NULL;
+    assert_int_equal(wmt_run_cli(NULL, &err, no_dir), 3);
+    assert_null(strstr(err, "converted"));
+    free(err);
+    wmt_remove_tree(dir);
+    free(missing_dir);
+    free(written);
+    free(not_written);
+    free(out_dir);
+    free(court);
+    free(bad);
+    free(dir);
+}
+
 static void formats_lists_every_module(void **state)
 {
     (void)state;
@@ -256,6 +293,7 @@ int main(void)
         cmocka_unit_test(existing_outputs_need_force),
         cmocka_unit_test(info_agrees_across_a_conversion),
         cmocka_unit_test(batch_conversion_reports_progress),
+        cmocka_unit_test(batch_conversion_continues_past_a_bad_input),
         cmocka_unit_test(formats_lists_every_module),
         cmocka_unit_test(bad_module_option_values_are_usage_errors),
     };

@@ -144,13 +144,17 @@ int cmd_convert(int argc, char **argv)
     } else if (!code) {
         if (access(out_dir, W_OK) != 0) {
             cli_error("%s: output folder does not exist or is not writable", out_dir);
-            code = EXIT_OUTPUT;
+            cli_mesh_options_free(&o, &ctx);
+            free(positional);
+            return EXIT_OUTPUT;
         }
+        /* A failing input does not stop the batch: the worst exit code wins. */
         int failed = 0, interactive = isatty(STDERR_FILENO);
-        for (int i = 0; !code && i < count; i++) {
+        for (int i = 0; i < count; i++) {
             char *out = batch_output_path(out_dir, positional[i], ext);
             if (!out) {
                 code = EXIT_OUTPUT;
+                failed = count - i;
                 break;
             }
             if (interactive)
@@ -171,8 +175,6 @@ int cmd_convert(int argc, char **argv)
         cli_progress_end();
         if (count > 1)
             fprintf(stderr, "walkmesh: converted %d of %d files\n", count - failed, count);
-        if (failed && failed < count)
-            code = code ? code : EXIT_INPUT;
     }
     cli_mesh_options_free(&o, &ctx);
     free(positional);
