@@ -65,6 +65,7 @@ int cmd_validate(int argc, char **argv)
         r = format->validate(&ctx, path, &opts, &report);
     } else {
         wm_mesh mesh;
+        wm_mesh_init(&mesh);
         r = format->read(&ctx, path, &opts, &mesh);
         if (!r) {
             if (wm_mesh_validate(&ctx, &mesh))

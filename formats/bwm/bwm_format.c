@@ -40,12 +40,16 @@ static wm_result bwm_read_hook(wm_ctx *ctx, const char *path, const wm_options *
     bwm_file file;
     char name[128];
     (void)opts;
+    wm_mesh_init(out);
     wm_result r = bwm_read_file(ctx, path, &file);
     if (r) return r;
     base_name(path, name, sizeof name);
     r = bwm_to_mesh(ctx, &file, name, out);
     bwm_file_free(ctx, &file);
-    if (r) wm_error_prefix(ctx, path);
+    if (r) {
+        wm_error_prefix(ctx, path);
+        wm_mesh_free(ctx, out);
+    }
     return r;
 }
 
