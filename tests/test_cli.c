@@ -252,6 +252,20 @@ static void batch_conversion_continues_past_a_bad_input(void **state)
     free(dir);
 }
 
+/* validate --from a module that cannot read (svg) is refused like convert's --from. */
+static void validate_from_a_write_only_module(void **state)
+{
+    (void)state;
+    char *sample = wmt_sample_path("courtyard.obj");
+    const char *argv[] = {"validate", sample, "--from", "svg", NULL};
+    char *err = NULL;
+    assert_int_equal(wmt_run_cli(NULL, &err, argv), 4);
+    assert_int_equal(count_lines(err), 1);
+    assert_non_null(strstr(err, "svg"));
+    free(err);
+    free(sample);
+}
+
 static void formats_lists_every_module(void **state)
 {
     (void)state;
@@ -295,6 +309,7 @@ int main(void)
         cmocka_unit_test(batch_conversion_reports_progress),
         cmocka_unit_test(batch_conversion_continues_past_a_bad_input),
         cmocka_unit_test(formats_lists_every_module),
+        cmocka_unit_test(validate_from_a_write_only_module),
         cmocka_unit_test(bad_module_option_values_are_usage_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
