@@ -266,6 +266,28 @@ static void validate_from_a_write_only_module(void **state)
     free(sample);
 }
 
+/* Surface names come from the user's --materials file: info --json escapes
+ * them like every other string. */
+static void info_json_escapes_surface_names(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    char *table = wmt_join(dir, "materials.txt"), *mesh = wmt_join(dir, "tri.obj");
+    const char table_text[] = "quo\"te\\ 1 4 0x20 78a8a0 -\n";
+    wmt_write_file(table, table_text, sizeof table_text - 1);
+    const char mesh_text[] = "v 0 0 0\nv 1 0 0\nv 0 0 -1\nusemtl quote\nf 1 2 3\n";
+    wmt_write_file(mesh, mesh_text, sizeof mesh_text - 1);
+    const char *argv[] = {"info", mesh, "--materials", table, "--json", NULL};
+    char *out = NULL;
+    assert_int_equal(wmt_run_cli(&out, NULL, argv), 0);
+    assert_non_null(strstr(out, "\"quo\\\"te\\\\\": {\"triangles\": 1"));
+    free(out);
+    wmt_remove_tree(dir);
+    free(table);
+    free(mesh);
+    free(dir);
+}
+
 static void formats_lists_every_module(void **state)
 {
     (void)state;
@@ -309,6 +331,7 @@ int main(void)
         cmocka_unit_test(batch_conversion_reports_progress),
         cmocka_unit_test(batch_conversion_continues_past_a_bad_input),
         cmocka_unit_test(formats_lists_every_module),
+        cmocka_unit_test(info_json_escapes_surface_names),
         cmocka_unit_test(validate_from_a_write_only_module),
         cmocka_unit_test(bad_module_option_values_are_usage_errors),
     };
