@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const wm_format *assimp(void)
 {
@@ -312,6 +313,32 @@ static void transitions_survive_obj_and_gltf(void **state)
     free(dir);
 }
 
+/* When the main file cannot be put in place (here a folder of that name),
+ * the side file (.mtl, .bin) this write created is removed again, also
+ * with overwriting allowed: no partial output. */
+static void failed_main_file_leaves_no_side_file(void **state)
+{
+    (void)state;
+    static const char *const names[][2] = {{"c.obj", "c.mtl"}, {"c.gltf", "c.bin"}};
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_mesh m;
+    read_sample(&ctx, "courtyard.obj", NULL, &m);
+    for (size_t i = 0; i < 2; i++) {
+        char *dir = wmt_make_temp_dir();
+        char *main_path = wmt_join(dir, names[i][0]), *side_path = wmt_join(dir, names[i][1]);
+        assert_int_equal(mkdir(main_path, 0755), 0);
+        assert_int_not_equal(assimp()->write(&ctx, &m, main_path, NULL, 1), WM_OK);
+        if (wm_file_exists(side_path))
+            fail_msg("%s left behind after %s failed", names[i][1], names[i][0]);
+        wmt_remove_tree(dir);
+        free(main_path);
+        free(side_path);
+        free(dir);
+    }
+    wm_mesh_free(&ctx, &m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -321,6 +348,7 @@ int main(void)
         cmocka_unit_test(up_axis_and_walkability_overrides),
         cmocka_unit_test(broken_inputs_fail_with_the_line),
         cmocka_unit_test(transitions_survive_obj_and_gltf),
+        cmocka_unit_test(failed_main_file_leaves_no_side_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -457,22 +457,36 @@ wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, co
     size_t dir_len = (size_t)(fname - path);
     wm_buffer main_file;
     r = rewrite_references(ctx, blob, stem, &main_file);
-    /* Check every target first so nothing is half-written. */
-    for (const struct aiExportDataBlob *side = blob->next; !r && side; side = side->next) {
+    /* Check every target first so nothing is half-written; remember which
+     * side files exist, so a failure removes only those this call created. */
+    uint64_t existed = 0;
+    unsigned sides = 0, written = 0;
+    for (const struct aiExportDataBlob *side = blob->next; !r && side; side = side->next, sides++) {
         char side_path[4096];
         snprintf(side_path, sizeof side_path, "%.*s%s.%s", (int)dir_len, path, stem, side->name.data);
         if (!overwrite && wm_file_exists(side_path))
             r = wm_error(ctx, WM_ERR_EXISTS, "%s: exists already (use --force to overwrite)", side_path);
+        else if (sides >= 64)
+            r = wm_error(ctx, WM_ERR_IO, "%s: Assimp produced more than 64 side files", path);
+        else if (wm_file_exists(side_path))
+            existed |= (uint64_t)1 << sides;
     }
     if (!r && !overwrite && wm_file_exists(path))
         r = wm_error(ctx, WM_ERR_EXISTS, "%s: exists already (use --force to overwrite)", path);
-    for (const struct aiExportDataBlob *side = blob->next; !r && side; side = side->next) {
+    for (const struct aiExportDataBlob *side = blob->next; !r && side; side = side->next, written++) {
         char side_path[4096];
         snprintf(side_path, sizeof side_path, "%.*s%s.%s", (int)dir_len, path, stem, side->name.data);
         r = wm_file_write_atomic(ctx, side_path, side->data, side->size, overwrite);
     }
     if (!r)
         r = wm_file_write_atomic(ctx, path, main_file.data, main_file.size, overwrite);
+    unsigned index = 0;
+    for (const struct aiExportDataBlob *side = blob->next; r && side && index < written; side = side->next, index++) {
+        char side_path[4096];
+        snprintf(side_path, sizeof side_path, "%.*s%s.%s", (int)dir_len, path, stem, side->name.data);
+        if (!(existed >> index & 1))
+            remove(side_path);
+    }
     wm_buffer_free(&main_file);
     aiReleaseExportBlob(blob);
     return r;
