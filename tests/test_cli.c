@@ -288,6 +288,28 @@ static void info_json_escapes_surface_names(void **state)
     free(dir);
 }
 
+/* Two inputs with the same stem would write the same DIR/<name>.<ext>: even
+ * with --force the batch refuses before writing, instead of letting the
+ * second silently replace the first. */
+static void batch_refuses_two_inputs_with_one_output(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    char *obj = wmt_sample_path("courtyard.obj"), *gltf = wmt_sample_path("courtyard.gltf");
+    const char *argv[] = {"convert", obj, gltf, "-o", dir, "--to", "wok", "--force", NULL};
+    char *err = NULL;
+    assert_int_equal(wmt_run_cli(NULL, &err, argv), 3);
+    assert_non_null(strstr(err, "courtyard.wok"));
+    char *out = wmt_join(dir, "courtyard.wok");
+    assert_false(access(out, F_OK) == 0);
+    free(err);
+    free(out);
+    wmt_remove_tree(dir);
+    free(obj);
+    free(gltf);
+    free(dir);
+}
+
 static void formats_lists_every_module(void **state)
 {
     (void)state;
@@ -331,6 +353,7 @@ int main(void)
         cmocka_unit_test(batch_conversion_reports_progress),
         cmocka_unit_test(batch_conversion_continues_past_a_bad_input),
         cmocka_unit_test(formats_lists_every_module),
+        cmocka_unit_test(batch_refuses_two_inputs_with_one_output),
         cmocka_unit_test(info_json_escapes_surface_names),
         cmocka_unit_test(validate_from_a_write_only_module),
         cmocka_unit_test(bad_module_option_values_are_usage_errors),

@@ -83,6 +83,28 @@ static char *batch_output_path(const char *dir, const char *in, const char *ext)
     return path;
 }
 
+/* Two inputs with the same stem map to one DIR/<name>.<ext>; the second
+ * would replace the first's output. Returns EXIT_OK or EXIT_OUTPUT. */
+static int refuse_colliding_outputs(const char *dir, const char **inputs, int count, const char *ext)
+{
+    char **outs = calloc((size_t)count, sizeof *outs);
+    int code = outs ? EXIT_OK : EXIT_OUTPUT;
+    for (int i = 0; !code && i < count; i++)
+        if (!(outs[i] = batch_output_path(dir, inputs[i], ext)))
+            code = EXIT_OUTPUT;
+    for (int i = 0; !code && i < count; i++)
+        for (int j = 0; !code && j < i; j++)
+            if (strcmp(outs[i], outs[j]) == 0) {
+                cli_error("%s: both %s and %s would be written there; convert them separately", outs[i],
+                          inputs[j], inputs[i]);
+                code = EXIT_OUTPUT;
+            }
+    for (int i = 0; outs && i < count; i++)
+        free(outs[i]);
+    free(outs);
+    return code;
+}
+
 int cmd_convert(int argc, char **argv)
 {
     cli_mesh_options o;
@@ -147,6 +169,12 @@ int cmd_convert(int argc, char **argv)
             cli_mesh_options_free(&o, &ctx);
             free(positional);
             return EXIT_OUTPUT;
+        }
+        code = refuse_colliding_outputs(out_dir, positional, count, ext);
+        if (code) {
+            cli_mesh_options_free(&o, &ctx);
+            free(positional);
+            return code;
         }
         /* A failing input does not stop the batch: the worst exit code wins. */
         int failed = 0, interactive = isatty(STDERR_FILENO);
