@@ -2,6 +2,7 @@
 #include "bwm/bwm.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,8 @@ static wm_result parse_vec3(wm_ctx *ctx, const wm_options *opts, const char *nam
         double d = strtod(p, &end);
         if (end == p || errno) return wm_error(ctx, WM_ERR_OPTION, "--%s: \"%s\" is not X,Y,Z", name, v);
         out[k] = (float)d;
+        if (!isfinite(out[k]))
+            return wm_error(ctx, WM_ERR_OPTION, "--%s: \"%s\": coordinates must be finite floats", name, v);
         p = end;
         if (k < 2) {
             if (*p != ',') return wm_error(ctx, WM_ERR_OPTION, "--%s: \"%s\" is not X,Y,Z", name, v);
