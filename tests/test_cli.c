@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -310,6 +312,52 @@ static void batch_refuses_two_inputs_with_one_output(void **state)
     free(dir);
 }
 
+/* A FIFO given as input is refused as "not a regular file" instead of
+ * blocking forever in open(). Should the CLI block anyway, the alarm opens
+ * the FIFO's write end, which releases it, and the test fails. */
+static const char *fifo_to_release;
+static volatile sig_atomic_t fifo_was_blocked;
+
+static void release_fifo(int sig)
+{
+    (void)sig;
+    fifo_was_blocked = 1;
+    int fd = open(fifo_to_release, O_WRONLY | O_NONBLOCK);
+    if (fd >= 0)
+        close(fd);
+}
+
+static void fifo_input_does_not_hang(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    static const char *const names[] = {"pipe.wok", "pipe.xyz"};
+    struct sigaction act;
+    memset(&act, 0, sizeof act);
+    act.sa_handler = release_fifo;
+    sigaction(SIGALRM, &act, NULL);
+    for (size_t i = 0; i < 2; i++) {
+        char *fifo = wmt_join(dir, names[i]);
+        assert_int_equal(mkfifo(fifo, 0600), 0);
+        fifo_to_release = fifo;
+        fifo_was_blocked = 0;
+        alarm(5);
+        const char *argv[] = {"info", fifo, NULL};
+        char *err = NULL;
+        int code = wmt_run_cli(NULL, &err, argv);
+        alarm(0);
+        if (fifo_was_blocked)
+            fail_msg("info %s blocked on the FIFO", names[i]);
+        assert_int_equal(code, 2);
+        assert_non_null(strstr(err, "not a regular file"));
+        free(err);
+        free(fifo);
+    }
+    signal(SIGALRM, SIG_DFL);
+    wmt_remove_tree(dir);
+    free(dir);
+}
+
 static void formats_lists_every_module(void **state)
 {
     (void)state;
@@ -353,6 +401,7 @@ int main(void)
         cmocka_unit_test(batch_conversion_reports_progress),
         cmocka_unit_test(batch_conversion_continues_past_a_bad_input),
         cmocka_unit_test(formats_lists_every_module),
+        cmocka_unit_test(fifo_input_does_not_hang),
         cmocka_unit_test(batch_refuses_two_inputs_with_one_output),
         cmocka_unit_test(info_json_escapes_surface_names),
         cmocka_unit_test(validate_from_a_write_only_module),
