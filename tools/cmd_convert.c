@@ -159,6 +159,10 @@ int cmd_convert(int argc, char **argv)
             cli_error("%s: no such file", positional[i]);
             code = EXIT_INPUT;
         }
+    if (!code && o.opts.base_path && !wm_file_exists(o.opts.base_path)) { /* an input too */
+        cli_error("--base %s: no such file", o.opts.base_path);
+        code = EXIT_INPUT;
+    }
     if (!code)
         code = output_format(&ctx, o.to, out_dir ? NULL : positional[1], &out_format, &ext);
     if (!code && !out_dir) {
