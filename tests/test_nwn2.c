@@ -426,6 +426,18 @@ static void test_recompute_matches_toolset(void **state)
 }
 
 /* Mesh -> ASWM into a base: validates, keeps the other packets. */
+/* Loads a corpus file (skips when absent), converts its walkmesh to a mesh
+ * and writes that mesh back into the file's own ASWM. */
+static void load_mesh_back_into_base(const char *relative, uint8_t **data, size_t *size, nwn2_file *f, wm_ctx *ctx,
+                                     wm_mesh *mesh)
+{
+    if (!load(relative, data, size, f, ctx))
+        skip();
+    wm_mesh_init(mesh);
+    assert_int_equal(nwn2_aswm_to_mesh(ctx, &f->aswm, 0, mesh), WM_OK);
+    assert_int_equal(nwn2_aswm_from_mesh(ctx, mesh, &f->aswm), WM_OK);
+}
+
 static void test_from_mesh_into_base(void **state)
 {
     (void)state;
@@ -433,12 +445,8 @@ static void test_from_mesh_into_base(void **state)
     size_t size;
     nwn2_file f;
     wm_ctx ctx;
-    if (!load("nwn2/castle_krag_tower.trx", &data, &size, &f, &ctx))
-        skip();
     wm_mesh mesh;
-    wm_mesh_init(&mesh);
-    assert_int_equal(nwn2_aswm_to_mesh(&ctx, &f.aswm, 0, &mesh), WM_OK);
-    assert_int_equal(nwn2_aswm_from_mesh(&ctx, &mesh, &f.aswm), WM_OK);
+    load_mesh_back_into_base("nwn2/castle_krag_tower.trx", &data, &size, &f, &ctx, &mesh);
     assert_int_equal(f.aswm.triangle_count, 3572);
     assert_int_equal(f.aswm.island_count, 0);
     wm_buffer out;
@@ -481,12 +489,8 @@ static void test_mesh_below_the_grid_is_reported(void **state)
     size_t size;
     nwn2_file f;
     wm_ctx ctx;
-    if (!load("nwn2/enter_world.trx", &data, &size, &f, &ctx))
-        skip();
     wm_mesh mesh;
-    wm_mesh_init(&mesh);
-    assert_int_equal(nwn2_aswm_to_mesh(&ctx, &f.aswm, 0, &mesh), WM_OK);
-    assert_int_equal(nwn2_aswm_from_mesh(&ctx, &mesh, &f.aswm), WM_OK);
+    load_mesh_back_into_base("nwn2/enter_world.trx", &data, &size, &f, &ctx, &mesh);
     assert_null(strstr(wmt_warnings, "outside the tile grid"));
     for (uint32_t v = 0; v < mesh.vertex_count; v++)
         mesh.positions[3 * (size_t)v + 1] -= 100.0f; /* the whole area moved to y < 0 */
