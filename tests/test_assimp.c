@@ -313,6 +313,31 @@ static void transitions_survive_obj_and_gltf(void **state)
     free(dir);
 }
 
+/* STL holds triangles only: a mesh with transitions must still give an STL
+ * that reads back with all its triangles (the transition lines were written
+ * as two-vertex facets, which no STL reader accepts). */
+static void stl_of_a_mesh_with_transitions_reads_back(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_mesh m;
+    read_sample(&ctx, "two_rooms.obj", NULL, &m);
+    m.transitions[0] = 3;
+    char *dir = wmt_make_temp_dir();
+    char *stl = wmt_join(dir, "rooms.stl");
+    assert_int_equal(assimp()->write(&ctx, &m, stl, NULL, 0), WM_OK);
+    wm_mesh back;
+    if (assimp()->read(&ctx, stl, NULL, &back) != WM_OK)
+        fail_msg("the STL written does not read back: %s", wm_ctx_message(&ctx));
+    assert_int_equal(back.triangle_count, m.triangle_count);
+    wm_mesh_free(&ctx, &back);
+    wm_mesh_free(&ctx, &m);
+    wmt_remove_tree(dir);
+    free(stl);
+    free(dir);
+}
+
 /* When the main file cannot be put in place (here a folder of that name),
  * the side file (.mtl, .bin) this write created is removed again, also
  * with overwriting allowed: no partial output. */
@@ -349,6 +374,7 @@ int main(void)
         cmocka_unit_test(broken_inputs_fail_with_the_line),
         cmocka_unit_test(transitions_survive_obj_and_gltf),
         cmocka_unit_test(failed_main_file_leaves_no_side_file),
+        cmocka_unit_test(stl_of_a_mesh_with_transitions_reads_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -297,7 +297,8 @@ static wm_result add_transition_lines(const wm_mesh *mesh, struct aiScene *scene
     return r;
 }
 
-static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, struct aiScene **out_scene)
+/* with_lines == 0: no transition line objects (for formats of triangles only). */
+static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, int with_lines, struct aiScene **out_scene)
 {
     const wm_surface_table *table = wm_surfaces(ctx);
     struct aiScene *scene = calloc(1, sizeof *scene);
@@ -316,7 +317,8 @@ static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, struct 
         if (*slot < 0)
             *slot = (int32_t)mm.count++;
     }
-    int has_transitions = count_transition_values(mesh) > 0;
+    uint32_t transition_values = with_lines ? count_transition_values(mesh) : 0;
+    int has_transitions = transition_values > 0;
     scene->mMaterials = calloc(mm.count + 1, sizeof *scene->mMaterials);
     if (!scene->mMaterials)
         goto nomem;
@@ -344,7 +346,6 @@ static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, struct 
         goto nomem;
     set_string(&scene->mRootNode->mName, mesh->name[0] ? mesh->name : "walkmesh");
     identity(&scene->mRootNode->mTransformation);
-    uint32_t transition_values = count_transition_values(mesh);
     scene->mRootNode->mChildren = calloc((size_t)objects + transition_values, sizeof *scene->mRootNode->mChildren);
     scene->mMeshes = calloc((size_t)objects * (mm.count ? mm.count : 1) + transition_values, sizeof *scene->mMeshes);
     if (!scene->mRootNode->mChildren || !scene->mMeshes)
@@ -371,7 +372,7 @@ static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, struct 
                 goto nomem;
         }
     }
-    if (add_transition_lines(mesh, scene, y_up, (unsigned)mm.count) != WM_OK)
+    if (has_transitions && add_transition_lines(mesh, scene, y_up, (unsigned)mm.count) != WM_OK)
         goto nomem;
     free(mm.slot);
     free(vertex_slot);
@@ -440,8 +441,12 @@ wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, co
     /* glTF is Y-up by its specification; OBJ follows Blender's Y-up default unless --up z. */
     int y_up = strcmp(format_id, "gltf2") == 0 || strcmp(format_id, "glb2") == 0 || opts == NULL ||
                opts->up != WM_UP_Z;
+    /* STL has no lines: Assimp would write the transition lines as broken two-vertex facets */
+    int with_lines = strcmp(format_id, "stl") != 0;
+    if (!with_lines && count_transition_values(mesh) > 0)
+        wm_warn(ctx, "%s: STL holds triangles only: the transitions are left out", path);
     struct aiScene *scene = NULL;
-    r = build_scene(ctx, mesh, y_up, &scene);
+    r = build_scene(ctx, mesh, y_up, with_lines, &scene);
     if (r)
         return r;
     const struct aiExportDataBlob *blob = aiExportSceneToBlob(scene, format_id, 0);
