@@ -358,6 +358,27 @@ static void fifo_input_does_not_hang(void **state)
     free(dir);
 }
 
+/* JSON is UTF-8: names that are not (a Latin-1 OBJ object name here; WMO
+ * group names and file names can be too) become U+FFFD, valid UTF-8 stays. */
+static void info_json_is_valid_utf8(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    char *mesh = wmt_join(dir, "names.obj");
+    const char text[] = "o bad\xe9name\nv 0 0 0\nv 1 0 0\nv 0 0 -1\nf 1 2 3\n"
+                        "o caf\xc3\xa9\nv 0 0 0\nv 2 0 0\nv 0 0 -2\nf 4 5 6\n";
+    wmt_write_file(mesh, text, sizeof text - 1);
+    const char *argv[] = {"info", mesh, "--json", NULL};
+    char *out = NULL;
+    assert_int_equal(wmt_run_cli(&out, NULL, argv), 0);
+    assert_non_null(strstr(out, "\"bad\\ufffdname\""));
+    assert_non_null(strstr(out, "\"caf\xc3\xa9\""));
+    free(out);
+    wmt_remove_tree(dir);
+    free(mesh);
+    free(dir);
+}
+
 static void formats_lists_every_module(void **state)
 {
     (void)state;
@@ -401,6 +422,7 @@ int main(void)
         cmocka_unit_test(batch_conversion_reports_progress),
         cmocka_unit_test(batch_conversion_continues_past_a_bad_input),
         cmocka_unit_test(formats_lists_every_module),
+        cmocka_unit_test(info_json_is_valid_utf8),
         cmocka_unit_test(fifo_input_does_not_hang),
         cmocka_unit_test(batch_refuses_two_inputs_with_one_output),
         cmocka_unit_test(info_json_escapes_surface_names),
