@@ -3,27 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Length of the well-formed UTF-8 sequence at s (1-4), or 0 when it is not one. */
-static int utf8_length(const unsigned char *s)
-{
-    unsigned char c = s[0];
-    int n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-    for (int k = 1; k < n; k++)
-        if ((s[k] & 0xC0) != 0x80)
-            return 0;
-    if ((n == 2 && c < 0xC2) || (n == 3 && c == 0xE0 && s[1] < 0xA0) || (n == 3 && c == 0xED && s[1] >= 0xA0) ||
-        (n == 4 && c == 0xF0 && s[1] < 0x90) || (n == 4 && (c > 0xF4 || (c == 0xF4 && s[1] >= 0x90))))
-        return 0; /* overlong, surrogate or past U+10FFFF */
-    return n;
-}
-
 void json_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
         if (c >= 0x80) { /* JSON is UTF-8: other bytes (Latin-1 names...) become U+FFFD */
-            int n = utf8_length((const unsigned char *)s);
+            int n = wm_utf8_length(s);
             if (n == 0) {
                 fputs("\\ufffd", out);
             } else {
