@@ -338,6 +338,44 @@ static void stl_of_a_mesh_with_transitions_reads_back(void **state)
     free(dir);
 }
 
+/* glTF is JSON and must be UTF-8: an object name that is not (a Latin-1 OBJ
+ * name) is written with U+FFFD, a UTF-8 one unchanged. */
+static void gltf_names_are_utf8(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_mesh m;
+    read_sample(&ctx, "courtyard.obj", NULL, &m);
+    assert_true(m.object_count >= 2);
+    wm_free(&ctx, m.object_names[0]);
+    wm_free(&ctx, m.object_names[1]);
+    m.object_names[0] = wm_alloc_array(&ctx, 16, 1);
+    m.object_names[1] = wm_alloc_array(&ctx, 16, 1);
+    strcpy(m.object_names[0], "bad\xe9name");
+    strcpy(m.object_names[1], "caf\xc3\xa9");
+    char *dir = wmt_make_temp_dir();
+    char *gltf = wmt_join(dir, "names.gltf");
+    assert_int_equal(assimp()->write(&ctx, &m, gltf, NULL, 0), WM_OK);
+    size_t size;
+    char *text = (char *)wmt_read_file(gltf, &size);
+    text = realloc(text, size + 1);
+    text[size] = '\0';
+    for (size_t i = 0; i < size;) {
+        int n = wm_utf8_length(text + i);
+        if (n == 0)
+            fail_msg("byte 0x%02x at %zu is not UTF-8", (unsigned char)text[i], i);
+        i += (size_t)n;
+    }
+    assert_non_null(strstr(text, "bad\xef\xbf\xbdname"));
+    assert_non_null(strstr(text, "caf\xc3\xa9"));
+    free(text);
+    wm_mesh_free(&ctx, &m);
+    wmt_remove_tree(dir);
+    free(gltf);
+    free(dir);
+}
+
 /* When the main file cannot be put in place (here a folder of that name),
  * the side file (.mtl, .bin) this write created is removed again, also
  * with overwriting allowed: no partial output. */
@@ -374,6 +412,7 @@ int main(void)
         cmocka_unit_test(broken_inputs_fail_with_the_line),
         cmocka_unit_test(transitions_survive_obj_and_gltf),
         cmocka_unit_test(failed_main_file_leaves_no_side_file),
+        cmocka_unit_test(gltf_names_are_utf8),
         cmocka_unit_test(stl_of_a_mesh_with_transitions_reads_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,13 +11,23 @@
 #include <string.h>
 
 /* The scene is built with plain calloc/free: we own it, Assimp only reads it. */
+/* Names are written as UTF-8 (glTF and DAE require it): bytes that are not
+ * (Latin-1 names) become U+FFFD; a name too long is cut between characters. */
 static void set_string(struct aiString *s, const char *text)
 {
-    size_t n = strlen(text);
-    if (n >= sizeof s->data)
-        n = sizeof s->data - 1;
+    static const char replacement[] = "\xef\xbf\xbd";
+    size_t n = 0;
+    while (*text) {
+        int len = wm_utf8_length(text);
+        const char *piece = len ? text : replacement;
+        size_t piece_len = len ? (size_t)len : 3;
+        if (n + piece_len >= sizeof s->data)
+            break;
+        memcpy(s->data + n, piece, piece_len);
+        n += piece_len;
+        text += len ? len : 1;
+    }
     s->length = (ai_uint32)n;
-    memcpy(s->data, text, n);
     s->data[n] = '\0';
 }
 
