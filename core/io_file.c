@@ -19,7 +19,8 @@ wm_result wm_file_read(wm_ctx *ctx, const char *path, uint8_t **out_data, size_t
 {
     *out_data = NULL;
     *out_size = 0;
-    int fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
     if (fd < 0)
         return wm_error(ctx, WM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;

@@ -89,6 +89,11 @@ wm_result wm_file_read(wm_ctx *ctx, const char *path, uint8_t **out_data, size_t
 wm_result wm_file_write_atomic(wm_ctx *ctx, const char *path, const void *data, size_t size, int overwrite);
 int wm_file_exists(const char *path);
 
+/* Length (1-4) of the well-formed UTF-8 sequence that starts text, or 0 when
+ * the bytes there are not one (Latin-1, overlong, surrogate...). text is
+ * NUL-terminated; a NUL at text[0] counts as length 1. */
+int wm_utf8_length(const char *text);
+
 #ifdef __cplusplus
 }
 #endif

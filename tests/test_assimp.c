@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const wm_format *assimp(void)
 {
@@ -312,6 +313,95 @@ static void transitions_survive_obj_and_gltf(void **state)
     free(dir);
 }
 
+/* STL holds triangles only: a mesh with transitions must still give an STL
+ * that reads back with all its triangles (the transition lines were written
+ * as two-vertex facets, which no STL reader accepts). */
+static void stl_of_a_mesh_with_transitions_reads_back(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_mesh m;
+    read_sample(&ctx, "two_rooms.obj", NULL, &m);
+    m.transitions[0] = 3;
+    char *dir = wmt_make_temp_dir();
+    char *stl = wmt_join(dir, "rooms.stl");
+    assert_int_equal(assimp()->write(&ctx, &m, stl, NULL, 0), WM_OK);
+    wm_mesh back;
+    if (assimp()->read(&ctx, stl, NULL, &back) != WM_OK)
+        fail_msg("the STL written does not read back: %s", wm_ctx_message(&ctx));
+    assert_int_equal(back.triangle_count, m.triangle_count);
+    wm_mesh_free(&ctx, &back);
+    wm_mesh_free(&ctx, &m);
+    wmt_remove_tree(dir);
+    free(stl);
+    free(dir);
+}
+
+/* glTF is JSON and must be UTF-8: an object name that is not (a Latin-1 OBJ
+ * name) is written with U+FFFD, a UTF-8 one unchanged. */
+static void gltf_names_are_utf8(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_mesh m;
+    read_sample(&ctx, "courtyard.obj", NULL, &m);
+    assert_true(m.object_count >= 2);
+    wm_free(&ctx, m.object_names[0]);
+    wm_free(&ctx, m.object_names[1]);
+    m.object_names[0] = wm_alloc_array(&ctx, 16, 1);
+    m.object_names[1] = wm_alloc_array(&ctx, 16, 1);
+    strcpy(m.object_names[0], "bad\xe9name");
+    strcpy(m.object_names[1], "caf\xc3\xa9");
+    char *dir = wmt_make_temp_dir();
+    char *gltf = wmt_join(dir, "names.gltf");
+    assert_int_equal(assimp()->write(&ctx, &m, gltf, NULL, 0), WM_OK);
+    size_t size;
+    char *text = (char *)wmt_read_file(gltf, &size);
+    text = realloc(text, size + 1);
+    text[size] = '\0';
+    for (size_t i = 0; i < size;) {
+        int n = wm_utf8_length(text + i);
+        if (n == 0)
+            fail_msg("byte 0x%02x at %zu is not UTF-8", (unsigned char)text[i], i);
+        i += (size_t)n;
+    }
+    assert_non_null(strstr(text, "bad\xef\xbf\xbdname"));
+    assert_non_null(strstr(text, "caf\xc3\xa9"));
+    free(text);
+    wm_mesh_free(&ctx, &m);
+    wmt_remove_tree(dir);
+    free(gltf);
+    free(dir);
+}
+
+/* When the main file cannot be put in place (here a folder of that name),
+ * the side file (.mtl, .bin) this write created is removed again, also
+ * with overwriting allowed: no partial output. */
+static void failed_main_file_leaves_no_side_file(void **state)
+{
+    (void)state;
+    static const char *const names[][2] = {{"c.obj", "c.mtl"}, {"c.gltf", "c.bin"}};
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_mesh m;
+    read_sample(&ctx, "courtyard.obj", NULL, &m);
+    for (size_t i = 0; i < 2; i++) {
+        char *dir = wmt_make_temp_dir();
+        char *main_path = wmt_join(dir, names[i][0]), *side_path = wmt_join(dir, names[i][1]);
+        assert_int_equal(mkdir(main_path, 0755), 0);
+        assert_int_not_equal(assimp()->write(&ctx, &m, main_path, NULL, 1), WM_OK);
+        if (wm_file_exists(side_path))
+            fail_msg("%s left behind after %s failed", names[i][1], names[i][0]);
+        wmt_remove_tree(dir);
+        free(main_path);
+        free(side_path);
+        free(dir);
+    }
+    wm_mesh_free(&ctx, &m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -321,6 +411,9 @@ int main(void)
         cmocka_unit_test(up_axis_and_walkability_overrides),
         cmocka_unit_test(broken_inputs_fail_with_the_line),
         cmocka_unit_test(transitions_survive_obj_and_gltf),
+        cmocka_unit_test(failed_main_file_leaves_no_side_file),
+        cmocka_unit_test(gltf_names_are_utf8),
+        cmocka_unit_test(stl_of_a_mesh_with_transitions_reads_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

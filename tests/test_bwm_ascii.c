@@ -186,6 +186,28 @@ static void test_hostile_text(void **state)
     free(path);
 }
 
+/* validate on a text walkmesh (no module checks: the neutral mesh checks)
+ * runs cleanly on every corpus ASCII file and prints valid JSON facts. */
+static void test_validate_cli_on_text(void **state)
+{
+    (void)state;
+    static const char *const suffixes[] = {".ascii", NULL};
+    char **files = NULL;
+    size_t count = wmt_corpus_list("bwm", suffixes, &files);
+    assert_true(count > 0);
+    for (size_t i = 0; i < count; i++) {
+        const char *argv[] = {"validate", files[i], "--json", NULL};
+        char *out = NULL, *err = NULL;
+        int code = wmt_run_cli(&out, &err, argv);
+        if (code != 0) fail_msg("validate %s: exit %d: %s", files[i], code, err);
+        assert_non_null(strstr(out, "\"format\": \"bwm-ascii\""));
+        assert_non_null(strstr(out, "\"errors\": 0"));
+        free(out);
+        free(err);
+    }
+    wmt_free_list(files, count);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -193,6 +215,7 @@ int main(void)
         cmocka_unit_test(test_pykotor_text_matches_binary),
         cmocka_unit_test(test_kotormax_model_against_its_binary),
         cmocka_unit_test(test_hostile_text),
+        cmocka_unit_test(test_validate_cli_on_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -287,6 +287,28 @@ static void test_placeable_hooks_from_options(void **state)
     assert_memory_equal(g.rel_hook, f.rel_hook, sizeof f.rel_hook);
     const char *bad[] = {"convert", obj, pwk, "--hook1", "1,2", "--force", "--quiet", NULL};
     assert_int_not_equal(run(bad), 0);
+    /* a hook must be finite: nan or a value past float range is a usage error */
+    const char *not_finite[][2] = {{"--hook1", "nan,0,0"}, {"--hook2", "0,1e39,0"}};
+    for (int i = 0; i < 2; i++) {
+        const char *argv_nf[] = {"convert", obj, dwk, not_finite[i][0], not_finite[i][1], "--force", "--quiet", NULL};
+        assert_int_equal(run(argv_nf), 1);
+    }
+    /* --base must be a readable BWM: a missing one is an input error (exit 2),
+     * another format is refused (exit 4); neither is silently ignored */
+    char *missing_base = wmt_join(dir, "missing.wok");
+    const char *base_missing[] = {"convert", obj, dwk, "--base", missing_base, "--force", "--quiet", NULL};
+    assert_int_equal(run(base_missing), 2);
+    const char *base_not_bwm[] = {"convert", obj, dwk, "--base", obj, "--force", "--quiet", NULL};
+    assert_int_equal(run(base_not_bwm), 4);
+    free(missing_base);
+    /* the text reader's --room-offset too */
+    char *text = wmt_join(dir, "room.wok.ascii"), *text_out = wmt_join(dir, "room.obj");
+    const char ascii[] = "node trimesh room\nverts 3\n0 0 0\n1 0 0\n0 1 0\nfaces 1\n0 1 2 1 0 0 0 4\nendnode\n";
+    wmt_write_file(text, ascii, sizeof ascii - 1);
+    const char *offset_nan[] = {"convert", text, text_out, "--room-offset", "nan,0,0", "--quiet", NULL};
+    assert_int_equal(run(offset_nan), 1);
+    free(text);
+    free(text_out);
     wm_ctx ctx;
     wm_ctx_init(&ctx);
     bwm_file_free(&ctx, &f);

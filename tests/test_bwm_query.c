@@ -153,6 +153,20 @@ static void test_query_cli(void **state)
     assert_int_equal(wmt_run_cli(&out, &err, bad), 1);
     free(out);
     free(err);
+    /* A zero ray direction is a bad argument (exit 1), not "nothing there" (exit 6). */
+    const char *zero_ray[] = {"query", path, "raycast", x, y, oz, "0", "0", "0", NULL};
+    assert_int_equal(wmt_run_cli(&out, &err, zero_ray), 1);
+    assert_non_null(strstr(err, "direction"));
+    free(out);
+    free(err);
+    /* A placeable has no AABB tree: exit 4, and the one-line error names the file. */
+    char *placeable = wmt_corpus_path_or_skip("bwm/k1cp-plc_fccage2.pwk");
+    const char *no_tree[] = {"query", placeable, "height", "0", "0", NULL};
+    assert_int_equal(wmt_run_cli(&out, &err, no_tree), 4);
+    assert_non_null(strstr(err, placeable));
+    free(out);
+    free(err);
+    free(placeable);
     const char *missing[] = {"query", "/nonexistent/x.wok", "height", "1", "1", NULL};
     assert_int_equal(wmt_run_cli(&out, &err, missing), 2);
     free(out);

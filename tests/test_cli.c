@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int count_lines(const char *text)
@@ -215,6 +218,167 @@ static void batch_conversion_reports_progress(void **state)
     free(dir);
 }
 
+/* In batch mode a failing input does not stop the others, and the summary
+ * counts only the files actually written. */
+static void batch_conversion_continues_past_a_bad_input(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    char *bad = wmt_join(dir, "bad.obj");
+    wmt_write_file(bad, "garbage\n", 8);
+    char *court = wmt_sample_path("courtyard.obj");
+    char *out_dir = wmt_join(dir, "out");
+    assert_int_equal(mkdir(out_dir, 0755), 0);
+    const char *argv[] = {"convert", bad, court, "-o", out_dir, "--to", "wok", NULL};
+    char *err = NULL;
+    assert_int_equal(wmt_run_cli(NULL, &err, argv), 2);
+    char *written = wmt_join(out_dir, "courtyard.wok"), *not_written = wmt_join(out_dir, "bad.wok");
+    assert_true(access(written, F_OK) == 0);
+    assert_false(access(not_written, F_OK) == 0);
+    assert_non_null(strstr(err, "converted 1 of 2 files"));
+    free(err);
+    /* An unusable output folder converts nothing and claims nothing. */
+    char *missing_dir = wmt_join(dir, "missing");
+    const char *no_dir[] = {"convert", court, court, "-o", missing_dir, "--to", "wok", NULL};
+    err = NULL;
+    assert_int_equal(wmt_run_cli(NULL, &err, no_dir), 3);
+    assert_null(strstr(err, "converted"));
+    free(err);
+    wmt_remove_tree(dir);
+    free(missing_dir);
+    free(written);
+    free(not_written);
+    free(out_dir);
+    free(court);
+    free(bad);
+    free(dir);
+}
+
+/* validate --from a module that cannot read (svg) is refused like convert's --from. */
+static void validate_from_a_write_only_module(void **state)
+{
+    (void)state;
+    char *sample = wmt_sample_path("courtyard.obj");
+    const char *argv[] = {"validate", sample, "--from", "svg", NULL};
+    char *err = NULL;
+    assert_int_equal(wmt_run_cli(NULL, &err, argv), 4);
+    assert_int_equal(count_lines(err), 1);
+    assert_non_null(strstr(err, "svg"));
+    free(err);
+    free(sample);
+}
+
+/* Surface names come from the user's --materials file: info --json escapes
+ * them like every other string. */
+static void info_json_escapes_surface_names(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    char *table = wmt_join(dir, "materials.txt"), *mesh = wmt_join(dir, "tri.obj");
+    const char table_text[] = "quo\"te\\ 1 4 0x20 78a8a0 -\n";
+    wmt_write_file(table, table_text, sizeof table_text - 1);
+    const char mesh_text[] = "v 0 0 0\nv 1 0 0\nv 0 0 -1\nusemtl quote\nf 1 2 3\n";
+    wmt_write_file(mesh, mesh_text, sizeof mesh_text - 1);
+    const char *argv[] = {"info", mesh, "--materials", table, "--json", NULL};
+    char *out = NULL;
+    assert_int_equal(wmt_run_cli(&out, NULL, argv), 0);
+    assert_non_null(strstr(out, "\"quo\\\"te\\\\\": {\"triangles\": 1"));
+    free(out);
+    wmt_remove_tree(dir);
+    free(table);
+    free(mesh);
+    free(dir);
+}
+
+/* Two inputs with the same stem would write the same DIR/<name>.<ext>: even
+ * with --force the batch refuses before writing, instead of letting the
+ * second silently replace the first. */
+static void batch_refuses_two_inputs_with_one_output(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    char *obj = wmt_sample_path("courtyard.obj"), *gltf = wmt_sample_path("courtyard.gltf");
+    const char *argv[] = {"convert", obj, gltf, "-o", dir, "--to", "wok", "--force", NULL};
+    char *err = NULL;
+    assert_int_equal(wmt_run_cli(NULL, &err, argv), 3);
+    assert_non_null(strstr(err, "courtyard.wok"));
+    char *out = wmt_join(dir, "courtyard.wok");
+    assert_false(access(out, F_OK) == 0);
+    free(err);
+    free(out);
+    wmt_remove_tree(dir);
+    free(obj);
+    free(gltf);
+    free(dir);
+}
+
+/* A FIFO given as input is refused as "not a regular file" instead of
+ * blocking forever in open(). Should the CLI block anyway, the alarm opens
+ * the FIFO's write end, which releases it, and the test fails. */
+static const char *fifo_to_release;
+static volatile sig_atomic_t fifo_was_blocked;
+
+static void release_fifo(int sig)
+{
+    (void)sig;
+    fifo_was_blocked = 1;
+    int fd = open(fifo_to_release, O_WRONLY | O_NONBLOCK);
+    if (fd >= 0)
+        close(fd);
+}
+
+static void fifo_input_does_not_hang(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    static const char *const names[] = {"pipe.wok", "pipe.xyz"};
+    struct sigaction act;
+    memset(&act, 0, sizeof act);
+    act.sa_handler = release_fifo;
+    sigaction(SIGALRM, &act, NULL);
+    for (size_t i = 0; i < 2; i++) {
+        char *fifo = wmt_join(dir, names[i]);
+        assert_int_equal(mkfifo(fifo, 0600), 0);
+        fifo_to_release = fifo;
+        fifo_was_blocked = 0;
+        alarm(5);
+        const char *argv[] = {"info", fifo, NULL};
+        char *err = NULL;
+        int code = wmt_run_cli(NULL, &err, argv);
+        alarm(0);
+        if (fifo_was_blocked)
+            fail_msg("info %s blocked on the FIFO", names[i]);
+        assert_int_equal(code, 2);
+        assert_non_null(strstr(err, "not a regular file"));
+        free(err);
+        free(fifo);
+    }
+    signal(SIGALRM, SIG_DFL);
+    wmt_remove_tree(dir);
+    free(dir);
+}
+
+/* JSON is UTF-8: names that are not (a Latin-1 OBJ object name here; WMO
+ * group names and file names can be too) become U+FFFD, valid UTF-8 stays. */
+static void info_json_is_valid_utf8(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    char *mesh = wmt_join(dir, "names.obj");
+    const char text[] = "o bad\xe9name\nv 0 0 0\nv 1 0 0\nv 0 0 -1\nf 1 2 3\n"
+                        "o caf\xc3\xa9\nv 0 0 0\nv 2 0 0\nv 0 0 -2\nf 4 5 6\n";
+    wmt_write_file(mesh, text, sizeof text - 1);
+    const char *argv[] = {"info", mesh, "--json", NULL};
+    char *out = NULL;
+    assert_int_equal(wmt_run_cli(&out, NULL, argv), 0);
+    assert_non_null(strstr(out, "\"bad\\ufffdname\""));
+    assert_non_null(strstr(out, "\"caf\xc3\xa9\""));
+    free(out);
+    wmt_remove_tree(dir);
+    free(mesh);
+    free(dir);
+}
+
 static void formats_lists_every_module(void **state)
 {
     (void)state;
@@ -256,7 +420,13 @@ int main(void)
         cmocka_unit_test(existing_outputs_need_force),
         cmocka_unit_test(info_agrees_across_a_conversion),
         cmocka_unit_test(batch_conversion_reports_progress),
+        cmocka_unit_test(batch_conversion_continues_past_a_bad_input),
         cmocka_unit_test(formats_lists_every_module),
+        cmocka_unit_test(info_json_is_valid_utf8),
+        cmocka_unit_test(fifo_input_does_not_hang),
+        cmocka_unit_test(batch_refuses_two_inputs_with_one_output),
+        cmocka_unit_test(info_json_escapes_surface_names),
+        cmocka_unit_test(validate_from_a_write_only_module),
         cmocka_unit_test(bad_module_option_values_are_usage_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

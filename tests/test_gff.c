@@ -120,6 +120,45 @@ static uint8_t *small_git(size_t *size, uint32_t type)
     return d;
 }
 
+/* small_git's cutter with its Geometry list holding `points` entries, all
+ * naming the same point struct: a tiny file with as many corners as wanted. */
+static uint8_t *many_point_git(size_t *size, uint32_t points)
+{
+    size_t small = 0;
+    uint8_t *d = small_git(&small, 3);
+    uint32_t lio = (uint32_t)small - 24; /* list indices come last */
+    *size = lio + 12 + 4 * (size_t)points;
+    d = realloc(d, *size);
+    put32(d + 8 + 4 * 11, 12 + 4 * points); /* list indices byte count */
+    put32(d + lio + 8, points);
+    for (uint32_t i = 0; i < points; i++)
+        put32(d + lio + 12 + 4 * i, 2);
+    return d;
+}
+
+/* Every corner costs a pass over the walkmesh, so a GIT listing a huge
+ * number of them would hang the bake: real cutters have a few dozen (262 in
+ * the largest corpus GIT, all cutters together); beyond the limit the GIT is
+ * refused, naming the trigger. */
+static void test_cutter_point_limit(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    nwn2_cutter_set set;
+    size_t size = 0;
+    uint8_t *d = many_point_git(&size, 1000);
+    assert_int_equal(nwn2_bake_cutters_from_git(&ctx, d, size, "busy.git", &set), WM_OK);
+    assert_int_equal(set.cutters[0].point_count, 1000);
+    nwn2_cutter_set_free(&ctx, &set);
+    free(d);
+    d = many_point_git(&size, 200000);
+    assert_int_equal(nwn2_bake_cutters_from_git(&ctx, d, size, "hostile.git", &set), WM_ERR_LIMIT);
+    assert_non_null(strstr(wm_ctx_message(&ctx), "hostile.git"));
+    assert_non_null(strstr(wm_ctx_message(&ctx), "trigger 0"));
+    free(d);
+}
+
 static void test_hand_written_git(void **state)
 {
     (void)state;
@@ -241,6 +280,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corpus_git_cutters),
         cmocka_unit_test(test_hand_written_git),
+        cmocka_unit_test(test_cutter_point_limit),
         cmocka_unit_test(test_hostile_counts),
         cmocka_unit_test(test_truncation_sweep),
     };

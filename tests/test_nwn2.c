@@ -425,6 +425,18 @@ static void test_recompute_matches_toolset(void **state)
 }
 
 /* Mesh -> ASWM into a base: validates, keeps the other packets. */
+/* Loads a corpus file (skips when absent), converts its walkmesh to a mesh
+ * and writes that mesh back into the file's own ASWM. */
+static void load_mesh_back_into_base(const char *relative, uint8_t **data, size_t *size, nwn2_file *f, wm_ctx *ctx,
+                                     wm_mesh *mesh)
+{
+    if (!load(relative, data, size, f, ctx))
+        skip();
+    wm_mesh_init(mesh);
+    assert_int_equal(nwn2_aswm_to_mesh(ctx, &f->aswm, 0, mesh), WM_OK);
+    assert_int_equal(nwn2_aswm_from_mesh(ctx, mesh, &f->aswm), WM_OK);
+}
+
 static void test_from_mesh_into_base(void **state)
 {
     (void)state;
@@ -432,12 +444,8 @@ static void test_from_mesh_into_base(void **state)
     size_t size;
     nwn2_file f;
     wm_ctx ctx;
-    if (!load("nwn2/castle_krag_tower.trx", &data, &size, &f, &ctx))
-        skip();
     wm_mesh mesh;
-    wm_mesh_init(&mesh);
-    assert_int_equal(nwn2_aswm_to_mesh(&ctx, &f.aswm, 0, &mesh), WM_OK);
-    assert_int_equal(nwn2_aswm_from_mesh(&ctx, &mesh, &f.aswm), WM_OK);
+    load_mesh_back_into_base("nwn2/castle_krag_tower.trx", &data, &size, &f, &ctx, &mesh);
     assert_int_equal(f.aswm.triangle_count, 3572);
     assert_int_equal(f.aswm.island_count, 0);
     wm_buffer out;
@@ -465,6 +473,32 @@ static void test_from_mesh_into_base(void **state)
     wm_report_free(&report);
     nwn2_file_free(&ctx, &back);
     wm_buffer_free(&out);
+    wm_mesh_free(&ctx, &mesh);
+    nwn2_file_free(&ctx, &f);
+    free(data);
+}
+
+/* The tile grid starts at (0, 0): a mesh placed at negative x or y cannot
+ * be sorted into its tiles (they are clamped into the edge tiles), which
+ * the conversion must say instead of writing it silently. */
+static void test_mesh_below_the_grid_is_reported(void **state)
+{
+    (void)state;
+    uint8_t *data = NULL;
+    size_t size;
+    nwn2_file f;
+    wm_ctx ctx;
+    wm_mesh mesh;
+    load_mesh_back_into_base("nwn2/enter_world.trx", &data, &size, &f, &ctx, &mesh);
+    assert_null(strstr(wmt_warnings, "outside the tile grid"));
+    for (uint32_t v = 0; v < mesh.vertex_count; v++)
+        mesh.positions[3 * (size_t)v + 1] -= 100.0f; /* the whole area moved to y < 0 */
+    wmt_warnings[0] = '\0';
+    assert_int_equal(nwn2_aswm_from_mesh(&ctx, &mesh, &f.aswm), WM_OK);
+    char expected[64];
+    snprintf(expected, sizeof expected, "%u triangles", mesh.triangle_count);
+    assert_non_null(strstr(wmt_warnings, "outside the tile grid"));
+    assert_non_null(strstr(wmt_warnings, expected));
     wm_mesh_free(&ctx, &mesh);
     nwn2_file_free(&ctx, &f);
     free(data);
@@ -547,6 +581,7 @@ int main(void)
         cmocka_unit_test(test_border_triangles),
         cmocka_unit_test(test_recompute_matches_toolset),
         cmocka_unit_test(test_from_mesh_into_base),
+        cmocka_unit_test(test_mesh_below_the_grid_is_reported),
         cmocka_unit_test(test_cli_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -116,6 +116,46 @@ static void detect_falls_back_to_probing(void **state)
     free(dir);
 }
 
+/* Every module's read fills the mesh it is given, whatever that memory held
+ * before (the README's library example passes an uninitialised wm_mesh). */
+static void every_reader_fills_an_uninitialised_mesh(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *format, *corpus_file, *sample;
+    } inputs[] = {
+        {"bwm", "bwm/k1cp-m13aa_04a.wok", NULL},
+        {"bwm-ascii", "bwm/tslcp-101peri-kotormax.wok.ascii", NULL},
+        {"nwn2", "nwn2/enter_world.trx", NULL},
+        {"wmo", "wmo/warcraftnet__prisonHQ_Redridge_002.wmo", NULL},
+        {"assimp", NULL, "courtyard.obj"},
+    };
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        char *path = inputs[i].sample ? wmt_sample_path(inputs[i].sample) : wmt_corpus_path(inputs[i].corpus_file);
+        if (!path)
+            continue;
+        const wm_format *format = wm_format_by_name(inputs[i].format);
+        assert_non_null(format);
+        wm_ctx ctx;
+        wm_ctx_init(&ctx);
+        ctx.warn = NULL;
+        wm_mesh clean, dirty;
+        wm_mesh_init(&clean);
+        assert_int_equal(format->read(&ctx, path, NULL, &clean), WM_OK);
+        memset(&dirty, 0xA5, sizeof dirty);
+        if (format->read(&ctx, path, NULL, &dirty) != WM_OK)
+            fail_msg("%s: reading %s into an uninitialised mesh failed: %s", inputs[i].format, path,
+                     wm_ctx_message(&ctx));
+        assert_true(clean.triangle_count > 0);
+        assert_int_equal(dirty.vertex_count, clean.vertex_count);
+        assert_int_equal(dirty.triangle_count, clean.triangle_count);
+        assert_int_equal(dirty.object_count, clean.object_count);
+        wm_mesh_free(&ctx, &clean);
+        wm_mesh_free(&ctx, &dirty);
+        free(path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -123,6 +163,7 @@ int main(void)
         cmocka_unit_test(a_tie_is_ambiguous),
         cmocka_unit_test(lookup_by_name_and_extension),
         cmocka_unit_test(detect_falls_back_to_probing),
+        cmocka_unit_test(every_reader_fills_an_uninitialised_mesh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

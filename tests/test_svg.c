@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "test_support.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,10 +51,40 @@ static void courtyard_picture(void **state)
     free(sample);
 }
 
+/* The SVG is UTF-8 XML: a name that is not UTF-8 (a Latin-1 file or node
+ * name) or holds control characters is written with U+FFFD instead, so the
+ * picture still opens; valid UTF-8 is kept. */
+static void names_are_well_formed_xml(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    char *sample = wmt_sample_path("ramp.obj");
+    wm_mesh mesh;
+    assert_int_equal(wm_format_by_name("assimp")->read(&ctx, sample, NULL, &mesh), WM_OK);
+    snprintf(mesh.name, sizeof mesh.name, "%s", "caf\xc3\xa9 n\xe9\x01x");
+    char *dir = wmt_make_temp_dir();
+    char *out = wmt_join(dir, "names.svg");
+    assert_int_equal(wm_format_by_name("svg")->write(&ctx, &mesh, out, NULL, 0), WM_OK);
+    size_t size;
+    char *text = (char *)wmt_read_file(out, &size);
+    text = realloc(text, size + 1);
+    text[size] = '\0';
+    assert_non_null(strstr(text, "caf\xc3\xa9 n&#xFFFD;&#xFFFD;x"));
+    assert_null(memchr(text, '\x01', size));
+    free(text);
+    wm_mesh_free(&ctx, &mesh);
+    wmt_remove_tree(dir);
+    free(out);
+    free(dir);
+    free(sample);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(courtyard_picture),
+        cmocka_unit_test(names_are_well_formed_xml),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "test_support.h"
 #include "test_wmo_raw.h"
@@ -296,6 +297,20 @@ static void test_refuses_to_overwrite(void **state)
     assert_int_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 1), WM_OK);
     assert_int_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 0), WM_ERR_EXISTS);
     assert_int_equal(check_written_set(w.root, 1, 0x9), w.m.triangle_count);
+    set_close(&w);
+}
+
+/* With overwriting allowed, a root that cannot be put in place (here a
+ * folder of that name) fails the write, and the group files this write
+ * created are removed again: no partial output. */
+static void test_failed_root_leaves_no_new_groups(void **state)
+{
+    (void)state;
+    written_set w;
+    set_open(&w, "f", 4);
+    assert_int_equal(mkdir(w.root, 0755), 0);
+    assert_int_not_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 1), WM_OK);
+    assert_false(wm_file_exists(w.group));
     set_close(&w);
 }
 
@@ -586,6 +601,7 @@ int main(void)
         cmocka_unit_test(test_collision_round_trip_of_every_group),
         cmocka_unit_test(test_split_by_option_and_u16_limits),
         cmocka_unit_test(test_refuses_to_overwrite),
+        cmocka_unit_test(test_failed_root_leaves_no_new_groups),
         cmocka_unit_test(test_base_root_is_updated),
         cmocka_unit_test(test_liquids_as_separate_surface),
         cmocka_unit_test(test_validate_exit_codes),

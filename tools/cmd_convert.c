@@ -83,6 +83,28 @@ static char *batch_output_path(const char *dir, const char *in, const char *ext)
     return path;
 }
 
+/* Two inputs with the same stem map to one DIR/<name>.<ext>; the second
+ * would replace the first's output. Returns EXIT_OK or EXIT_OUTPUT. */
+static int refuse_colliding_outputs(const char *dir, const char **inputs, int count, const char *ext)
+{
+    char **outs = calloc((size_t)count, sizeof *outs);
+    int code = outs ? EXIT_OK : EXIT_OUTPUT;
+    for (int i = 0; !code && i < count; i++)
+        if (!(outs[i] = batch_output_path(dir, inputs[i], ext)))
+            code = EXIT_OUTPUT;
+    for (int i = 0; !code && i < count; i++)
+        for (int j = 0; !code && j < i; j++)
+            if (strcmp(outs[i], outs[j]) == 0) {
+                cli_error("%s: both %s and %s would be written there; convert them separately", outs[i],
+                          inputs[j], inputs[i]);
+                code = EXIT_OUTPUT;
+            }
+    for (int i = 0; outs && i < count; i++)
+        free(outs[i]);
+    free(outs);
+    return code;
+}
+
 int cmd_convert(int argc, char **argv)
 {
     cli_mesh_options o;
@@ -137,6 +159,10 @@ int cmd_convert(int argc, char **argv)
             cli_error("%s: no such file", positional[i]);
             code = EXIT_INPUT;
         }
+    if (!code && o.opts.base_path && !wm_file_exists(o.opts.base_path)) { /* an input too */
+        cli_error("--base %s: no such file", o.opts.base_path);
+        code = EXIT_INPUT;
+    }
     if (!code)
         code = output_format(&ctx, o.to, out_dir ? NULL : positional[1], &out_format, &ext);
     if (!code && !out_dir) {
@@ -144,13 +170,23 @@ int cmd_convert(int argc, char **argv)
     } else if (!code) {
         if (access(out_dir, W_OK) != 0) {
             cli_error("%s: output folder does not exist or is not writable", out_dir);
-            code = EXIT_OUTPUT;
+            cli_mesh_options_free(&o, &ctx);
+            free(positional);
+            return EXIT_OUTPUT;
         }
+        code = refuse_colliding_outputs(out_dir, positional, count, ext);
+        if (code) {
+            cli_mesh_options_free(&o, &ctx);
+            free(positional);
+            return code;
+        }
+        /* A failing input does not stop the batch: the worst exit code wins. */
         int failed = 0, interactive = isatty(STDERR_FILENO);
-        for (int i = 0; !code && i < count; i++) {
+        for (int i = 0; i < count; i++) {
             char *out = batch_output_path(out_dir, positional[i], ext);
             if (!out) {
                 code = EXIT_OUTPUT;
+                failed = count - i;
                 break;
             }
             if (interactive)
@@ -171,8 +207,6 @@ int cmd_convert(int argc, char **argv)
         cli_progress_end();
         if (count > 1)
             fprintf(stderr, "walkmesh: converted %d of %d files\n", count - failed, count);
-        if (failed && failed < count)
-            code = code ? code : EXIT_INPUT;
     }
     cli_mesh_options_free(&o, &ctx);
     free(positional);

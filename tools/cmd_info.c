@@ -49,8 +49,9 @@ static void print_json(const char *path, const wm_format *format, const wm_mesh 
     int first = 1;
     for (uint32_t s = 0; s < table->count; s++)
         if (histogram[s]) {
-            printf("%s\"%s\": {\"triangles\": %u, \"walkable\": %u}", first ? "" : ", ", table->entries[s].name,
-                   histogram[s], walk_histogram[s]);
+            printf("%s", first ? "" : ", ");
+            json_string(stdout, table->entries[s].name);
+            printf(": {\"triangles\": %u, \"walkable\": %u}", histogram[s], walk_histogram[s]);
             first = 0;
         }
     printf("}, \"objects\": [");

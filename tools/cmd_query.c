@@ -45,14 +45,14 @@ static int parse_numbers(char **argv, int count, float *out)
     return 1;
 }
 
-static int query_result(const wm_ctx *ctx, wm_result r)
+static int query_result(const wm_ctx *ctx, const char *path, wm_result r)
 {
     if (r == WM_ERR_INVALID) {
         fprintf(stderr, "walkmesh: query: %s\n", wm_ctx_message(ctx));
         return EXIT_NOT_FOUND;
     }
     if (r == WM_ERR_UNSUPPORTED) {
-        fprintf(stderr, "walkmesh: query: %s\n", wm_ctx_message(ctx));
+        fprintf(stderr, "walkmesh: query: %s: %s\n", path, wm_ctx_message(ctx));
         return EXIT_FORMAT;
     }
     return cli_fail(ctx, r, 0);
@@ -91,6 +91,10 @@ int cmd_query(int argc, char **argv)
     }
     if (!parse_numbers(&argv[3], n_args, v)) return EXIT_USAGE;
     if (extra && !parse_number(argv[argc - 1], &z_ref)) return EXIT_USAGE;
+    if (n_args == 6 && v[3] == 0 && v[4] == 0 && v[5] == 0) {
+        cli_error("query raycast: the ray direction DX DY DZ is zero");
+        return EXIT_USAGE;
+    }
 
     cli_ctx_init(&ctx, 0);
     wm_result r = bwm_read_file(&ctx, path, &file);
@@ -113,5 +117,5 @@ int cmd_query(int argc, char **argv)
                    v[1] + t * v[4], v[2] + t * v[5], file.materials[face]);
     }
     bwm_file_free(&ctx, &file);
-    return r ? query_result(&ctx, r) : EXIT_OK;
+    return r ? query_result(&ctx, path, r) : EXIT_OK;
 }

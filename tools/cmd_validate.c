@@ -48,6 +48,10 @@ int cmd_validate(int argc, char **argv)
             cli_error("--from %s: no such format (see 'walkmesh formats')", from);
             return EXIT_FORMAT;
         }
+        if (!format->validate && !format->read) {
+            cli_error("--from %s: that format cannot be read (see 'walkmesh formats')", from);
+            return EXIT_FORMAT;
+        }
     } else if (!wm_file_exists(path)) {
         cli_error("%s: no such file", path);
         return EXIT_INPUT;
@@ -65,6 +69,7 @@ int cmd_validate(int argc, char **argv)
         r = format->validate(&ctx, path, &opts, &report);
     } else {
         wm_mesh mesh;
+        wm_mesh_init(&mesh);
         r = format->read(&ctx, path, &opts, &mesh);
         if (!r) {
             if (wm_mesh_validate(&ctx, &mesh))

@@ -8,7 +8,15 @@ void json_string(FILE *out, const char *s)
     fputc('"', out);
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
+        if (c >= 0x80) { /* JSON is UTF-8: other bytes (Latin-1 names...) become U+FFFD */
+            int n = wm_utf8_length(s);
+            if (n == 0) {
+                fputs("\\ufffd", out);
+            } else {
+                fwrite(s, 1, (size_t)n, out);
+                s += n - 1;
+            }
+        } else if (c == '"' || c == '\\')
             fprintf(out, "\\%c", c);
         else if (c == '\n')
             fputs("\\n", out);

@@ -11,13 +11,23 @@
 #include <string.h>
 
 /* The scene is built with plain calloc/free: we own it, Assimp only reads it. */
+/* Names are written as UTF-8 (glTF and DAE require it): bytes that are not
+ * (Latin-1 names) become U+FFFD; a name too long is cut between characters. */
 static void set_string(struct aiString *s, const char *text)
 {
-    size_t n = strlen(text);
-    if (n >= sizeof s->data)
-        n = sizeof s->data - 1;
+    static const char replacement[] = "\xef\xbf\xbd";
+    size_t n = 0;
+    while (*text) {
+        int len = wm_utf8_length(text);
+        const char *piece = len ? text : replacement;
+        size_t piece_len = len ? (size_t)len : 3;
+        if (n + piece_len >= sizeof s->data)
+            break;
+        memcpy(s->data + n, piece, piece_len);
+        n += piece_len;
+        text += len ? len : 1;
+    }
     s->length = (ai_uint32)n;
-    memcpy(s->data, text, n);
     s->data[n] = '\0';
 }
 
@@ -297,7 +307,8 @@ static wm_result add_transition_lines(const wm_mesh *mesh, struct aiScene *scene
     return r;
 }
 
-static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, struct aiScene **out_scene)
+/* with_lines == 0: no transition line objects (for formats of triangles only). */
+static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, int with_lines, struct aiScene **out_scene)
 {
     const wm_surface_table *table = wm_surfaces(ctx);
     struct aiScene *scene = calloc(1, sizeof *scene);
@@ -316,7 +327,8 @@ static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, struct 
         if (*slot < 0)
             *slot = (int32_t)mm.count++;
     }
-    int has_transitions = count_transition_values(mesh) > 0;
+    uint32_t transition_values = with_lines ? count_transition_values(mesh) : 0;
+    int has_transitions = transition_values > 0;
     scene->mMaterials = calloc(mm.count + 1, sizeof *scene->mMaterials);
     if (!scene->mMaterials)
         goto nomem;
@@ -344,7 +356,6 @@ static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, struct 
         goto nomem;
     set_string(&scene->mRootNode->mName, mesh->name[0] ? mesh->name : "walkmesh");
     identity(&scene->mRootNode->mTransformation);
-    uint32_t transition_values = count_transition_values(mesh);
     scene->mRootNode->mChildren = calloc((size_t)objects + transition_values, sizeof *scene->mRootNode->mChildren);
     scene->mMeshes = calloc((size_t)objects * (mm.count ? mm.count : 1) + transition_values, sizeof *scene->mMeshes);
     if (!scene->mRootNode->mChildren || !scene->mMeshes)
@@ -371,7 +382,7 @@ static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, struct 
                 goto nomem;
         }
     }
-    if (add_transition_lines(mesh, scene, y_up, (unsigned)mm.count) != WM_OK)
+    if (has_transitions && add_transition_lines(mesh, scene, y_up, (unsigned)mm.count) != WM_OK)
         goto nomem;
     free(mm.slot);
     free(vertex_slot);
@@ -440,8 +451,12 @@ wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, co
     /* glTF is Y-up by its specification; OBJ follows Blender's Y-up default unless --up z. */
     int y_up = strcmp(format_id, "gltf2") == 0 || strcmp(format_id, "glb2") == 0 || opts == NULL ||
                opts->up != WM_UP_Z;
+    /* STL has no lines: Assimp would write the transition lines as broken two-vertex facets */
+    int with_lines = strcmp(format_id, "stl") != 0;
+    if (!with_lines && count_transition_values(mesh) > 0)
+        wm_warn(ctx, "%s: STL holds triangles only: the transitions are left out", path);
     struct aiScene *scene = NULL;
-    r = build_scene(ctx, mesh, y_up, &scene);
+    r = build_scene(ctx, mesh, y_up, with_lines, &scene);
     if (r)
         return r;
     const struct aiExportDataBlob *blob = aiExportSceneToBlob(scene, format_id, 0);
@@ -457,22 +472,36 @@ wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, co
     size_t dir_len = (size_t)(fname - path);
     wm_buffer main_file;
     r = rewrite_references(ctx, blob, stem, &main_file);
-    /* Check every target first so nothing is half-written. */
-    for (const struct aiExportDataBlob *side = blob->next; !r && side; side = side->next) {
+    /* Check every target first so nothing is half-written; remember which
+     * side files exist, so a failure removes only those this call created. */
+    uint64_t existed = 0;
+    unsigned sides = 0, written = 0;
+    for (const struct aiExportDataBlob *side = blob->next; !r && side; side = side->next, sides++) {
         char side_path[4096];
         snprintf(side_path, sizeof side_path, "%.*s%s.%s", (int)dir_len, path, stem, side->name.data);
         if (!overwrite && wm_file_exists(side_path))
             r = wm_error(ctx, WM_ERR_EXISTS, "%s: exists already (use --force to overwrite)", side_path);
+        else if (sides >= 64)
+            r = wm_error(ctx, WM_ERR_IO, "%s: Assimp produced more than 64 side files", path);
+        else if (wm_file_exists(side_path))
+            existed |= (uint64_t)1 << sides;
     }
     if (!r && !overwrite && wm_file_exists(path))
         r = wm_error(ctx, WM_ERR_EXISTS, "%s: exists already (use --force to overwrite)", path);
-    for (const struct aiExportDataBlob *side = blob->next; !r && side; side = side->next) {
+    for (const struct aiExportDataBlob *side = blob->next; !r && side; side = side->next, written++) {
         char side_path[4096];
         snprintf(side_path, sizeof side_path, "%.*s%s.%s", (int)dir_len, path, stem, side->name.data);
         r = wm_file_write_atomic(ctx, side_path, side->data, side->size, overwrite);
     }
     if (!r)
         r = wm_file_write_atomic(ctx, path, main_file.data, main_file.size, overwrite);
+    unsigned index = 0;
+    for (const struct aiExportDataBlob *side = blob->next; r && side && index < written; side = side->next, index++) {
+        char side_path[4096];
+        snprintf(side_path, sizeof side_path, "%.*s%s.%s", (int)dir_len, path, stem, side->name.data);
+        if (!(existed >> index & 1))
+            remove(side_path);
+    }
     wm_buffer_free(&main_file);
     aiReleaseExportBlob(blob);
     return r;

@@ -297,12 +297,16 @@ static wm_result ascii_read_hook(wm_ctx *ctx, const char *path, const wm_options
     size_t size = 0;
     double offset[3];
     const char *v = opts ? wm_option_get(opts, "room-offset") : NULL;
-    if (v && sscanf(v, "%lf,%lf,%lf", &offset[0], &offset[1], &offset[2]) != 3)
-        return wm_error(ctx, WM_ERR_OPTION, "--room-offset: \"%s\" is not X,Y,Z", v);
+    wm_mesh_init(out);
+    int end = 0;
+    if (v && (sscanf(v, "%lf,%lf,%lf%n", &offset[0], &offset[1], &offset[2], &end) != 3 || v[end] != '\0' ||
+              !isfinite(offset[0]) || !isfinite(offset[1]) || !isfinite(offset[2])))
+        return wm_error(ctx, WM_ERR_OPTION, "--room-offset: \"%s\" is not X,Y,Z (finite numbers)", v);
     wm_result r = wm_file_read(ctx, path, &data, &size);
     if (r) return r;
     r = bwm_ascii_parse(ctx, (const char *)data, size, path, v ? offset : NULL, out);
     wm_free(ctx, data);
+    if (r) wm_mesh_free(ctx, out);
     return r;
 }
 

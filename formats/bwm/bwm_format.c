@@ -2,6 +2,7 @@
 #include "bwm/bwm.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +41,16 @@ static wm_result bwm_read_hook(wm_ctx *ctx, const char *path, const wm_options *
     bwm_file file;
     char name[128];
     (void)opts;
+    wm_mesh_init(out);
     wm_result r = bwm_read_file(ctx, path, &file);
     if (r) return r;
     base_name(path, name, sizeof name);
     r = bwm_to_mesh(ctx, &file, name, out);
     bwm_file_free(ctx, &file);
-    if (r) wm_error_prefix(ctx, path);
+    if (r) {
+        wm_error_prefix(ctx, path);
+        wm_mesh_free(ctx, out);
+    }
     return r;
 }
 
@@ -79,6 +84,8 @@ static wm_result parse_vec3(wm_ctx *ctx, const wm_options *opts, const char *nam
         double d = strtod(p, &end);
         if (end == p || errno) return wm_error(ctx, WM_ERR_OPTION, "--%s: \"%s\" is not X,Y,Z", name, v);
         out[k] = (float)d;
+        if (!isfinite(out[k]))
+            return wm_error(ctx, WM_ERR_OPTION, "--%s: \"%s\": coordinates must be finite floats", name, v);
         p = end;
         if (k < 2) {
             if (*p != ',') return wm_error(ctx, WM_ERR_OPTION, "--%s: \"%s\" is not X,Y,Z", name, v);
@@ -89,17 +96,33 @@ static wm_result parse_vec3(wm_ctx *ctx, const wm_options *opts, const char *nam
     return WM_OK;
 }
 
-/* Loads a BWM named by the options (the conversion source, else --base) when it is one. */
-static int load_native_source(wm_ctx *ctx, const wm_options *opts, bwm_file *out)
+/* Loads a BWM named by the options (the conversion source, else --base) when it is one.
+ * The source is optional; a --base that is not a readable BWM is an error. */
+static wm_result load_native_source(wm_ctx *ctx, const wm_options *opts, bwm_file *out, int *loaded)
 {
-    const char *paths[2] = {opts->source_path, opts->base_path};
-    for (int i = 0; i < 2; i++) {
+    *loaded = 0;
+    if (opts->source_path) {
         wm_ctx quiet = *ctx; /* a source that is not a BWM must not leave messages behind */
         const wm_format *format = NULL;
-        if (!paths[i] || wm_format_detect(&quiet, paths[i], &format) != WM_OK || format != &wm_format_bwm) continue;
-        if (bwm_read_file(&quiet, paths[i], out) == WM_OK) return 1;
+        if (wm_format_detect(&quiet, opts->source_path, &format) == WM_OK && format == &wm_format_bwm &&
+            bwm_read_file(&quiet, opts->source_path, out) == WM_OK) {
+            *loaded = 1;
+            return WM_OK;
+        }
     }
-    return 0;
+    if (!opts->base_path) return WM_OK;
+    const wm_format *format = NULL;
+    wm_result r = wm_format_detect(ctx, opts->base_path, &format);
+    if (!r && format != &wm_format_bwm)
+        r = wm_error(ctx, WM_ERR_UNSUPPORTED, "--base %s: not a KotOR binary walkmesh (%s)", opts->base_path,
+                     format->name);
+    if (!r) r = bwm_read_file(ctx, opts->base_path, out);
+    if (r) {
+        wm_error_prefix(ctx, "--base");
+        return r;
+    }
+    *loaded = 1;
+    return WM_OK;
 }
 
 static int mesh_has_transitions(const wm_mesh *mesh)
@@ -133,7 +156,8 @@ static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *pa
     wm_result r = parse_planes(ctx, opts, &planes);
     if (r) return r;
 
-    have_source = load_native_source(ctx, opts, &source);
+    r = load_native_source(ctx, opts, &source, &have_source);
+    if (r) return r;
     if (have_source && source.type == type && bwm_matches_mesh(ctx, &source, mesh)) {
         file = source; /* native data kept as is, so an unmodified file stays byte-identical */
         have_source = 0;

@@ -22,6 +22,10 @@
 extern "C" {
 #endif
 
+/* Every cutter corner and edge costs a pass over the walkmesh: corners over
+ * all cutters of a GIT are capped (real GITs have at most a few hundred). */
+#define NWN2_MAX_CUTTER_POINTS 16384u
+
 /* A walkmesh cutter: a closed polygon in x/y (GIT trigger of Type 3). */
 typedef struct nwn2_cutter {
     float *points;        /* 2 per point, owned */

@@ -6,7 +6,8 @@
 
 #define TRIGGER_TYPE_WALKMESH_CUTTER 3
 
-static wm_result read_cutter(const nwn2_gff *g, uint32_t st, uint32_t index, nwn2_cutter *out, int *is_cutter)
+static wm_result read_cutter(const nwn2_gff *g, uint32_t st, uint32_t index, uint32_t points_so_far,
+                             nwn2_cutter *out, int *is_cutter)
 {
     int64_t type = 0;
     *is_cutter = 0;
@@ -27,6 +28,10 @@ static wm_result read_cutter(const nwn2_gff *g, uint32_t st, uint32_t index, nwn
     r = nwn2_gff_list_count(g, &geometry, &count);
     if (r || count < 3)
         return r;
+    if ((uint64_t)points_so_far + count > NWN2_MAX_CUTTER_POINTS)
+        return wm_error(g->ctx, WM_ERR_LIMIT,
+                        "%s: trigger %u: walkmesh cutter with %u points brings the cutters past %u points in all",
+                        g->source, index, count, NWN2_MAX_CUTTER_POINTS);
     out->points = wm_alloc_array(g->ctx, count, 2 * sizeof(float));
     if (!out->points)
         return WM_ERR_NOMEM;
@@ -69,14 +74,15 @@ wm_result nwn2_bake_cutters_from_git(wm_ctx *ctx, const uint8_t *data, size_t si
     out->cutters = wm_alloc_array(ctx, count, sizeof *out->cutters);
     if (!out->cutters)
         return WM_ERR_NOMEM;
+    uint32_t points = 0;
     for (uint32_t i = 0; i < count && !r; i++) {
         uint32_t st = 0;
         int is_cutter = 0;
         r = nwn2_gff_list_struct(&g, &list, i, &st);
         if (!r)
-            r = read_cutter(&g, st, i, &out->cutters[out->count], &is_cutter);
+            r = read_cutter(&g, st, i, points, &out->cutters[out->count], &is_cutter);
         if (is_cutter || out->cutters[out->count].points)
-            out->count++;
+            points += out->cutters[out->count++].point_count;
     }
     if (r)
         nwn2_cutter_set_free(ctx, out);

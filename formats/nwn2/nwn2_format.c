@@ -44,6 +44,7 @@ static void mesh_name_from_path(wm_mesh *mesh, const char *path)
 static wm_result nwn2_read(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
 {
     nwn2_file f;
+    wm_mesh_init(out);
     wm_result r = nwn2_file_read(ctx, path, &f);
     if (r)
         return r;
@@ -53,6 +54,8 @@ static wm_result nwn2_read(wm_ctx *ctx, const char *path, const wm_options *opts
         r = nwn2_aswm_to_mesh(ctx, &f.aswm, mesh_flags(opts), out);
     if (!r)
         mesh_name_from_path(out, path);
+    else
+        wm_mesh_free(ctx, out);
     nwn2_file_free(ctx, &f);
     return r;
 }

@@ -151,18 +151,25 @@ wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
         memcpy(vertices, mesh->positions, (size_t)mesh->vertex_count * 3 * sizeof(float));
 
     /* grid size needed by the triangle centres */
-    uint32_t need_w = a->grid_width, need_h = a->grid_height;
+    uint32_t need_w = a->grid_width, need_h = a->grid_height, below_grid = 0;
     for (uint32_t t = 0; t < mesh->triangle_count; t++) {
         const uint32_t *ix = &mesh->indices[3 * (size_t)t];
+        int below = 0;
         for (int axis = 0; axis < 2; axis++) {
             double c = (vertices[3 * (size_t)ix[0] + axis] + vertices[3 * (size_t)ix[1] + axis] +
                         vertices[3 * (size_t)ix[2] + axis]) / 3.0;
+            below |= c < 0.0;
             double cell = floor(c / a->tile_width) + 1.0;
             uint32_t *need = axis == 0 ? &need_w : &need_h;
             if (cell > *need) /* too far out: grow_grid refuses it */
                 *need = cell > (double)NWN2_MAX_GRID_TILES ? NWN2_MAX_GRID_TILES + 1 : (uint32_t)cell;
         }
+        below_grid += below;
     }
+    /* the grid grows toward +x/+y only; the game has no tiles below 0 */
+    if (below_grid)
+        wm_warn(ctx, "%u triangles have their centre at negative x or y, outside the tile grid (which starts at 0,0): "
+                "they are put in the edge tiles; move the mesh into the area", below_grid);
     if (need_w == 0)
         need_w = 1;
     if (need_h == 0)

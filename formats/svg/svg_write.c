@@ -34,7 +34,15 @@ static void put_escaped(wm_buffer *out, const char *s)
             wm_put_text(out, "&amp;");
         else if (*s == '"')
             wm_put_text(out, "&quot;");
-        else
+        else if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x80) {
+            /* XML is UTF-8 here and forbids control characters: anything else becomes U+FFFD */
+            int n = (unsigned char)*s >= 0x80 ? wm_utf8_length(s) : 0;
+            if (n == 0)
+                wm_put_text(out, "&#xFFFD;");
+            for (int k = 0; k < n; k++)
+                wm_put_u8(out, (uint8_t)s[k]);
+            s += n > 0 ? n - 1 : 0;
+        } else
             wm_put_u8(out, (uint8_t)*s);
     }
 }

@@ -89,6 +89,7 @@ static wm_result read_group_into(wm_ctx *ctx, const char *path, const wmo_group 
 static wm_result wmo_read(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
 {
     wmo_extract_options x;
+    wm_mesh_init(out);
     wm_result r = extract_options(ctx, opts, &x);
     if (r)
         return r;
@@ -119,6 +120,8 @@ static wm_result wmo_read(wm_ctx *ctx, const char *path, const wm_options *opts,
     }
     if (!r)
         file_stem(path, out->name, sizeof out->name);
+    else
+        wm_mesh_free(ctx, out);
     wmo_root_free(ctx, &root);
     wmo_group_free(ctx, &group);
     return r;

@@ -440,22 +440,28 @@ wm_result wmo_write_mesh(wm_ctx *ctx, const wm_mesh *mesh, const char *path, con
     }
     /* refuse before writing anything, so a refusal leaves no partial output */
     r = r ? r : refuse_existing(ctx, path, opts->overwrite);
+    uint8_t *existed = NULL;
+    if (!r && !(existed = wm_alloc_array(ctx, p.part_count, 1)))
+        r = WM_ERR_NOMEM;
     for (uint32_t i = 0; i < p.part_count && !r; i++) {
         char *group_path = wmo_group_path(ctx, path, first_index + i);
         r = group_path ? refuse_existing(ctx, group_path, opts->overwrite) : WM_ERR_NOMEM;
+        if (group_path)
+            existed[i] = (uint8_t)wm_file_exists(group_path);
         wm_free(ctx, group_path);
     }
     uint32_t written = 0;
     r = r ? r : write_groups(ctx, mesh, &p, entries, first_index, path, opts, &written);
     r = r ? r : wm_file_write_atomic(ctx, path, root.data, root.size, opts->overwrite);
-    if (r && !opts->overwrite) { /* remove the groups this call created */
+    if (r) { /* remove the groups this call created (replaced ones cannot be restored) */
         for (uint32_t i = 0; i < written; i++) {
             char *group_path = wmo_group_path(ctx, path, first_index + i);
-            if (group_path)
+            if (group_path && !existed[i])
                 remove(group_path);
             wm_free(ctx, group_path);
         }
     }
+    wm_free(ctx, existed);
     wm_buffer_free(&root);
     wm_free(ctx, entries);
     free_plan(ctx, &p);
