@@ -17,7 +17,7 @@
  * then cost more than the work itself (measured: 11 us a page in this
  * project's VMs, 0.4 s for a 1M-triangle WOK). Blocks this large are 2 MiB
  * aligned and marked for transparent huge pages instead. */
-#define HUGE_BLOCK ((size_t)8 << 20)
+#define HUGE_BLOCK ((size_t)2 << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
 
 static void *default_realloc(void *user, void *ptr, size_t size)
