@@ -412,6 +412,30 @@ static void bad_module_option_values_are_usage_errors(void **state)
     free(dir);
 }
 
+/* validate takes the common options: a --materials table that makes metal
+ * blocking turns 203tell's 211 walkable metal faces (corpus README: adj=211)
+ * into a file whose adjacency no longer matches its walkable faces. */
+static void validate_honours_materials(void **state)
+{
+    (void)state;
+    char *wok = wmt_corpus_path_or_skip("bwm/pykotor-models-203tell.wok");
+    char *dir = wmt_make_temp_dir();
+    char *table = wmt_join(dir, "blocking_metal.txt");
+    const char *text = "metal 0 10 0x100 5c6bc0 -\n";
+    wmt_write_file(table, text, strlen(text));
+    const char *plain[] = {"validate", wok, NULL};
+    const char *with_table[] = {"validate", wok, "--materials", table, NULL};
+    char *out = NULL;
+    assert_int_equal(wmt_run_cli(NULL, NULL, plain), 0);
+    assert_int_equal(wmt_run_cli(&out, NULL, with_table), 5);
+    assert_non_null(strstr(out, "211 rows, expected one per walkable face (0)"));
+    free(out);
+    wmt_remove_tree(dir);
+    free(table);
+    free(dir);
+    free(wok);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -428,6 +452,7 @@ int main(void)
         cmocka_unit_test(info_json_escapes_surface_names),
         cmocka_unit_test(validate_from_a_write_only_module),
         cmocka_unit_test(bad_module_option_values_are_usage_errors),
+        cmocka_unit_test(validate_honours_materials),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -77,7 +77,7 @@ int cmd_bake(int argc, char **argv)
             }
         } else if (strcmp(a, "--cut-whole") == 0)
             opts.cut_whole_triangles = 1;
-        else if (strcmp(a, "--keep-borders") == 0)
+        else if (strcmp(a, "--keep-borders") == 0 || strcmp(a, "--keep-border") == 0) /* convert's spelling too */
             opts.keep_borders = 1;
         else if (strcmp(a, "--force") == 0)
             force = 1;

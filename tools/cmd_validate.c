@@ -6,62 +6,78 @@
 
 static void help(void)
 {
-    printf("Usage: walkmesh validate FILE [--json] [--from FORMAT]\n\n"
+    printf("Usage: walkmesh validate FILE [--json] [options]\n\n"
            "Checks FILE against every invariant its format module knows (see the README section of\n"
            "each format) and lists each finding with its location. Errors break the file for the game;\n"
            "warnings are quirks real files show. Formats without their own checks get the neutral mesh\n"
            "checks (indices in range, finite coordinates, known surfaces).\n\n"
            "  --json                 machine-readable output\n\n"
-           "Exit status: 0 no errors (warnings allowed), 5 errors found, 2 unreadable, 4 unknown format.\n");
+           "Exit status: 0 no errors (warnings allowed), 5 errors found, 2 unreadable, 4 unknown format.\n\n");
+    cli_print_mesh_options_help();
 }
 
 int cmd_validate(int argc, char **argv)
 {
     const char *path = NULL, *from = NULL;
     int json = 0;
+    cli_mesh_options o;
+    cli_mesh_options_init(&o);
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             help();
             return EXIT_OK;
         }
-        if (strcmp(argv[i], "--json") == 0)
+        if (strcmp(argv[i], "--json") == 0) {
             json = 1;
-        else if (strcmp(argv[i], "--from") == 0 && i + 1 < argc)
-            from = argv[++i];
-        else if (argv[i][0] != '-' && !path)
+            continue;
+        }
+        int used = cli_parse_mesh_option(&o, argc, argv, &i);
+        if (used < 0)
+            return EXIT_USAGE;
+        if (used)
+            continue;
+        if (argv[i][0] != '-' && !path)
             path = argv[i];
         else {
             cli_error("validate: unexpected argument '%s' (see 'walkmesh validate --help')", argv[i]);
             return EXIT_USAGE;
         }
     }
+    from = o.from;
     if (!path) {
         cli_error("validate: which file? (see 'walkmesh validate --help')");
         return EXIT_USAGE;
     }
     wm_ctx ctx;
-    cli_ctx_init(&ctx, json);
+    cli_ctx_init(&ctx, json || o.quiet);
+    int code = cli_mesh_options_apply(&o, &ctx);
+    if (code)
+        return code;
     const wm_format *format = NULL;
     if (from) {
         format = wm_format_by_name(from);
         if (!format) {
             cli_error("--from %s: no such format (see 'walkmesh formats')", from);
-            return EXIT_FORMAT;
+            code = EXIT_FORMAT;
+            goto done;
         }
         if (!format->validate && !format->read) {
             cli_error("--from %s: that format cannot be read (see 'walkmesh formats')", from);
-            return EXIT_FORMAT;
+            code = EXIT_FORMAT;
+            goto done;
         }
     } else if (!wm_file_exists(path)) {
         cli_error("%s: no such file", path);
-        return EXIT_INPUT;
+        code = EXIT_INPUT;
+        goto done;
     } else {
         wm_result r = wm_format_detect(&ctx, path, &format);
-        if (r)
-            return cli_fail(&ctx, r, 0);
+        if (r) {
+            code = cli_fail(&ctx, r, 0);
+            goto done;
+        }
     }
-    wm_options opts;
-    wm_options_init(&opts);
+    const wm_options opts = o.opts;
     wm_report report;
     wm_report_init(&report, &ctx);
     wm_result r;
@@ -80,7 +96,8 @@ int cmd_validate(int argc, char **argv)
     if (r) {
         wm_report_free(&report);
         wm_error_prefix(&ctx, path);
-        return cli_fail(&ctx, r, 0);
+        code = cli_fail(&ctx, r, 0);
+        goto done;
     }
     if (json) {
         printf("{\"file\": ");
@@ -96,7 +113,9 @@ int cmd_validate(int argc, char **argv)
         printf("%s: %s: %u error%s, %u warning%s\n", path, report.errors ? "INVALID" : "valid", report.errors,
                report.errors == 1 ? "" : "s", report.warnings, report.warnings == 1 ? "" : "s");
     }
-    int code = report.errors ? EXIT_INVALID : EXIT_OK;
+    code = report.errors ? EXIT_INVALID : EXIT_OK;
     wm_report_free(&report);
+done:
+    cli_mesh_options_free(&o, &ctx);
     return code;
 }

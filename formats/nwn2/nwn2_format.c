@@ -8,6 +8,7 @@ static const char *const nwn2_extensions[] = {"trx", "trn", NULL};
 
 static const wm_option_desc nwn2_options[] = {
     {"keep-border", NULL, "nwn2 read: keep TRN map-border triangles (island none, not walkable, in the border band)"},
+    {"keep-borders", NULL, "same as --keep-border (bake's spelling)"},
     {"walkable-only", NULL, "nwn2 read: only walkable triangles"},
     {"zlib-level", "N", "nwn2 write: zlib level 0-9 for a changed ASWM (default 6, the toolset's)"},
     {NULL, NULL, NULL}};
@@ -23,7 +24,7 @@ static int nwn2_probe(const uint8_t *head, size_t head_size, uint64_t file_size,
 static unsigned mesh_flags(const wm_options *opts)
 {
     unsigned flags = 0;
-    if (opts && wm_option_flag(opts, "keep-border"))
+    if (opts && (wm_option_flag(opts, "keep-border") || wm_option_flag(opts, "keep-borders")))
         flags |= NWN2_MESH_KEEP_BORDER;
     if (opts && wm_option_flag(opts, "walkable-only"))
         flags |= NWN2_MESH_WALKABLE_ONLY;

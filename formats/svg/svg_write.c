@@ -56,8 +56,8 @@ static void write_legend(wm_buffer *out, const wm_mesh *mesh, const wm_surface_t
     wm_put_text(out, "<g font-family=\"sans-serif\" font-size=\"14\">\n<text x=\"%.1f\" y=\"24\" font-weight=\"bold\">",
                 x0);
     put_escaped(out, mesh->name[0] ? mesh->name : "walkmesh");
-    wm_put_text(out, "</text>\n<text x=\"%.1f\" y=\"44\">%u triangles, %u walkable</text>\n", x0,
-                mesh->triangle_count, walkable);
+    wm_put_text(out, "</text>\n<text x=\"%.1f\" y=\"44\">%u triangle%s, %u walkable</text>\n", x0,
+                mesh->triangle_count, mesh->triangle_count == 1 ? "" : "s", walkable);
     double y = 72;
     for (uint32_t s = 0; s < table->count; s++) {
         if (!counts[s])
