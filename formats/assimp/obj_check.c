@@ -3,22 +3,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The next blank-separated token of [p, end) into buf; returns where it
+ * ends, or NULL when there is none. A token too long for buf comes back
+ * empty, which no number parses. */
+static const char *next_token(const char *p, const char *end, char *buf, size_t size)
+{
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p >= end)
+        return NULL;
+    size_t len = 0;
+    for (; p < end && *p != ' ' && *p != '\t'; p++)
+        if (len + 1 < size)
+            buf[len++] = *p;
+        else
+            len = size; /* too long: remembered until the end of the token */
+    buf[len < size ? len : 0] = '\0';
+    return p;
+}
+
 static int count_numbers(const char *p, const char *end)
 {
     int n = 0;
-    while (p < end) {
-        while (p < end && (*p == ' ' || *p == '\t'))
-            p++;
-        if (p >= end)
-            break;
-        char buf[64];
-        size_t len = 0;
-        while (p < end && *p != ' ' && *p != '\t' && len + 1 < sizeof buf)
-            buf[len++] = *p++;
-        buf[len] = '\0';
+    char buf[64];
+    while ((p = next_token(p, end, buf, sizeof buf)) != NULL) {
         char *stop;
         strtod(buf, &stop);
-        if (*stop != '\0')
+        if (stop == buf || *stop != '\0')
             return -1;
         n++;
     }
@@ -30,16 +41,8 @@ static int count_numbers(const char *p, const char *end)
 static long check_face(const char *p, const char *end, long vertex_count, long *bad)
 {
     long refs = 0;
-    while (p < end) {
-        while (p < end && (*p == ' ' || *p == '\t'))
-            p++;
-        if (p >= end)
-            break;
-        char buf[64];
-        size_t len = 0;
-        while (p < end && *p != ' ' && *p != '\t' && len + 1 < sizeof buf)
-            buf[len++] = *p++;
-        buf[len] = '\0';
+    char buf[64];
+    while ((p = next_token(p, end, buf, sizeof buf)) != NULL) {
         char *stop;
         long index = strtol(buf, &stop, 10);
         if (stop == buf || (*stop != '\0' && *stop != '/')) {

@@ -5,6 +5,7 @@
  * links found in triangle order and slot order, the exit being the first
  * own-side triangle met; path table from Dijkstra over the island graph in
  * single precision, settled by (distance, island index). */
+#include "bake_heap.h"
 #include "bake_internal.h"
 
 #include <math.h>
@@ -176,46 +177,6 @@ wm_result bake_islands_build(wm_ctx *ctx, nwn2_aswm *a, uint32_t island_tag)
     return r;
 }
 
-typedef struct island_item {
-    float d;
-    uint32_t island;
-} island_item;
-
-static int item_less(island_item x, island_item y)
-{
-    return x.d < y.d || (x.d == y.d && x.island < y.island);
-}
-
-static void item_push(island_item *h, uint32_t *size, island_item it)
-{
-    uint32_t i = (*size)++;
-    while (i > 0 && item_less(it, h[(i - 1) / 2])) {
-        h[i] = h[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h[i] = it;
-}
-
-static island_item item_pop(island_item *h, uint32_t *size)
-{
-    island_item top = h[0], last = h[--(*size)];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= *size)
-            break;
-        if (c + 1 < *size && item_less(h[c + 1], h[c]))
-            c++;
-        if (!item_less(h[c], last))
-            break;
-        h[i] = h[c];
-        i = c;
-    }
-    if (*size)
-        h[i] = last;
-    return top;
-}
-
 wm_result bake_island_paths_row(wm_ctx *ctx, nwn2_aswm *a, uint32_t from)
 {
     const uint32_t n = a->island_count;
@@ -224,7 +185,7 @@ wm_result bake_island_paths_row(wm_ctx *ctx, nwn2_aswm *a, uint32_t from)
         links += a->islands[i].adjacent_count;
     float *dist = wm_alloc_array(ctx, n, sizeof *dist);
     uint32_t *first = wm_alloc_array(ctx, n, sizeof *first);
-    island_item *heap = wm_alloc_array(ctx, (size_t)links + 1, sizeof *heap);
+    bake_heap_item *heap = wm_alloc_array(ctx, (size_t)links + 1, sizeof *heap);
     if (!dist || !first || !heap) {
         wm_free(ctx, dist);
         wm_free(ctx, first);
@@ -237,10 +198,10 @@ wm_result bake_island_paths_row(wm_ctx *ctx, nwn2_aswm *a, uint32_t from)
     }
     uint32_t size = 0;
     dist[from] = 0.0f;
-    item_push(heap, &size, (island_item){0.0f, from});
+    bake_heap_push(heap, &size, (bake_heap_item){0.0f, from});
     while (size) {
-        island_item it = item_pop(heap, &size);
-        uint32_t u = it.island;
+        bake_heap_item it = bake_heap_pop(heap, &size);
+        uint32_t u = it.id;
         if (it.d > dist[u])
             continue;
         const nwn2_island *is = &a->islands[u];
@@ -252,7 +213,7 @@ wm_result bake_island_paths_row(wm_ctx *ctx, nwn2_aswm *a, uint32_t from)
             if (nd < dist[v]) {
                 dist[v] = nd;
                 first[v] = (u == from) ? k : first[u]; /* slot in the source's link list */
-                item_push(heap, &size, (island_item){nd, v});
+                bake_heap_push(heap, &size, (bake_heap_item){nd, v});
             }
         }
     }

@@ -7,6 +7,7 @@
  * settled in order of (distance, node index), strict-improvement
  * relaxation, neighbours visited in triangle slot order. */
 #include "bake.h"
+#include "bake_heap.h"
 
 #include <math.h>
 #include <string.h>
@@ -35,67 +36,22 @@ typedef struct tile_graph {
     uint8_t side_node[NWN2_MAX_TILE_NODES][3];
 } tile_graph;
 
-/* Min-heap of (distance, node) with the toolset's order. */
-typedef struct heap_item {
-    float d;
-    uint32_t node;
-} heap_item;
-
-static int heap_less(heap_item a, heap_item b)
-{
-    return a.d < b.d || (a.d == b.d && a.node < b.node);
-}
-
-static void heap_push(heap_item *h, uint32_t *size, heap_item it)
-{
-    uint32_t i = (*size)++;
-    while (i > 0) {
-        uint32_t p = (i - 1) / 2;
-        if (!heap_less(it, h[p]))
-            break;
-        h[i] = h[p];
-        i = p;
-    }
-    h[i] = it;
-}
-
-static heap_item heap_pop(heap_item *h, uint32_t *size)
-{
-    heap_item top = h[0];
-    heap_item last = h[--(*size)];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= *size)
-            break;
-        if (c + 1 < *size && heap_less(h[c + 1], h[c]))
-            c++;
-        if (!heap_less(h[c], last))
-            break;
-        h[i] = h[c];
-        i = c;
-    }
-    if (*size)
-        h[i] = last;
-    return top;
-}
-
 /* First hops from src to every node (NWN2_PATH_NONE when unreachable or src). */
 static void dijkstra_first_hops(const tile_graph *g, uint32_t src, uint8_t *first)
 {
     float dist[NWN2_MAX_TILE_NODES];
     /* each relaxation pushes once; at most 3 per settled node + 1 */
-    heap_item heap[3 * NWN2_MAX_TILE_NODES + 1];
+    bake_heap_item heap[3 * NWN2_MAX_TILE_NODES + 1];
     uint32_t size = 0;
     for (uint32_t i = 0; i < g->n; i++) {
         dist[i] = INFINITY;
         first[i] = NWN2_PATH_NONE;
     }
     dist[src] = 0.0f;
-    heap_push(heap, &size, (heap_item){0.0f, src});
+    bake_heap_push(heap, &size, (bake_heap_item){0.0f, src});
     while (size) {
-        heap_item it = heap_pop(heap, &size);
-        uint32_t u = it.node;
+        bake_heap_item it = bake_heap_pop(heap, &size);
+        uint32_t u = it.id;
         if (it.d > dist[u])
             continue;
         for (uint32_t k = 0; k < g->degree[u]; k++) {
@@ -104,7 +60,7 @@ static void dijkstra_first_hops(const tile_graph *g, uint32_t src, uint8_t *firs
             if (nd < dist[v]) {
                 dist[v] = nd;
                 first[v] = (uint8_t)(u == src ? v : first[u]);
-                heap_push(heap, &size, (heap_item){nd, v});
+                bake_heap_push(heap, &size, (bake_heap_item){nd, v});
             }
         }
     }
