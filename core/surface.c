@@ -70,18 +70,22 @@ uint16_t wm_surface_from_kotor(const wm_surface_table *table, int32_t kotor_id)
     return WM_SURFACE_NONE;
 }
 
+void wm_material_base_name(const char *name, char *out, size_t out_size)
+{
+    size_t len = strlen(name);
+    if (len >= out_size)
+        len = out_size - 1;
+    memcpy(out, name, len);
+    out[len] = '\0';
+    char *dot = strrchr(out, '.');
+    if (dot && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1))
+        *dot = '\0';
+}
+
 uint16_t wm_surface_from_name(const wm_surface_table *table, const char *name)
 {
     char raw[128];
-    size_t len = strlen(name);
-    if (len >= sizeof raw)
-        len = sizeof raw - 1;
-    memcpy(raw, name, len);
-    raw[len] = '\0';
-    /* Blender's duplicate suffix ("Dirt.001") is not part of the name. */
-    char *dot = strrchr(raw, '.');
-    if (dot && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1))
-        *dot = '\0';
+    wm_material_base_name(name, raw, sizeof raw);
     char key[128];
     normalise(raw, key, sizeof key);
     if (!key[0])

@@ -52,6 +52,10 @@ wm_result wm_surface_table_parse(wm_ctx *ctx, const wm_surface_table *base, cons
 wm_result wm_surface_table_load(wm_ctx *ctx, const char *path, wm_surface_table *out);
 void wm_surface_table_free(const wm_ctx *ctx, wm_surface_table *table);
 
+/* Copies name into out (truncated to out_size - 1) without Blender's
+ * duplicate suffix: "Dirt.001" -> "Dirt". */
+void wm_material_base_name(const char *name, char *out, size_t out_size);
+
 /* Material name to surface id: neutral names, aliases, "wok_<name>",
  * a trailing/leading decimal id ("12", "mat_12", "Surface12") as a KotOR id.
  * Case-insensitive. Returns WM_SURFACE_NONE when nothing matches. */

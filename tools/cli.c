@@ -213,6 +213,39 @@ void cli_print_mesh_options_help(void)
     }
 }
 
+int cli_parse_file_command(int argc, char **argv, void (*help)(void), cli_mesh_options *o, const char **path,
+                           int *json)
+{
+    cli_mesh_options_init(o);
+    *path = NULL;
+    *json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            help();
+            return EXIT_OK;
+        }
+        if (strcmp(argv[i], "--json") == 0) {
+            *json = 1;
+            continue;
+        }
+        int used = cli_parse_mesh_option(o, argc, argv, &i);
+        if (used < 0)
+            return EXIT_USAGE;
+        if (used)
+            continue;
+        if (argv[i][0] == '-' || *path) {
+            cli_error("%s: unexpected argument '%s' (see 'walkmesh %s --help')", argv[0], argv[i], argv[0]);
+            return EXIT_USAGE;
+        }
+        *path = argv[i];
+    }
+    if (!*path) {
+        cli_error("%s: which file? (see 'walkmesh %s --help')", argv[0], argv[0]);
+        return EXIT_USAGE;
+    }
+    return -1;
+}
+
 int cli_load_mesh(wm_ctx *ctx, const char *path, const char *forced_format, const wm_options *opts, wm_mesh *out,
                   const wm_format **out_format)
 {

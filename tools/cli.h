@@ -56,6 +56,12 @@ void cli_mesh_options_free(cli_mesh_options *o, wm_ctx *ctx);
 /* Prints the help lines for the common options and every module option. */
 void cli_print_mesh_options_help(void);
 
+/* Parses "COMMAND FILE [--json] [common and module options]" (info, validate).
+ * Returns -1 when parsing succeeded (outputs set), else the exit code to
+ * return: EXIT_OK after --help (help() was called) or EXIT_USAGE (reported). */
+int cli_parse_file_command(int argc, char **argv, void (*help)(void), cli_mesh_options *o, const char **path,
+                           int *json);
+
 /* Reads any supported file into a mesh, detecting the format (or using
  * forced_format). Returns an exit code; on error the message is printed. */
 int cli_load_mesh(wm_ctx *ctx, const char *path, const char *forced_format, const wm_options *opts,

@@ -67,33 +67,11 @@ static void print_json(const char *path, const wm_format *format, const wm_mesh 
 int cmd_info(int argc, char **argv)
 {
     cli_mesh_options o;
-    cli_mesh_options_init(&o);
-    const char *path = NULL;
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            help();
-            return EXIT_OK;
-        }
-        if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-            continue;
-        }
-        int used = cli_parse_mesh_option(&o, argc, argv, &i);
-        if (used < 0)
-            return EXIT_USAGE;
-        if (used)
-            continue;
-        if (argv[i][0] == '-' || path) {
-            cli_error("info: unexpected argument '%s' (see 'walkmesh info --help')", argv[i]);
-            return EXIT_USAGE;
-        }
-        path = argv[i];
-    }
-    if (!path) {
-        cli_error("info: which file? (see 'walkmesh info --help')");
-        return EXIT_USAGE;
-    }
+    const char *path;
+    int json;
+    int parsed = cli_parse_file_command(argc, argv, help, &o, &path, &json);
+    if (parsed >= 0)
+        return parsed;
     wm_ctx ctx;
     cli_ctx_init(&ctx, o.quiet || json);
     int code = cli_mesh_options_apply(&o, &ctx);

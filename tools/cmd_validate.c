@@ -18,36 +18,13 @@ static void help(void)
 
 int cmd_validate(int argc, char **argv)
 {
-    const char *path = NULL, *from = NULL;
-    int json = 0;
     cli_mesh_options o;
-    cli_mesh_options_init(&o);
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            help();
-            return EXIT_OK;
-        }
-        if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-            continue;
-        }
-        int used = cli_parse_mesh_option(&o, argc, argv, &i);
-        if (used < 0)
-            return EXIT_USAGE;
-        if (used)
-            continue;
-        if (argv[i][0] != '-' && !path)
-            path = argv[i];
-        else {
-            cli_error("validate: unexpected argument '%s' (see 'walkmesh validate --help')", argv[i]);
-            return EXIT_USAGE;
-        }
-    }
-    from = o.from;
-    if (!path) {
-        cli_error("validate: which file? (see 'walkmesh validate --help')");
-        return EXIT_USAGE;
-    }
+    const char *path;
+    int json;
+    int parsed = cli_parse_file_command(argc, argv, help, &o, &path, &json);
+    if (parsed >= 0)
+        return parsed;
+    const char *from = o.from;
     wm_ctx ctx;
     cli_ctx_init(&ctx, json || o.quiet);
     int code = cli_mesh_options_apply(&o, &ctx);

@@ -18,17 +18,8 @@ static int ends_with_ci(const char *s, size_t len, const char *suffix)
 int wm_assimp_material_to_surface(const wm_surface_table *table, const char *name, uint16_t *surface, int *walkable)
 {
     char base[128];
-    size_t len = strlen(name);
-    if (len >= sizeof base)
-        len = sizeof base - 1;
-    memcpy(base, name, len);
-    base[len] = '\0';
-    /* Blender appends ".001" to duplicated material names. */
-    char *dot = strrchr(base, '.');
-    if (dot && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1)) {
-        *dot = '\0';
-        len = (size_t)(dot - base);
-    }
+    wm_material_base_name(name, base, sizeof base);
+    size_t len = strlen(base);
     int forced = -1;
     if (ends_with_ci(base, len, "__nowalk")) {
         forced = 0;
