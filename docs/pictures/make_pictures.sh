@@ -14,3 +14,9 @@ trap 'rm -rf "$TMP"' EXIT
 # WoW: the courtyard as WMO collision (root + groups), seen from the south-west
 "$W" convert corpus/courtyard.obj "$TMP/courtyard.wmo" --quiet
 "$W" render "$TMP/courtyard.wmo" -o "$OUT/courtyard-wmo-iso.svg" --view iso --force
+# NWN2: the courtyard as a TRN (on an empty 2 x 2 tile base made by blank_trn.py), baked into a
+# TRX, with the route its path tables give from the south-west corner to the north-east one
+python3 docs/pictures/blank_trn.py "$TMP/blank.trn" 2 2
+"$W" convert corpus/courtyard.obj "$TMP/courtyard.trn" --base "$TMP/blank.trn" --quiet
+"$W" bake "$TMP/courtyard.trn" -o "$TMP/courtyard.trx" --quiet
+"$W" render "$TMP/courtyard.trx" -o "$OUT/courtyard-trx-path.svg" --path 1,1 9.5,9.5 --force
