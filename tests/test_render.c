@@ -72,8 +72,9 @@ static kotor_facts ascii_facts(const char *path)
     return f;
 }
 
-static void check_kotor(const char *path, const char *svg)
+static void check_kotor(const char *path, const char *svg, int view)
 {
+    (void)view;
     int ascii = ends_with(path, ".ascii");
     kotor_facts f = ascii ? ascii_facts(path) : binary_facts(path);
     assert_int_equal(svgt_count_in_group(svg, "trl", "text"), f.transitions);
@@ -85,14 +86,19 @@ static void check_kotor(const char *path, const char *svg)
 
 /* ------------------------------------------------------------- NWN2 facts */
 
-static void check_nwn2(const char *path, const char *svg)
+/* Top and iso: one label per tile; front and side see the tiles edge-on and
+ * label each column (front, constant x) or row (side, constant y) of tiles. */
+static void check_nwn2(const char *path, const char *svg, int view)
 {
     wm_ctx ctx;
     wmt_ctx_init(&ctx);
     nwn2_file file;
     assert_int_equal(nwn2_file_read(&ctx, path, &file), WM_OK);
     const nwn2_aswm *a = &file.aswm;
-    assert_int_equal(svgt_count_in_group(svg, "tn", "text"), a->grid_width * a->grid_height);
+    uint32_t labels = view == SVG_VIEW_FRONT  ? a->grid_width
+                      : view == SVG_VIEW_SIDE ? a->grid_height
+                                              : a->grid_width * a->grid_height;
+    assert_int_equal(svgt_count_in_group(svg, "tn", "text"), labels);
     /* islands that hold a walkable triangle */
     uint8_t *seen = calloc(a->island_count + 1, 1);
     uint32_t islands = 0;
@@ -106,6 +112,74 @@ static void check_nwn2(const char *path, const char *svg)
     nwn2_file_free(&ctx, &file);
 }
 
+/* -------------------------------------------------------------- WMO facts */
+
+/* Collision triangles of a group file by the server rule, counted from its
+ * bytes (FORMAT-NOTES section 3): MOGP = 68-byte header (flags at +8) and
+ * subchunks, MOPY 2 bytes per triangle; chunk names are stored reversed.
+ * 0 for skipped groups (0x80, 0x4000000) and LOD groups (no MOPY). */
+static uint32_t group_collision(const char *path)
+{
+    size_t size;
+    uint8_t *data = wmt_read_file(path, &size);
+    uint32_t count = 0;
+    for (size_t at = 0; at + 8 <= size;) {
+        uint32_t length = le32(data + at + 4);
+        if (memcmp(data + at, "PGOM", 4) == 0 && length >= 68 && at + 8 + length <= size) {
+            const uint8_t *mogp = data + at + 8;
+            uint32_t flags = le32(mogp + 8);
+            for (size_t sub = 68; sub + 8 <= length && !(flags & 0x4000080u);) {
+                uint32_t n = le32(mogp + sub + 4);
+                if (memcmp(mogp + sub, "YPOM", 4) == 0)
+                    for (uint32_t t = 0; t + 1 < n; t += 2) {
+                        uint8_t f = mogp[sub + 8 + t];
+                        count += (f & 0x08) || ((f & 0x20) && !(f & 0x04));
+                    }
+                sub += 8 + (size_t)n;
+            }
+        }
+        at += 8 + (size_t)length;
+    }
+    free(data);
+    return count;
+}
+
+/* The legend row of group g ("group g: F floor, W wall..."): F + W, or -1 when absent. */
+static int64_t legend_group(const char *svg, uint32_t g)
+{
+    char row[48];
+    snprintf(row, sizeof row, ">group %u: ", g);
+    const char *at = strstr(svg, row);
+    unsigned floors, walls;
+    if (!at || sscanf(at + strlen(row), "%u floor, %u wall", &floors, &walls) != 2)
+        return -1;
+    return (int64_t)floors + walls;
+}
+
+static void check_wmo(const char *path, const char *svg, int view)
+{
+    if (view != SVG_VIEW_TOP) /* the legend is the same in every view */
+        return;
+    size_t n = strlen(path);
+    int is_group = n > 8 && path[n - 8] == '_' && isdigit((unsigned char)path[n - 5]);
+    if (is_group) {
+        assert_int_equal(legend_group(svg, (uint32_t)atoi(path + n - 7)), group_collision(path));
+        return;
+    }
+    size_t size;
+    uint8_t *data = wmt_read_file(path, &size);
+    assert_true(size >= 24 && memcmp(data + 12, "DHOM", 4) == 0); /* MVER, then MOHD */
+    uint32_t groups = le32(data + 20 + 4);
+    free(data);
+    for (uint32_t g = 0; g < groups; g++) {
+        char *group_path = malloc(n + 8);
+        snprintf(group_path, n + 8, "%.*s_%03u.wmo", (int)(n - 4), path, g);
+        uint32_t expected = group_collision(group_path);
+        assert_int_equal(legend_group(svg, g), expected ? (int64_t)expected : -1);
+        free(group_path);
+    }
+}
+
 /* ---------------------------------------------------- every file, every view */
 
 static const char *const views[] = {"top", "front", "side", "iso"};
@@ -113,7 +187,8 @@ static const char *const views[] = {"top", "front", "side", "iso"};
 static size_t largest_svg;
 static char largest_name[256];
 
-static void render_folder(const char *folder, const char *const *suffixes, void (*check)(const char *, const char *))
+static void render_folder(const char *folder, const char *const *suffixes,
+                          void (*check)(const char *, const char *, int))
 {
     svgt_need_validator();
     char **files;
@@ -151,7 +226,7 @@ static void render_folder(const char *folder, const char *const *suffixes, void 
             snprintf(title, sizeof title, "<title>%s</title>", base_name(files[i]));
             assert_non_null(strstr(svg, title));
             if (check)
-                check(files[i], svg);
+                check(files[i], svg, v);
             size_t size = strlen(svg);
             if (size > largest_svg) {
                 largest_svg = size;
@@ -196,7 +271,7 @@ static void wmo_files(void **state)
 {
     (void)state;
     static const char *const suffixes[] = {".wmo", NULL};
-    render_folder("wmo", suffixes, NULL);
+    render_folder("wmo", suffixes, check_wmo);
 }
 
 /* Same file, same options: the same bytes. */

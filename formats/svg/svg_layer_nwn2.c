@@ -132,12 +132,47 @@ static void draw_triangles(svg_plot *plot, const nwn2_view *v, const uint8_t *co
         svg_plot_legend(plot, SVG_LEGEND_SWATCH, blocked, "not walkable (%u)", block);
 }
 
+/* Front and side views see the tiles edge-on: one label per column of tiles
+ * (front: a column of constant x, side: a row of constant y), naming the
+ * first and last tile number in it. */
+static uint32_t draw_tile_columns(svg_plot *plot, const nwn2_view *v, uint16_t grid, uint16_t text)
+{
+    const nwn2_aswm *a = v->a;
+    int along_x = plot->view == SVG_VIEW_FRONT;
+    uint32_t columns = along_x ? a->grid_width : a->grid_height, drawn = 0;
+    float w = a->tile_width;
+    for (uint32_t c = 0; c < columns; c++) {
+        uint32_t first = NWN2_NONE32, last = 0;
+        for (uint32_t t = v->first; t <= v->last && t < v->tiles; t++)
+            if ((along_x ? t % a->grid_width : t / a->grid_width) == c) {
+                first = first == NWN2_NONE32 ? t : first;
+                last = t;
+            }
+        if (first == NWN2_NONE32)
+            continue;
+        float lo = (float)c * w, hi = lo + w, y = along_x ? 0.0f : lo;
+        float box[12] = {along_x ? lo : 0.0f, y, v->zlo, along_x ? hi : 0.0f, along_x ? 0.0f : hi, v->zlo,
+                         along_x ? hi : 0.0f, along_x ? 0.0f : hi, v->zhi, along_x ? lo : 0.0f, y, v->zhi};
+        svg_plot_line(plot, grid, box, 4, 1);
+        float centre[3] = {along_x ? lo + w / 2 : 0.0f, along_x ? 0.0f : lo + w / 2, v->zlo};
+        svg_plot_label(plot, text, centre, first == last ? "%u" : "%u-%u", first, last);
+        drawn++;
+    }
+    svg_plot_legend(plot, SVG_LEGEND_LINE, grid, "tile %s, first-last tile (%u)", along_x ? "column" : "row", drawn);
+    return drawn;
+}
+
 static uint32_t draw_tiles(svg_plot *plot, const nwn2_view *v)
 {
     const nwn2_aswm *a = v->a;
     uint16_t grid = svg_plot_style(plot, "tg", "fill:none;stroke:#37474f;stroke-opacity:0.6;stroke-width:0.8");
     uint16_t text = svg_plot_style(plot, "tn", "font-family:sans-serif;font-size:9px;fill:#263238;"
                                                "fill-opacity:0.8;text-anchor:middle");
+    uint32_t drawn = v->last - v->first + 1;
+    if (plot->view == SVG_VIEW_FRONT || plot->view == SVG_VIEW_SIDE) {
+        draw_tile_columns(plot, v, grid, text);
+        return drawn;
+    }
     float w = a->tile_width;
     for (uint32_t t = v->first; t <= v->last && t < v->tiles; t++) {
         float x = (float)(t % a->grid_width) * w, y = (float)(t / a->grid_width) * w;
@@ -148,7 +183,6 @@ static uint32_t draw_tiles(svg_plot *plot, const nwn2_view *v)
         float centre[3] = {((float)(t % a->grid_width) + 0.5f) * w, ((float)(t / a->grid_width) + 0.5f) * w, v->zlo};
         svg_plot_label(plot, text, centre, "%u", t);
     }
-    uint32_t drawn = v->last - v->first + 1;
     svg_plot_legend(plot, SVG_LEGEND_LINE, grid, "tile, numbered (%u of %ux%u, %g m)", drawn, a->grid_width,
                     a->grid_height, (double)w);
     return drawn;

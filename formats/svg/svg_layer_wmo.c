@@ -3,6 +3,7 @@
  * module's --walkable-slope) solid and walls pale, liquids (MLIQ) on
  * request. --floors leaves the walls out, so a building's ground plan reads. */
 #include "svg/svg_plot.h"
+#include "wmo/wmo.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -55,10 +56,18 @@ static void group_styles(svg_plot *plot, uint32_t group, uint16_t *floor, uint16
                            fill, line);
 }
 
+/* The group's name from the root's MOGN (through its MOGI entry), when the
+ * file drawn is a root; "" otherwise. */
+static void group_name(const wmo_root *root, uint32_t group, char *out, size_t cap)
+{
+    out[0] = '\0';
+    if (root->bytes && group < root->group_info_count && root->groups[group].name_offset >= 0)
+        wmo_root_group_name(root, (uint32_t)root->groups[group].name_offset, out, cap);
+}
+
 wm_result svg_layer_wmo(svg_plot *plot, const char *path, const svg_render_options *opts,
                         const wm_options *mesh_opts)
 {
-    extern const wm_format wm_format_wmo;
     wm_ctx *ctx = plot->ctx;
     uint32_t only;
     wm_result r = parse_group(ctx, opts->select, &only);
@@ -94,6 +103,12 @@ wm_result svg_layer_wmo(svg_plot *plot, const char *path, const svg_render_optio
         walls += (uint32_t)(!is_floor && !is_liquid);
         liquids += (uint32_t)is_liquid;
     }
+    wmo_root root;
+    wmo_group single;
+    wm_ctx quiet = *ctx; /* names only: the file was read above */
+    quiet.warn = NULL;
+    if (wmo_load(&quiet, path, &root, &single) != WM_OK)
+        memset(&root, 0, sizeof root);
     uint32_t groups = 0;
     for (uint32_t o = 0; o < mesh.object_count; o++) {
         uint32_t group = group_number(mesh.object_names[o], o);
@@ -101,8 +116,10 @@ wm_result svg_layer_wmo(svg_plot *plot, const char *path, const svg_render_optio
             continue;
         uint16_t floor_style, wall_style;
         group_styles(plot, group, &floor_style, &wall_style);
-        svg_plot_legend(plot, SVG_LEGEND_SWATCH, floor_style, "group %u: %u floor, %u wall", group,
-                        counts[3 * (size_t)o], counts[3 * (size_t)o + 1]);
+        char name[64];
+        group_name(&root, group, name, sizeof name);
+        svg_plot_legend(plot, SVG_LEGEND_SWATCH, floor_style, "group %u: %u floor, %u wall%s%s", group,
+                        counts[3 * (size_t)o], counts[3 * (size_t)o + 1], name[0] ? ", " : "", name);
         groups++;
     }
     if (walls) {
@@ -119,6 +136,8 @@ wm_result svg_layer_wmo(svg_plot *plot, const char *path, const svg_render_optio
     svg_plot_describe(plot, "floors %u walls %u liquid %u", floors, walls, liquids);
     if (only != UINT32_MAX && groups + liquids == 0)
         r = wm_error(ctx, WM_ERR_OPTION, "--select %s: no collision in that group", opts->select);
+    wmo_root_free(ctx, &root);
+    wmo_group_free(ctx, &single);
     wm_free(ctx, counts);
     wm_mesh_free(ctx, &mesh);
     return r;
