@@ -577,6 +577,78 @@ static void options(void **state)
     free(git);
 }
 
+/* Corrupt input: a truncated file is a clean error and leaves no picture;
+ * infinite and NaN coordinates still give a valid picture, quickly. */
+static void corrupt_files(void **state)
+{
+    (void)state;
+    svgt_need_validator();
+    char *wok = wmt_corpus_path_or_skip("bwm/k1cp-m10ac_30a.wok");
+    char *dir = wmt_make_temp_dir();
+    size_t size;
+    uint8_t *data = wmt_read_file(wok, &size);
+    char *cut = wmt_join(dir, "cut.wok"), *odd = wmt_join(dir, "odd.wok"), *out = wmt_join(dir, "out.svg");
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    for (size_t length = 0; length < size; length += size / 16 + 1) {
+        wmt_write_file(cut, data, length);
+        assert_int_not_equal(svg_render_file(&ctx, cut, NULL, out, NULL, 1), WM_OK);
+        assert_false(wm_file_exists(out));
+    }
+    uint32_t vertices = le32(data + 0x4C);
+    const uint8_t inf[4] = {0x00, 0x00, 0x80, 0x7f}, nan[4] = {0x00, 0x00, 0xc0, 0x7f};
+    memcpy(data + vertices, inf, 4);     /* vertex 0 x */
+    memcpy(data + vertices + 16, nan, 4); /* vertex 1 y */
+    wmt_write_file(odd, data, size);
+    char *paths[4];
+    for (int v = 0; v < 4; v++) {
+        char name[16];
+        snprintf(name, sizeof name, "%d.svg", v);
+        paths[v] = wmt_join(dir, name);
+        wm_options opts;
+        wm_options_init(&opts);
+        wm_option_set(&ctx, &opts, "view", views[v]);
+        assert_int_equal(svg_render_file(&ctx, odd, NULL, paths[v], &opts, 1), WM_OK);
+    }
+    assert_int_equal(svgt_validate((const char *const *)paths, 4), 0);
+    for (int v = 0; v < 4; v++)
+        free(paths[v]);
+    free(data);
+    free(cut);
+    free(odd);
+    free(out);
+    wmt_remove_tree(dir);
+    free(dir);
+    free(wok);
+}
+
+/* --select on a WMO root: that group only. */
+static void wmo_group_selection(void **state)
+{
+    (void)state;
+    char *root = wmt_corpus_path_or_skip("wmo/warcraftnet__prisonHQ_Redridge.wmo");
+    char *dir = wmt_make_temp_dir();
+    const char *one[] = {root, "--select", "1", NULL};
+    char *svg = render_ok(dir, one);
+    assert_int_equal(legend_group(svg, 0), -1);
+    assert_int_equal(legend_group(svg, 2), -1);
+    size_t n = strlen(root);
+    char *group_path = malloc(n + 8);
+    snprintf(group_path, n + 8, "%.*s_001.wmo", (int)(n - 4), root);
+    assert_int_equal(legend_group(svg, 1), group_collision(group_path));
+    assert_null(strstr(svg, "class=\"gf0\""));
+    free(group_path);
+    free(svg);
+    const char *none[] = {"render", root, "-o", "unused.svg", "--select", "7", NULL};
+    char *err = NULL;
+    assert_int_equal(wmt_run_cli(NULL, &err, none), 1);
+    assert_non_null(strstr(err, "--select 7"));
+    free(err);
+    wmt_remove_tree(dir);
+    free(dir);
+    free(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -587,6 +659,8 @@ int main(void)
         cmocka_unit_test(deterministic),
         cmocka_unit_test(routes_follow_the_files_tables),
         cmocka_unit_test(options),
+        cmocka_unit_test(corrupt_files),
+        cmocka_unit_test(wmo_group_selection),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -104,6 +104,19 @@ static void not_blank(const char *corpus_file, const char *view)
     double sw = 0, sh = 0;
     assert_int_equal(sscanf(strstr(text, " width=\""), " width=\"%lf\" height=\"%lf\"", &sw, &sh), 2);
     assert_true(fabs(w - sw) <= 1 && fabs(h - sh) <= 1);
+    /* inside the drawing's frame (<rect class="pl">): coloured pixels, not grid grey or white */
+    double px = 0, py = 0, pw = 0, ph = 0;
+    assert_int_equal(sscanf(strstr(text, "<rect class=\"pl\""), "<rect class=\"pl\" x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"",
+                            &px, &py, &pw, &ph), 4);
+    uint64_t coloured = 0, inside = 0;
+    for (uint32_t y = (uint32_t)py + 2; y + 2 < py + ph && y < h; y++)
+        for (uint32_t x = (uint32_t)px + 2; x + 2 < px + pw && x < w; x++) {
+            const uint8_t *p = pixels + 4 * ((size_t)y * w + x);
+            int hi = p[0] > p[1] ? (p[0] > p[2] ? p[0] : p[2]) : (p[1] > p[2] ? p[1] : p[2]);
+            int lo = p[0] < p[1] ? (p[0] < p[2] ? p[0] : p[2]) : (p[1] < p[2] ? p[1] : p[2]);
+            coloured += hi - lo > 24;
+            inside++;
+        }
     double sum = 0, sum2 = 0;
     uint64_t busy = 0, n = (uint64_t)w * h;
     uint32_t colours = 0;
@@ -119,8 +132,11 @@ static void not_blank(const char *corpus_file, const char *view)
         colours += !seen[key]++;
     }
     double mean = sum / (double)n, variance = sum2 / (double)n - mean * mean;
-    print_message("%s %s: %ux%u px, luma variance %.0f, %u colours, %.1f%% not background\n", corpus_file, view, w, h,
-                  variance, colours, 100.0 * (double)busy / (double)n);
+    print_message("%s %s: %ux%u px, luma variance %.0f, %u colours, %.1f%% not background, %.1f%% of the "
+                  "drawing coloured\n",
+                  corpus_file, view, w, h, variance, colours, 100.0 * (double)busy / (double)n,
+                  100.0 * (double)coloured / (double)inside);
+    assert_true(coloured * 20 > inside); /* more than 5% of the drawing in colour: the faces */
     assert_true(variance > 100.0);
     assert_true(colours >= 8);
     assert_true(busy * 20 > n); /* more than 5% drawn */

@@ -4,6 +4,7 @@
  * marks, frame over the drawing. Same input, same bytes. */
 #include "svg/svg_plot.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,7 +57,7 @@ static wm_result write_faces(wm_buffer *out, const svg_plot *plot, const svg_lay
             svg_project(plot->view, plot->faces[f].p + 3 * k, q);
             depth += q[2];
         }
-        order[f].depth = depth;
+        order[f].depth = isfinite(depth) ? depth : 0; /* a total order even for corrupt files */
         order[f].face = f;
     }
     /* Painter's order: the farthest faces first, so nearer ones cover them. */

@@ -20,9 +20,13 @@
 #define LEGEND_FIRST_ROW 150.0 /* below the axis arrows */
 #define LEGEND_CHARS 40u   /* 40 x 13 px x 0.62 em < LEGEND_WIDTH - 40 */
 #define TITLE_EM 0.62      /* generous average advance of a sans-serif character, in em */
+#define GRID_MAX_LINES 64  /* a grid step is about 1/8 of the extent; this bounds rounding surprises */
 
+/* Non-finite coordinates (a corrupt file) are left out of the frame. */
 static void widen(double *lo, double *hi, double v)
 {
+    if (!isfinite(v))
+        return;
     if (v < *lo)
         *lo = v;
     if (v > *hi)
@@ -54,7 +58,7 @@ void svg_frame_layout(const svg_plot *plot, svg_layout *lay)
         for (int k = 0; k < 3; k++)
             widen(&lo[k], &hi[k], p[k]);
     }
-    if (total == 0) {
+    if (ulo > uhi || vlo > vhi || lo[0] > hi[0] || lo[1] > hi[1] || lo[2] > hi[2]) { /* nothing finite */
         ulo = vlo = lo[0] = lo[1] = lo[2] = 0;
         uhi = vhi = hi[0] = hi[1] = hi[2] = 1;
     }
@@ -155,14 +159,14 @@ static void flat_grid(wm_buffer *out, const svg_plot *plot, const svg_layout *la
     double step = svg_nice_step(fmax(lay->umax - lay->umin, lay->vmax - lay->vmin), 8);
     double bottom = lay->top + lay->plot_h, right = lay->left + lay->plot_w;
     wm_put_text(out, "<path class=\"g\" d=\"");
-    for (double k = ceil(lay->umin / step); k * step <= lay->umax; k++) {
+    for (double k = ceil(lay->umin / step), n = 0; k * step <= lay->umax && n < GRID_MAX_LINES; k++, n++) {
         double x = lay->left + (k * step - lay->umin) * lay->scale;
         wm_put_u8(out, 'M');
         put_xy(out, x, lay->top);
         wm_put_text(out, "V");
         svg_put_number(out, bottom);
     }
-    for (double k = ceil(lay->vmin / step); k * step <= lay->vmax; k++) {
+    for (double k = ceil(lay->vmin / step), n = 0; k * step <= lay->vmax && n < GRID_MAX_LINES; k++, n++) {
         double y = lay->top + (lay->vmax - k * step) * lay->scale;
         wm_put_u8(out, 'M');
         put_xy(out, lay->left, y);
@@ -170,10 +174,10 @@ static void flat_grid(wm_buffer *out, const svg_plot *plot, const svg_layout *la
         svg_put_number(out, right);
     }
     wm_put_text(out, "\"/>\n");
-    for (double k = ceil(lay->umin / step); k * step <= lay->umax; k++)
+    for (double k = ceil(lay->umin / step), n = 0; k * step <= lay->umax && n < GRID_MAX_LINES; k++, n++)
         put_number_text(out, "gl gm", lay->left + (k * step - lay->umin) * lay->scale, bottom + 16, "",
                         k * step + 0.0, "");
-    for (double k = ceil(lay->vmin / step); k * step <= lay->vmax; k++)
+    for (double k = ceil(lay->vmin / step), n = 0; k * step <= lay->vmax && n < GRID_MAX_LINES; k++, n++)
         put_number_text(out, "gl ge", lay->left - 6, lay->top + (lay->vmax - k * step) * lay->scale + 4, "",
                         k * step + 0.0, "");
     char title[32];
@@ -190,7 +194,7 @@ static void ground_grid(wm_buffer *out, const svg_plot *plot, const svg_layout *
     double step = svg_nice_step(fmax((double)hi[0] - lo[0], (double)hi[1] - lo[1]), 8);
     wm_put_text(out, "<path class=\"g\" d=\"");
     for (int axis = 0; axis < 2; axis++)
-        for (double k = ceil(lo[axis] / step); k * step <= hi[axis]; k++) {
+        for (double k = ceil(lo[axis] / step), n = 0; k * step <= hi[axis] && n < GRID_MAX_LINES; k++, n++) {
             float a[3] = {lo[0], lo[1], lo[2]}, b[3] = {hi[0], hi[1], lo[2]};
             a[axis] = b[axis] = (float)(k * step);
             double sa[2], sb[2];
@@ -203,7 +207,7 @@ static void ground_grid(wm_buffer *out, const svg_plot *plot, const svg_layout *
         }
     wm_put_text(out, "\"/>\n");
     for (int axis = 0; axis < 2; axis++)
-        for (double k = ceil(lo[axis] / step); k * step <= hi[axis]; k++) {
+        for (double k = ceil(lo[axis] / step), n = 0; k * step <= hi[axis] && n < GRID_MAX_LINES; k++, n++) {
             float a[3] = {lo[0], lo[1], lo[2]};
             a[axis] = (float)(k * step);
             double s[2];

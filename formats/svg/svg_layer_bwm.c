@@ -66,9 +66,9 @@ static uint32_t draw_faces(svg_plot *plot, const bwm_file *file, const uint8_t *
         s = s == WM_SURFACE_NONE || s >= table->count ? WM_SURF_UNDEFINED : s;
         int walkable = bwm_material_walkable(ctx, file->materials[f]);
         unsigned band = 0;
-        if (walkable && hi > lo)
-            band = (unsigned)((centre_z(file, f) - lo) / (hi - lo) * HEIGHT_BANDS);
-        band = band >= HEIGHT_BANDS ? HEIGHT_BANDS - 1 : band;
+        double rel = walkable && hi > lo ? (centre_z(file, f) - lo) / ((double)hi - lo) : 0.0;
+        if (rel > 0) /* false for NaN */
+            band = rel >= 1 ? HEIGHT_BANDS - 1 : (unsigned)(rel * HEIGHT_BANDS);
         const uint32_t *v = file->faces + 3 * (size_t)f;
         svg_plot_face(plot, file->vertices + 3 * (size_t)v[0], file->vertices + 3 * (size_t)v[1],
                       file->vertices + 3 * (size_t)v[2],
