@@ -59,7 +59,8 @@ static wm_result parse_tiles(wm_ctx *ctx, const char *select, uint32_t tiles, ui
 }
 
 /* Greedy colouring over the island graph: an island never shares its colour
- * with a linked island of lower index (when the palette allows). */
+ * with a linked island of lower index (when the palette allows); the search
+ * starts at a different colour per island, so unlinked islands vary too. */
 static wm_result island_colours(wm_ctx *ctx, const nwn2_aswm *a, uint8_t **out)
 {
     uint8_t *colour = wm_alloc_array(ctx, a->island_count, 1);
@@ -71,10 +72,10 @@ static wm_result island_colours(wm_ctx *ctx, const nwn2_aswm *a, uint8_t **out)
         for (uint32_t k = 0; k < is->adjacent_count; k++)
             if (is->adjacent[k] < i)
                 used |= 1u << colour[is->adjacent[k]];
-        uint32_t c = 0;
-        while (c < SVG_PALETTE_SIZE && (used >> c & 1))
-            c++;
-        colour[i] = (uint8_t)(c < SVG_PALETTE_SIZE ? c : i % SVG_PALETTE_SIZE);
+        uint32_t k = 0;
+        while (k < SVG_PALETTE_SIZE && (used >> ((i + k) % SVG_PALETTE_SIZE) & 1))
+            k++;
+        colour[i] = (uint8_t)((i + (k < SVG_PALETTE_SIZE ? k : 0)) % SVG_PALETTE_SIZE);
     }
     *out = colour;
     return WM_OK;
@@ -92,6 +93,10 @@ static uint16_t island_style(svg_plot *plot, uint8_t colour)
 static void draw_triangles(svg_plot *plot, const nwn2_view *v, const uint8_t *colour, uint32_t *islands_drawn)
 {
     const nwn2_aswm *a = v->a;
+    const wm_surface_table *table = wm_surfaces(plot->ctx);
+    uint32_t *by_surface = wm_alloc_array(plot->ctx, 2 * (size_t)table->count, sizeof *by_surface);
+    if (!by_surface)
+        return;
     uint16_t blocked = svg_plot_style(plot, "nw", "fill:#9e9e9e;fill-opacity:0.35;stroke:#616161;stroke-opacity:0.4;"
                                                   "stroke-width:0.4");
     uint32_t walk = 0, block = 0, plain = 0;
@@ -106,8 +111,10 @@ static void draw_triangles(svg_plot *plot, const nwn2_view *v, const uint8_t *co
             style = island_style(plot, colour[tri->island]);
             walk++;
         } else { /* a TRN, not baked: no islands yet */
-            uint16_t s = wm_surface_from_nwn2_flags(wm_surfaces(plot->ctx), tri->flags);
-            style = svg_surface_style(plot, s == WM_SURFACE_NONE ? WM_SURF_UNDEFINED : s, 1, 1.0, 9);
+            uint16_t s = wm_surface_from_nwn2_flags(table, tri->flags);
+            s = s == WM_SURFACE_NONE || s >= table->count ? WM_SURF_UNDEFINED : s;
+            style = svg_surface_style(plot, s, 1, 1.0, 9);
+            by_surface[s]++;
             plain++;
         }
         svg_plot_face(plot, vertex(a, t, 0), vertex(a, t, 1), vertex(a, t, 2), style);
@@ -125,9 +132,11 @@ static void draw_triangles(svg_plot *plot, const nwn2_view *v, const uint8_t *co
         svg_plot_legend(plot, SVG_LEGEND_SWATCH, island_style(plot, 0),
                         "walkable, island colour (%u islands)", *islands_drawn);
     }
-    if (plain)
-        svg_plot_legend(plot, SVG_LEGEND_SWATCH, svg_surface_style(plot, WM_SURF_UNDEFINED, 1, 1.0, 9),
-                        "walkable, no island yet (%u)", plain);
+    if (plain) { /* an unbaked TRN: walkable triangles by surface */
+        svg_legend_surfaces(plot, by_surface, by_surface + table->count);
+        svg_plot_legend(plot, SVG_LEGEND_TEXT, blocked, "unbaked: no islands yet (%u walkable)", plain);
+    }
+    wm_free(plot->ctx, by_surface);
     if (block)
         svg_plot_legend(plot, SVG_LEGEND_SWATCH, blocked, "not walkable (%u)", block);
 }
