@@ -80,6 +80,9 @@ static void check_kotor(const char *path, const char *svg, int view)
     assert_int_equal(svgt_count_in_group(svg, "trl", "text"), f.transitions);
     assert_int_equal(svgt_count_in_group(svg, "tr", "path"), f.transitions);
     assert_int_equal(svgt_count_in_group(svg, "hk", "circle"), f.hooks);
+    /* the legend lists only what is drawn */
+    assert_int_equal(strstr(svg, ">transition, labelled") != NULL, f.transitions > 0);
+    assert_int_equal(strstr(svg, ">use hook (2)") != NULL, f.hooks > 0);
     if (!ascii)
         assert_int_equal(svgt_count_in_group(svg, "pm", "path"), f.loops);
 }
