@@ -112,6 +112,18 @@ static void check_nwn2(const char *path, const char *svg, int view)
     }
     assert_int_equal(svgt_count_in_group(svg, "ic", "circle"), islands);
     free(seen);
+    /* linked islands (the file's adjacency lists) never share a colour */
+    const char *colours = strstr(svg, "island colours");
+    assert_non_null(colours);
+    colours += strlen("island colours");
+    uint8_t *colour = calloc(a->island_count + 1, 1);
+    for (uint32_t i = 0; i < a->island_count; i++)
+        colour[i] = (uint8_t)strtoul(colours, (char **)&colours, 10);
+    for (uint32_t i = 0; i < a->island_count; i++)
+        for (uint32_t k = 0; k < a->islands[i].adjacent_count; k++)
+            if (a->islands[i].adjacent[k] < a->island_count)
+                assert_int_not_equal(colour[i], colour[a->islands[i].adjacent[k]]);
+    free(colour);
     nwn2_file_free(&ctx, &file);
 }
 

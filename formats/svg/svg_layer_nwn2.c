@@ -484,6 +484,18 @@ static void mesh_heights(nwn2_view *v)
         v->zlo = v->zhi = 0;
 }
 
+/* "island colours c0 c1 ...": the palette entry of every island, in order. */
+static void describe_colours(svg_plot *plot, const nwn2_aswm *a, const uint8_t *colour)
+{
+    char *list = wm_alloc_array(plot->ctx, (size_t)a->island_count * 4 + 8, 1);
+    if (!list)
+        return;
+    for (uint32_t i = 0; i < a->island_count; i++)
+        snprintf(list + strlen(list), 8, "%s%u", i ? " " : "", (unsigned)colour[i] % 100u);
+    svg_plot_describe(plot, "island colours %s", list);
+    wm_free(plot->ctx, list);
+}
+
 wm_result svg_layer_nwn2(svg_plot *plot, const char *path, const svg_render_options *opts)
 {
     wm_ctx *ctx = plot->ctx;
@@ -531,6 +543,7 @@ wm_result svg_layer_nwn2(svg_plot *plot, const char *path, const svg_render_opti
              a->grid_flags == NWN2_GRID_FLAGS_TRN ? "TRN (unbaked)" : "TRX (baked)", a->triangle_count, tiles,
              opts->select ? ": tiles " : "", opts->select ? opts->select : "", islands);
     svg_plot_describe(plot, "tiles %u", tiles);
+    describe_colours(plot, a, colour);
     wm_free(ctx, colour);
     wm_free(ctx, v.tile_of);
     nwn2_file_free(ctx, &file);
