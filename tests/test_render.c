@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "test_support.h"
 #include "svg_inspect.h"
+#include "test_wmo_raw.h"
 #include "nwn2/bake.h"
 #include "nwn2/nwn2.h"
 #include "svg/svg_render.h"
@@ -130,31 +131,15 @@ static void check_nwn2(const char *path, const char *svg, int view)
 /* -------------------------------------------------------------- WMO facts */
 
 /* Collision triangles of a group file by the server rule, counted from its
- * bytes (FORMAT-NOTES section 3): MOGP = 68-byte header (flags at +8) and
- * subchunks, MOPY 2 bytes per triangle; chunk names are stored reversed.
- * 0 for skipped groups (0x80, 0x4000000) and LOD groups (no MOPY). */
+ * bytes (test_wmo_raw.h, FORMAT-NOTES section 3); 0 for groups the rule
+ * skips (MOGP flags 0x80, 0x4000000) and LOD groups (no MOPY). */
 static uint32_t group_collision(const char *path)
 {
-    size_t size;
+    size_t size, begin, end;
     uint8_t *data = wmt_read_file(path, &size);
     uint32_t count = 0;
-    for (size_t at = 0; at + 8 <= size;) {
-        uint32_t length = le32(data + at + 4);
-        if (memcmp(data + at, "PGOM", 4) == 0 && length >= 68 && at + 8 + length <= size) {
-            const uint8_t *mogp = data + at + 8;
-            uint32_t flags = le32(mogp + 8);
-            for (size_t sub = 68; sub + 8 <= length && !(flags & 0x4000080u);) {
-                uint32_t n = le32(mogp + sub + 4);
-                if (memcmp(mogp + sub, "YPOM", 4) == 0)
-                    for (uint32_t t = 0; t + 1 < n; t += 2) {
-                        uint8_t f = mogp[sub + 8 + t];
-                        count += (f & 0x08) || ((f & 0x20) && !(f & 0x04));
-                    }
-                sub += 8 + (size_t)n;
-            }
-        }
-        at += 8 + (size_t)length;
-    }
+    if (raw_group_range(data, size, &begin, &end) && !(raw_u32(data + begin - 68 + 8) & 0x4000080u))
+        count = raw_server_collision_count(data, size);
     free(data);
     return count;
 }
@@ -664,6 +649,69 @@ static void wmo_group_selection(void **state)
     free(root);
 }
 
+/* Faces drawn in class cls: one "M" per triangle in its <path> elements. */
+static size_t faces_of_class(const char *svg, const char *cls)
+{
+    char open[32];
+    snprintf(open, sizeof open, "<path class=\"%s\" d=\"", cls);
+    size_t n = 0;
+    for (const char *p = svg; (p = strstr(p, open)) != NULL; p++)
+        for (const char *q = p + strlen(open); *q != '"'; q++)
+            n += *q == 'M';
+    return n;
+}
+
+/* --liquids: a real group given a 2 x 2 tile MLIQ (FORMAT-NOTES section 3),
+ * one tile dry (low nibble 0x0F): 3 wet tiles, 2 triangles each. */
+static void wmo_liquids(void **state)
+{
+    (void)state;
+    char *source = wmt_corpus_path_or_skip("wmo/blizzardry__trolltent_000.wmo");
+    size_t size, off;
+    uint32_t mogp_size;
+    uint8_t *data = wmt_read_file(source, &size);
+    assert_true(raw_find(data, 0, size, "MOGP", &off, &mogp_size));
+    uint8_t mliq[8 + 30 + 9 * 8 + 4];
+    memset(mliq, 0, sizeof mliq);
+    memcpy(mliq, "QILM", 4);
+    const uint32_t header[4] = {3, 3, 2, 2}; /* x/y vertices, x/y tiles */
+    const float corner[3] = {0.0f, 0.0f, 10.0f}, height = 10.0f;
+    uint32_t payload = sizeof mliq - 8;
+    memcpy(mliq + 4, &payload, 4);
+    memcpy(mliq + 8, header, sizeof header);
+    memcpy(mliq + 24, corner, sizeof corner);
+    for (int v = 0; v < 9; v++)
+        memcpy(mliq + 38 + 8 * v + 4, &height, 4);
+    const uint8_t tiles[4] = {0x00, 0x0F, 0x05, 0x01};
+    memcpy(mliq + 38 + 72, tiles, 4);
+    size_t end = off + mogp_size, patched_size = size + sizeof mliq;
+    uint8_t *patched = malloc(patched_size);
+    memcpy(patched, data, end);
+    memcpy(patched + end, mliq, sizeof mliq);
+    memcpy(patched + end + sizeof mliq, data + end, size - end);
+    uint32_t grown = mogp_size + (uint32_t)sizeof mliq, flags = raw_u32(patched + off + 8) | 0x1000u;
+    memcpy(patched + off - 4, &grown, 4);
+    memcpy(patched + off + 8, &flags, 4);
+    char *dir = wmt_make_temp_dir();
+    char *pool = wmt_join(dir, "pool_000.wmo");
+    wmt_write_file(pool, patched, patched_size);
+    const char *wet[] = {pool, "--liquids", NULL}, *dry[] = {pool, NULL};
+    char *svg = render_ok(dir, wet);
+    assert_non_null(strstr(svg, ">liquid, MLIQ (6)<"));
+    assert_int_equal(faces_of_class(svg, "lq"), 6);
+    free(svg);
+    svg = render_ok(dir, dry);
+    assert_null(strstr(svg, "MLIQ"));
+    assert_int_equal(faces_of_class(svg, "lq"), 0);
+    free(svg);
+    free(pool);
+    wmt_remove_tree(dir);
+    free(dir);
+    free(patched);
+    free(data);
+    free(source);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -676,6 +724,7 @@ int main(void)
         cmocka_unit_test(options),
         cmocka_unit_test(corrupt_files),
         cmocka_unit_test(wmo_group_selection),
+        cmocka_unit_test(wmo_liquids),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -134,12 +134,34 @@ static void views_are_valid_svg(void **state)
     free(sample);
 }
 
+/* `walkmesh render` of a file no game module reads: the neutral mesh,
+ * titled with the file name. */
+static void render_any_readable_file(void **state)
+{
+    (void)state;
+    char *sample = wmt_sample_path("courtyard.obj");
+    char *dir = wmt_make_temp_dir();
+    char *out = wmt_join(dir, "court.svg");
+    const char *args[] = {"render", sample, "-o", out, "--view", "iso", NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, args), 0);
+    char *text = svgt_load(out);
+    assert_non_null(strstr(text, "<title>courtyard.obj</title>"));
+    assert_int_equal(face_triangles(text), 56);
+    assert_non_null(strstr(text, "grass (20)"));
+    free(text);
+    free(out);
+    wmt_remove_tree(dir);
+    free(dir);
+    free(sample);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(courtyard_picture),
         cmocka_unit_test(names_are_well_formed_xml),
         cmocka_unit_test(views_are_valid_svg),
+        cmocka_unit_test(render_any_readable_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
