@@ -16,4 +16,14 @@
 #define WM_API
 #endif
 
+/* printf-style checking of the library's message functions. MinGW builds use MinGW's own
+ * C99 printf (__USE_MINGW_ANSI_STDIO), so %zu and %llu are checked as GNU formats there. */
+#if defined(__MINGW32__)
+#define WM_PRINTF(format_index, first_arg) __attribute__((format(gnu_printf, format_index, first_arg)))
+#elif defined(__GNUC__)
+#define WM_PRINTF(format_index, first_arg) __attribute__((format(printf, format_index, first_arg)))
+#else
+#define WM_PRINTF(format_index, first_arg)
+#endif
+
 #endif

@@ -64,7 +64,7 @@ WM_API const char *wm_result_name(wm_result result);
  * write `return wm_error(ctx, WM_ERR_CORRUPT, "...")`. */
 WM_API wm_result wm_error(wm_ctx *ctx, wm_result code, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    WM_PRINTF(3, 4)
 #endif
     ;
 
@@ -73,7 +73,7 @@ WM_API void wm_error_prefix(wm_ctx *ctx, const char *prefix);
 
 WM_API void wm_warn(wm_ctx *ctx, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
+    WM_PRINTF(2, 3)
 #endif
     ;
 

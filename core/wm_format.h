@@ -65,12 +65,12 @@ WM_API void wm_report_init(wm_report *report, wm_ctx *ctx);
 WM_API void wm_report_free(wm_report *report);
 WM_API void wm_report_fact(wm_report *report, const char *key, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    WM_PRINTF(3, 4)
 #endif
     ;
 WM_API void wm_report_finding(wm_report *report, wm_severity severity, const char *location, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
+    WM_PRINTF(4, 5)
 #endif
     ;
 

@@ -45,7 +45,7 @@ WM_API wm_result wm_cursor_check_array(wm_cursor *cur, uint64_t count, size_t el
 /* Formats "source: offset 0xNN: message" into the context. */
 WM_API wm_result wm_cursor_error(wm_cursor *cur, wm_result code, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    WM_PRINTF(3, 4)
 #endif
     ;
 
@@ -76,7 +76,7 @@ WM_API void wm_put_bytes(wm_buffer *buf, const void *data, size_t n);
 WM_API void wm_put_zeros(wm_buffer *buf, size_t n);
 WM_API void wm_put_text(wm_buffer *buf, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
+    WM_PRINTF(2, 3)
 #endif
     ;
 /* Overwrites 4 bytes at an earlier offset (for sizes known later). */
