@@ -192,6 +192,21 @@ wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bak
     return WM_OK;
 }
 
+/* A triangle crossing a tile line by less than NWN2_WHOLE_OVERHANG on its
+ * smaller side stays whole (it goes to the tile holding its centre). */
+static int overhangs_far(void *user, const nwn2_aswm *a, uint32_t t)
+{
+    const bake_line *l = user;
+    double above = 0.0, below = 0.0;
+    for (int k = 0; k < 3; k++) {
+        const float *p = &a->vertices[3 * (size_t)a->triangles[t].v[k]];
+        double s = l->nx * p[0] + l->ny * p[1] - l->c;
+        above = s > above ? s : above;
+        below = -s > below ? -s : below;
+    }
+    return (above < below ? above : below) >= NWN2_WHOLE_OVERHANG;
+}
+
 /* Marks the inner tile lines (k = 1 .. cells-1) some triangle crosses. */
 static void mark_lines(const nwn2_aswm *a, int axis, uint32_t cells, uint8_t *crossed)
 {
@@ -213,6 +228,29 @@ static void mark_lines(const nwn2_aswm *a, int axis, uint32_t cells, uint8_t *cr
     }
 }
 
+uint32_t nwn2_bake_snap_to_tile_lines(nwn2_aswm *a)
+{
+    const double w = a->tile_width;
+    uint32_t moved = 0;
+    for (uint32_t v = 0; v < a->vertex_count; v++) {
+        int snapped = 0;
+        for (int axis = 0; axis < 2; axis++) {
+            uint32_t cells = axis == 0 ? a->grid_width : a->grid_height;
+            float *c = &a->vertices[3 * (size_t)v + axis];
+            double k = floor((double)*c / w + 0.5);
+            if (!(k >= 1.0 && k <= (double)cells - 1.0))
+                continue; /* only inner lines split triangles */
+            float line = (float)k * a->tile_width;
+            if (*c != line && fabs((double)*c - line) < NWN2_SNAP_DISTANCE) {
+                *c = line;
+                snapped = 1;
+            }
+        }
+        moved += snapped;
+    }
+    return moved;
+}
+
 wm_result nwn2_bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, uint32_t *added)
 {
     bake_splitter s;
@@ -230,7 +268,7 @@ wm_result nwn2_bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, uint32_t *added)
             if (!crossed[k])
                 continue;
             bake_line l = {axis == 0 ? 1.0 : 0.0, axis == 0 ? 0.0 : 1.0, (double)((float)k * a->tile_width), axis};
-            r = bake_split_line(ctx, &s, a, &l, NULL, NULL, added);
+            r = bake_split_line(ctx, &s, a, &l, overhangs_far, &l, added);
         }
         wm_free(ctx, crossed);
     }
