@@ -43,6 +43,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    cli_utf8_arguments(&argc, &argv);
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
