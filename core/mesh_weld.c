@@ -13,14 +13,30 @@ typedef struct weld_grid {
 
 static uint32_t cell_hash(int64_t x, int64_t y, int64_t z)
 {
+    /* unsigned arithmetic: the products wrap instead of overflowing */
     uint64_t h = (uint64_t)x * 0x9E3779B97F4A7C15ull ^ (uint64_t)y * 0xC2B2AE3D27D4EB4Full ^
                  (uint64_t)z * 0x165667B19E3779F9ull;
     return (uint32_t)(h ^ (h >> 32));
 }
 
+/* Cells of huge coordinates are clamped: converting a double beyond the
+ * int64 range is undefined, and the hash only needs nearby cells to differ. */
 static int64_t cell_of(float v, float cell)
 {
-    return (int64_t)floor((double)v / cell);
+    double c = floor((double)v / cell);
+    const double limit = 4.0e18;
+    return c > limit ? (int64_t)limit : c < -limit ? -(int64_t)limit : (int64_t)c;
+}
+
+wm_result wm_mesh_check_finite(wm_ctx *ctx, const wm_mesh *mesh)
+{
+    for (uint32_t v = 0; v < mesh->vertex_count; v++) {
+        const float *p = mesh->positions + 3 * (size_t)v;
+        if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
+            return wm_error(ctx, WM_ERR_CORRUPT, "vertex %u: coordinates (%g, %g, %g) are not all finite numbers", v,
+                            (double)p[0], (double)p[1], (double)p[2]);
+    }
+    return WM_OK;
 }
 
 wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *out_merged)
@@ -29,6 +45,9 @@ wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *ou
         *out_merged = 0;
     if (!(tolerance > 0.0f) || mesh->vertex_count == 0)
         return WM_OK;
+    wm_result finite = wm_mesh_check_finite(ctx, mesh);
+    if (finite)
+        return finite;
     uint32_t n = mesh->vertex_count;
     uint32_t slots = 1;
     while (slots < n * 2u && slots < (1u << 30))

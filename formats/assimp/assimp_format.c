@@ -38,6 +38,7 @@ static int assimp_probe(const uint8_t *head, size_t head_size, uint64_t file_siz
 }
 
 static const wm_option_desc assimp_options[] = {
+    {"scale", "F", "multiply interchange coordinates by F on import (after the file's own unit: FBX)"},
     {NULL, NULL, NULL},
 };
 
