@@ -19,6 +19,7 @@ wm_result wm_assimp_read(wm_ctx *ctx, const char *path, const wm_options *opts, 
 #else
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -39,7 +40,8 @@ wm_result wm_assimp_read(wm_ctx *ctx, const char *path, const wm_options *opts, 
 #endif
 
 enum {
-    CHILD_MEMORY_MB = 1024, /* address space of the importing child, and its resident-size watch */
+    CHILD_MEMORY_MB = 1024, /* address space of the importing child */
+    CHILD_RESIDENT_MB = 900, /* the parent's watch on its resident size (polled, so below 1 GB) */
     CHILD_CPU_SECONDS = 20,
     CHILD_WALL_SECONDS = 25,
 };
@@ -78,6 +80,11 @@ static int write_all(int fd, const uint8_t *data, size_t size)
 
 static void run_child(wm_ctx *parent_ctx, const char *path, const wm_options *opts, int fd)
 {
+    /* The library never prints: glibc's abort reports and sanitizer reports
+     * about Assimp's own faults must not reach the user either. */
+    int null_fd = open("/dev/null", O_WRONLY);
+    if (null_fd >= 0)
+        dup2(null_fd, STDERR_FILENO);
     struct rlimit cpu = {CHILD_CPU_SECONDS, CHILD_CPU_SECONDS + 1};
     setrlimit(RLIMIT_CPU, &cpu);
 #ifndef WM_UNDER_ASAN /* AddressSanitizer reserves terabytes of address space up front */
@@ -149,7 +156,7 @@ static watch_verdict read_reply(wm_ctx *ctx, pid_t pid, int fd, wm_buffer *reply
     uint8_t chunk[65536];
     for (;;) {
         struct pollfd p = {fd, POLLIN, 0};
-        int ready = poll(&p, 1, 100);
+        int ready = poll(&p, 1, 20);
         if (ready > 0) {
             ssize_t n = read(fd, chunk, sizeof chunk);
             if (n < 0 && errno == EINTR)
@@ -166,7 +173,7 @@ static watch_verdict read_reply(wm_ctx *ctx, pid_t pid, int fd, wm_buffer *reply
         }
         if (seconds_since(&start) > CHILD_WALL_SECONDS)
             return WATCH_TIME;
-        if (resident_mb(pid) > CHILD_MEMORY_MB)
+        if (resident_mb(pid) > CHILD_RESIDENT_MB)
             return WATCH_MEMORY;
     }
 }
@@ -204,14 +211,26 @@ static wm_result decode_mesh(wm_ctx *ctx, wm_cursor *cur, wm_mesh *out)
     if (!r)
         r = wm_cursor_check_array(cur, vertices, 12, 0, "vertices");
     if (!r)
-        r = wm_cursor_check_array(cur, triangles, 31, 0, "triangles");
+        r = wm_cursor_check_array(cur, triangles, 29, 0, "triangles"); /* 12 + 2 + 1 + 2 + 12 bytes */
     if (!r && objects > 65536)
         r = wm_cursor_error(cur, WM_ERR_CORRUPT, "%u objects", objects);
+    if (!r && objects) { /* names as they are: long ones may share a prefix */
+        out->object_names = wm_alloc_array(ctx, objects, sizeof(char *));
+        if (!out->object_names)
+            return WM_ERR_NOMEM;
+    }
     for (uint32_t o = 0; !r && o < objects; o++) {
-        char name[1024];
-        r = read_string(cur, name, sizeof name, "object name");
+        uint32_t n;
+        const uint8_t *bytes;
+        r = wm_read_u32(cur, &n, "object name");
         if (!r)
-            r = wm_mesh_add_object(ctx, out, name, NULL);
+            r = wm_read_view(cur, &bytes, n, "object name");
+        if (!r && !(out->object_names[o] = wm_alloc_array(ctx, (size_t)n + 1, 1)))
+            r = WM_ERR_NOMEM;
+        if (!r) {
+            memcpy(out->object_names[o], bytes, n);
+            out->object_count = o + 1;
+        }
     }
     if (!r)
         r = wm_mesh_reserve(ctx, out, vertices, triangles);
@@ -268,8 +287,11 @@ static wm_result decode_reply(wm_ctx *ctx, const char *path, const wm_buffer *re
         return wm_error(ctx, WM_ERR_CORRUPT, "%s: the import process sent a broken reply", path);
     if (result != WM_OK)
         return wm_error(ctx, (wm_result)result, "%s", message);
-    if (decode_mesh(ctx, &cur, out))
-        return wm_error(ctx, WM_ERR_CORRUPT, "%s: the import process sent a broken mesh", path);
+    if (decode_mesh(ctx, &cur, out)) {
+        char detail[sizeof ctx->message];
+        memcpy(detail, ctx->message, sizeof detail);
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: the import process sent a broken mesh (%.400s)", path, detail);
+    }
     return WM_OK;
 }
 
@@ -306,7 +328,7 @@ wm_result wm_assimp_read(wm_ctx *ctx, const char *path, const wm_options *opts, 
                      path, CHILD_WALL_SECONDS);
     else if (verdict == WATCH_MEMORY)
         r = wm_error(ctx, WM_ERR_CORRUPT, "%s: the importer (Assimp) used more than %d MB on this file: refused",
-                     path, CHILD_MEMORY_MB);
+                     path, CHILD_RESIDENT_MB);
     else if (verdict == WATCH_TOO_BIG)
         r = wm_error(ctx, WM_ERR_LIMIT, "%s: the imported mesh is larger than the input limit", path);
     else if (verdict == WATCH_NOMEM)
@@ -322,8 +344,9 @@ wm_result wm_assimp_read(wm_ctx *ctx, const char *path, const wm_options *opts, 
                      WTERMSIG(status));
     else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         r = wm_error(ctx, WM_ERR_CORRUPT,
-                     "%s: the importer (Assimp) failed on this file (out of memory at %d MB?): refused", path,
-                     CHILD_MEMORY_MB);
+                     "%s: the importer (Assimp) failed on this file (a fault, or more than %d MB): it cannot be "
+                     "read; export it again as glTF or OBJ",
+                     path, CHILD_MEMORY_MB);
     else
         r = decode_reply(ctx, path, &reply, out);
     wm_buffer_free(&reply);
