@@ -12,6 +12,13 @@
 /* Extension of path (after the last '.', lower case, at most 15 chars) into out. */
 void wm_assimp_extension(const char *path, char *out, size_t out_size);
 
+/* WM_ERR_UNSUPPORTED with advice for extensions Debian's Assimp cannot
+ * read (USD, M3D); WM_OK for the others. */
+wm_result wm_assimp_unreadable(wm_ctx *ctx, const char *path, const char *ext);
+/* WM_ERR_UNSUPPORTED with advice when the file starts like a .blend Assimp
+ * cannot read (Blender 3.0+, or zstd-compressed); else WM_OK. */
+wm_result wm_assimp_blend_refusal(wm_ctx *ctx, const char *path, const uint8_t *head, size_t size);
+
 /* Material name -> surface and walkability, with the "__walk"/"__nowalk"
  * suffixes our exporter writes when a triangle's walkability differs from
  * its surface's default. Returns 0 when the name is unknown (outputs untouched). */
@@ -54,6 +61,10 @@ wm_result wm_assimp_write_outputs(wm_ctx *ctx, const char *path, const output_fi
 wm_result wm_obj_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, int y_up, int overwrite);
 
 /* The import itself, in this process (assimp_read.c). */
+/* Assimp's glTF/GLB output without the unused extensionsUsed entries and
+ * with walkmesh as the generator (gltf_tidy.c); out is initialised here. */
+wm_result wm_gltf_tidy(wm_ctx *ctx, const uint8_t *data, size_t size, int binary, wm_buffer *out);
+
 wm_result wm_assimp_read_in_process(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out);
 /* The module's read: the import runs in a child process with CPU-time and
  * memory limits, so a crash or runaway allocation inside Assimp becomes an

@@ -233,11 +233,14 @@ static wm_result add_mesh(import_state *st, const struct aiMesh *mesh, const str
         return wm_error(ctx, WM_ERR_LIMIT, "%s: more vertices than the limit allows", st->path);
     for (unsigned v = 0; v < mesh->mNumVertices; v++) {
         struct aiVector3D p = mesh->mVertices[v];
+        if (!isfinite(p.x) || !isfinite(p.y) || !isfinite(p.z))
+            return wm_error(ctx, WM_ERR_CORRUPT, "%s: mesh '%s' vertex %u: coordinates (%g, %g, %g) are not all finite",
+                            st->path, mesh->mName.data, v, (double)p.x, (double)p.y, (double)p.z);
         aiTransformVecByMatrix4(&p, transform);
         float xyz[3] = {p.x, p.y, p.z};
         if (!isfinite(xyz[0]) || !isfinite(xyz[1]) || !isfinite(xyz[2]))
-            return wm_error(ctx, WM_ERR_CORRUPT, "%s: mesh '%s' vertex %u: coordinates (%g, %g, %g) are not all finite",
-                            st->path, mesh->mName.data, v, (double)xyz[0], (double)xyz[1], (double)xyz[2]);
+            return wm_error(ctx, WM_ERR_CORRUPT, "%s: mesh '%s' vertex %u: the node transform makes it infinite",
+                            st->path, mesh->mName.data, v);
         to_game(st, xyz);
         if (wm_mesh_add_vertex(ctx, out, xyz[0], xyz[1], xyz[2], NULL))
             return WM_ERR_NOMEM;
@@ -484,11 +487,15 @@ wm_result wm_assimp_read_in_process(wm_ctx *ctx, const char *path, const wm_opti
     wm_assimp_extension(path, ext, sizeof ext);
     uint8_t *data;
     size_t size;
-    wm_result r = wm_file_read(ctx, path, &data, &size);
+    wm_result r = wm_assimp_unreadable(ctx, path, ext);
+    if (!r)
+        r = wm_file_read(ctx, path, &data, &size);
     if (r)
         return r;
     if (strcmp(ext, "obj") == 0)
         r = wm_obj_check(ctx, path, data, size);
+    else if (strcmp(ext, "blend") == 0)
+        r = wm_assimp_blend_refusal(ctx, path, data, size);
     wm_free(ctx, data);
     if (r)
         return r;

@@ -510,6 +510,13 @@ wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, co
 
     wm_buffer main_file;
     r = rewrite_references(ctx, blob, stem, &main_file);
+    int gltf = strcmp(format_id, "gltf2") == 0, glb = strcmp(format_id, "glb2") == 0;
+    if (!r && (gltf || glb)) {
+        wm_buffer tidy;
+        r = wm_gltf_tidy(ctx, main_file.data, main_file.size, glb, &tidy);
+        wm_buffer_free(&main_file);
+        main_file = tidy;
+    }
     output_file files[65]; /* the main file and up to 64 side files */
     unsigned count = 0;
     files[count++] = (output_file){NULL, main_file.data, main_file.size};
