@@ -64,17 +64,24 @@ wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *ou
         return WM_ERR_NOMEM;
     }
     const float *p = mesh->positions;
-    float cell = tolerance;
+    /* Cells four times the tolerance: the box of +-tolerance around a
+     * vertex overlaps 1 or 2 cells per axis (3.4 on average), instead of
+     * always 27 with cells of the tolerance itself. */
+    float cell = 4.0f * tolerance;
     double tol2 = (double)tolerance * tolerance;
     uint32_t merged = 0;
     for (uint32_t v = 0; v < n; v++) {
         const float *q = p + 3 * (size_t)v;
-        int64_t cx = cell_of(q[0], cell), cy = cell_of(q[1], cell), cz = cell_of(q[2], cell);
+        int64_t lo[3], hi[3];
+        for (int k = 0; k < 3; k++) {
+            lo[k] = cell_of(q[k] - tolerance, cell);
+            hi[k] = cell_of(q[k] + tolerance, cell);
+        }
         uint32_t found = UINT32_MAX;
-        for (int dx = -1; dx <= 1 && found == UINT32_MAX; dx++)
-            for (int dy = -1; dy <= 1 && found == UINT32_MAX; dy++)
-                for (int dz = -1; dz <= 1 && found == UINT32_MAX; dz++) {
-                    uint32_t slot = cell_hash(cx + dx, cy + dy, cz + dz) & grid.slot_mask;
+        for (int64_t cx = lo[0]; cx <= hi[0]; cx++)
+            for (int64_t cy = lo[1]; cy <= hi[1]; cy++)
+                for (int64_t cz = lo[2]; cz <= hi[2]; cz++) {
+                    uint32_t slot = cell_hash(cx, cy, cz) & grid.slot_mask;
                     for (uint32_t r = grid.slot_head[slot]; r; r = grid.next[r - 1]) {
                         const float *s = p + 3 * (size_t)(r - 1);
                         double ddx = (double)s[0] - q[0], ddy = (double)s[1] - q[1], ddz = (double)s[2] - q[2];
@@ -87,7 +94,7 @@ wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *ou
             merged++;
         } else {
             remap[v] = v;
-            uint32_t slot = cell_hash(cx, cy, cz) & grid.slot_mask;
+            uint32_t slot = cell_hash(cell_of(q[0], cell), cell_of(q[1], cell), cell_of(q[2], cell)) & grid.slot_mask;
             grid.next[v] = grid.slot_head[slot];
             grid.slot_head[slot] = v + 1;
         }

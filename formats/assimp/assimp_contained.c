@@ -298,6 +298,10 @@ static wm_result decode_reply(wm_ctx *ctx, const char *path, const wm_buffer *re
 wm_result wm_assimp_read(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
 {
     wm_mesh_init(out);
+    char ext[16];
+    wm_assimp_extension(path, ext, sizeof ext);
+    if (strcmp(ext, "obj") == 0) /* read by our own bounded code, not Assimp */
+        return wm_assimp_read_in_process(ctx, path, opts, out);
     int fds[2];
     if (pipe(fds) != 0)
         return wm_assimp_read_in_process(ctx, path, opts, out);

@@ -31,6 +31,9 @@ void wm_assimp_surface_material_name(const wm_surface_table *table, uint16_t sur
  * truncated or binary files silently): text only, vertex lines with three
  * numbers, faces with three or more in-range references. Errors name the line. */
 wm_result wm_obj_check(wm_ctx *ctx, const char *path, const uint8_t *data, size_t size);
+/* The same, counting `v` and `f` lines (for reserving the mesh). */
+wm_result wm_obj_check_counting(wm_ctx *ctx, const char *path, const uint8_t *data, size_t size,
+                                uint32_t *out_vertices, uint32_t *out_faces);
 
 /* A transition on a triangle edge: vertex indices a < b and its value. */
 typedef struct transition_edge {
@@ -59,6 +62,14 @@ wm_result wm_assimp_write_outputs(wm_ctx *ctx, const char *path, const output_fi
 /* Our own OBJ + MTL writer (obj_write.c): an `o` object per mesh object and
  * per transition value (`l` edges), so Blender's importer keeps them all. */
 wm_result wm_obj_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, int y_up, int overwrite);
+
+/* OBJ read by walkmesh itself (obj_read.c), from the file's bytes already
+ * checked by wm_obj_check. */
+wm_result wm_obj_read(wm_ctx *ctx, const char *path, const wm_options *opts, const uint8_t *data, size_t size,
+                      wm_mesh *out);
+/* Checks, then reads an OBJ file's bytes. */
+wm_result wm_obj_check_and_read(wm_ctx *ctx, const char *path, const wm_options *opts, const uint8_t *data,
+                                size_t size, wm_mesh *out);
 
 /* The import itself, in this process (assimp_read.c). */
 /* Assimp's glTF/GLB output without the unused extensionsUsed entries and

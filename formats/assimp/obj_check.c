@@ -70,6 +70,13 @@ static long check_face(const char *p, const char *end, long vertex_count, long *
 
 wm_result wm_obj_check(wm_ctx *ctx, const char *path, const uint8_t *data, size_t size)
 {
+    uint32_t vertices, faces;
+    return wm_obj_check_counting(ctx, path, data, size, &vertices, &faces);
+}
+
+wm_result wm_obj_check_counting(wm_ctx *ctx, const char *path, const uint8_t *data, size_t size,
+                                uint32_t *out_vertices, uint32_t *out_faces)
+{
     if (memchr(data, '\0', size))
         return wm_error(ctx, WM_ERR_CORRUPT, "%s: not a text OBJ file (contains NUL bytes)", path);
     long vertices = 0, faces = 0;
@@ -116,5 +123,7 @@ wm_result wm_obj_check(wm_ctx *ctx, const char *path, const uint8_t *data, size_
     }
     if (faces == 0)
         return wm_error(ctx, WM_ERR_CORRUPT, "%s: no faces (%ld vertices, %u lines)", path, vertices, line_no);
+    *out_vertices = vertices > UINT32_MAX ? UINT32_MAX : (uint32_t)vertices;
+    *out_faces = faces > UINT32_MAX ? UINT32_MAX : (uint32_t)faces;
     return WM_OK;
 }
