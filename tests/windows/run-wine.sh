@@ -5,7 +5,8 @@
 #     Linux build writes from the same file (WMO output is rebuilt from the neutral mesh);
 #   - one bake (TRX -> TRX) and one OBJ import, byte-identical to the Linux build's;
 #   - an existing output refused without --force (exit 3, file untouched) and replaced with it;
-#   - a folder and file name with a space and non-ASCII letters, through every command used.
+#   - a folder and file name with a space and non-ASCII letters, through every command used;
+#   - a program built against the package's DLL with its walkmesh.pc.
 #
 #   tests/windows/run-wine.sh PACKAGE_DIR LINUX_CLI [CORPUS_DIR]
 #
@@ -135,6 +136,16 @@ wm convert "$(win "$dir/çà ü.wok")" "$(win "$dir/çà ü.svg")" --quiet > w.l
 wm info "$(win "$dir/çà ü.wok")" > w.log 2>&1 && grep -q "çà ü.wok" w.log && pass || fail "info on a non-ASCII name: $(tr -d '\r' < w.log | head -2)"
 wm convert "$(win "$dir/çà ü.wok")" "$(win "$dir/çà ü.wok")" --force --quiet > w.log 2>&1 && cmp -s "$dir/çà ü.wok" w/courtyard.wok &&
   pass || fail "--force onto the same non-ASCII name: $(tr -d '\r' < w.log)"
+
+# The DLL as a library: a program built from the package's walkmesh.pc alone reads a sample.
+flags=$(PKG_CONFIG_LIBDIR="$package/lib/pkgconfig" pkg-config --cflags --libs walkmesh)
+# shellcheck disable=SC2086 # the flags are words
+if x86_64-w64-mingw32-gcc-posix -std=c11 "$source_dir/tests/consumer/consumer.c" -o consumer.exe $flags > w.log 2>&1; then
+  out=$(WINEPATH="$(win "$package/bin")" wine consumer.exe "$(win "$source_dir/corpus/courtyard.obj")" 2> /dev/null | tr -d '\r')
+  [ "$out" = "$version 56" ] && pass || fail "DLL consumer printed '$out', expected '$version 56'"
+else
+  fail "building a program against the package: $(head -3 w.log)"
+fi
 
 echo "wine: $passed passed, $failed failed ($((SECONDS - start)) s)"
 cd / && rm -rf "$work"
