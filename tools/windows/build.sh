@@ -79,6 +79,7 @@ PC
   cmake --build "$build_dir/deps-source/assimp-build" -j"$jobs" > "$build_dir/deps-source/assimp-build.log"
   cmake --install "$build_dir/deps-source/assimp-build" > /dev/null
   touch "$deps/.complete"
+  cd "$build_dir"
   rm -rf "$build_dir/deps-source"
   step "dependencies built"
 else
