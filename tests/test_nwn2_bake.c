@@ -576,37 +576,56 @@ static void test_tile_with_127_walkable(void **state)
     free(path);
 }
 
-/* Same input, same bytes: twice on one thread, and on four threads. */
+/* Same input, same bytes: twice on one thread, and on four threads; for a
+ * re-bake of a TRX and for a TRN baked with its GIT's cutters. */
 static void test_deterministic(void **state)
 {
     (void)state;
-    char *path = wmt_corpus_path_or_skip("nwn2/castle_krag_tower.trx");
-    uint8_t *data[3];
-    size_t size[3];
-    for (int run = 0; run < 3; run++) {
-        wm_ctx ctx;
-        nwn2_file f;
-        load_file(path, &f, &ctx);
-        nwn2_bake_options opts;
-        nwn2_bake_options_init(&opts);
-        opts.threads = run == 2 ? 4 : 1;
-        assert_int_equal(nwn2_bake(&ctx, &f.aswm, &opts, NULL), WM_OK);
-        wm_buffer out;
-        wm_buffer_init(&out, &ctx);
-        assert_int_equal(nwn2_file_serialize(&ctx, &f, -1, &out), WM_OK);
-        data[run] = malloc(out.size);
-        memcpy(data[run], out.data, out.size);
-        size[run] = out.size;
-        wm_buffer_free(&out);
-        nwn2_file_free(&ctx, &f);
+    const char *const inputs[][2] = {{"nwn2/castle_krag_tower.trx", NULL},
+                                     {"nwn2-areas/shadowdale_mages_guild.TRN", "nwn2-areas/shadowdale_mages_guild.GIT"}};
+    for (size_t in = 0; in < 2; in++) {
+        char *path = wmt_corpus_path(inputs[in][0]);
+        char *git = inputs[in][1] ? wmt_corpus_path(inputs[in][1]) : NULL;
+        if (!path || (inputs[in][1] && !git)) {
+            free(path);
+            free(git);
+            print_message("corpus file %s not available: skipping\n", inputs[in][0]);
+            skip();
+        }
+        uint8_t *data[3];
+        size_t size[3];
+        for (int run = 0; run < 3; run++) {
+            wm_ctx ctx;
+            nwn2_file f;
+            load_file(path, &f, &ctx);
+            nwn2_cutter_set cutters = {0};
+            nwn2_bake_options opts;
+            nwn2_bake_options_init(&opts);
+            opts.threads = run == 2 ? 4 : 1;
+            if (git) {
+                assert_int_equal(nwn2_bake_read_git(&ctx, git, &cutters), WM_OK);
+                opts.cutters = &cutters;
+            }
+            assert_int_equal(nwn2_bake(&ctx, &f.aswm, &opts, NULL), WM_OK);
+            wm_buffer out;
+            wm_buffer_init(&out, &ctx);
+            assert_int_equal(nwn2_file_serialize(&ctx, &f, -1, &out), WM_OK);
+            data[run] = malloc(out.size);
+            memcpy(data[run], out.data, out.size);
+            size[run] = out.size;
+            wm_buffer_free(&out);
+            nwn2_cutter_set_free(&ctx, &cutters);
+            nwn2_file_free(&ctx, &f);
+        }
+        assert_int_equal(size[0], size[1]);
+        assert_int_equal(size[0], size[2]);
+        assert_memory_equal(data[0], data[1], size[0]);
+        assert_memory_equal(data[0], data[2], size[0]);
+        for (int run = 0; run < 3; run++)
+            free(data[run]);
+        free(path);
+        free(git);
     }
-    assert_int_equal(size[0], size[1]);
-    assert_int_equal(size[0], size[2]);
-    assert_memory_equal(data[0], data[1], size[0]);
-    assert_memory_equal(data[0], data[2], size[0]);
-    for (int run = 0; run < 3; run++)
-        free(data[run]);
-    free(path);
 }
 
 int main(void)
