@@ -1,9 +1,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "wm_surface.h"
 #include "wm_io.h"
+#include "wm_platform.h"
 
 #include <ctype.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +11,7 @@
 extern const char wm_default_surface_text[];
 
 static wm_surface_table default_table;
-static pthread_once_t default_once = PTHREAD_ONCE_INIT;
+static wm_once default_once = WM_ONCE_INIT;
 
 static void load_default(void)
 {
@@ -26,7 +26,7 @@ static void load_default(void)
 
 const wm_surface_table *wm_surfaces_default(void)
 {
-    pthread_once(&default_once, load_default);
+    wm_platform_once(&default_once, load_default);
     return &default_table;
 }
 

@@ -1,6 +1,7 @@
 /* Export through Assimp's exporter: one material per surface (coloured from
  * the surface table), one node per mesh object, Y-up unless --up z. */
 #include "assimp_module.h"
+#include "wm_platform.h"
 
 #include <assimp/cexport.h>
 #include <assimp/cimport.h>
@@ -462,7 +463,7 @@ wm_result wm_assimp_write_outputs(wm_ctx *ctx, const char *path, const output_fi
         char side_path[4096];
         snprintf(side_path, sizeof side_path, "%.*s%s.%s", (int)dir_len, path, stem, files[i].extension);
         if (!(existed >> (i - 1) & 1))
-            remove(side_path);
+            wm_platform_remove(side_path);
     }
     return r;
 }
