@@ -464,8 +464,7 @@ static wm_result draw_cutters(svg_plot *plot, const nwn2_view *v, const char *gi
         svg_plot_line(plot, style, points, set.cutters[c].point_count, 1);
         wm_free(plot->ctx, points);
     }
-    const char *slash = strrchr(git_path, '/');
-    svg_plot_legend(plot, SVG_LEGEND_LINE, style, "walkmesh cutter (%u) of %s", set.count, slash ? slash + 1 : git_path);
+    svg_plot_legend(plot, SVG_LEGEND_LINE, style, "walkmesh cutter (%u) of %s", set.count, wm_path_file_name(git_path));
     svg_plot_describe(plot, "cutters %u", set.count);
     nwn2_cutter_set_free(plot->ctx, &set);
     return WM_OK;
