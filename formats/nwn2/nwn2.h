@@ -294,7 +294,8 @@ wm_result nwn2_file_read(wm_ctx *ctx, const char *path, nwn2_file *out);
  * (and its zlib stream) is kept, so an unchanged file is written back
  * byte-identical; otherwise it is compressed (when the packet was) with
  * NWN2_DEFLATE_DEFAULT, and again with NWN2_DEFLATE_BEST when that came out
- * larger than the packet it replaces (the smaller is kept). level 0..9
+ * larger than the packet it replaces although the walkmesh bytes did not
+ * grow (a re-bake; the smaller is kept). level 0..9
  * always re-encodes with zlib at that level. */
 wm_result nwn2_file_serialize(wm_ctx *ctx, const nwn2_file *f, int level, wm_buffer *out);
 wm_result nwn2_file_write(wm_ctx *ctx, const nwn2_file *f, const char *path, int overwrite);
