@@ -1,62 +1,19 @@
-#define _DEFAULT_SOURCE /* madvise */
 #include "wm_context.h"
+#include "wm_platform.h"
 #include "wm_surface.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__) && defined(__GLIBC__)
-#include <malloc.h>
-#include <sys/mman.h>
-#endif
-
-#if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
-/* Large arrays (AABB trees, whole output files) are written once, front to
- * back, right after allocation; with 4 KiB pages the kernel's page faults
- * then cost more than the work itself (measured: 11 us a page in this
- * project's VMs, 0.4 s for a 1M-triangle WOK). Blocks this large are 2 MiB
- * aligned and marked for transparent huge pages instead. */
-#define HUGE_BLOCK ((size_t)2 << 20)
-#define HUGE_PAGE ((size_t)2 << 20)
-
-static void *default_realloc(void *user, void *ptr, size_t size)
-{
-    (void)user;
-    if (size < HUGE_BLOCK)
-        return realloc(ptr, size);
-    void *block = NULL;
-    if (posix_memalign(&block, HUGE_PAGE, size) != 0)
-        return NULL;
-    madvise(block, size, MADV_HUGEPAGE); /* advice only: failure just keeps small pages */
-    if (ptr) {
-        size_t old = malloc_usable_size(ptr);
-        memcpy(block, ptr, old < size ? old : size);
-        free(ptr);
-    }
-    return block;
-}
-#else
-static void *default_realloc(void *user, void *ptr, size_t size)
-{
-    (void)user;
-    return realloc(ptr, size);
-}
-#endif
-
-static void default_free(void *user, void *ptr)
-{
-    (void)user;
-    free(ptr);
-}
 
 void wm_ctx_init(wm_ctx *ctx)
 {
     memset(ctx, 0, sizeof *ctx);
     ctx->limits.max_bytes = WM_DEFAULT_MAX_BYTES;
     ctx->limits.max_triangles = WM_DEFAULT_MAX_TRIANGLES;
-    ctx->alloc.realloc_fn = default_realloc;
-    ctx->alloc.free_fn = default_free;
+    ctx->alloc.realloc_fn = wm_platform_realloc;
+    ctx->alloc.free_fn = wm_platform_free;
 }
 
 const char *wm_ctx_message(const wm_ctx *ctx)

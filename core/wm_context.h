@@ -4,6 +4,8 @@
 #ifndef WM_CONTEXT_H
 #define WM_CONTEXT_H
 
+#include "wm_api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,39 +56,39 @@ typedef struct wm_ctx {
 #define WM_DEFAULT_MAX_BYTES (1024ull * 1024ull * 1024ull)
 #define WM_DEFAULT_MAX_TRIANGLES (16ull * 1024ull * 1024ull)
 
-void wm_ctx_init(wm_ctx *ctx);
-const char *wm_ctx_message(const wm_ctx *ctx);
-const char *wm_result_name(wm_result result);
+WM_API void wm_ctx_init(wm_ctx *ctx);
+WM_API const char *wm_ctx_message(const wm_ctx *ctx);
+WM_API const char *wm_result_name(wm_result result);
 
 /* Sets the context message (printf-style) and returns code, so callers can
  * write `return wm_error(ctx, WM_ERR_CORRUPT, "...")`. */
-wm_result wm_error(wm_ctx *ctx, wm_result code, const char *fmt, ...)
+WM_API wm_result wm_error(wm_ctx *ctx, wm_result code, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    WM_PRINTF(3, 4)
 #endif
     ;
 
 /* Prefixes the current message with "prefix: " (e.g. the file name). */
-void wm_error_prefix(wm_ctx *ctx, const char *prefix);
+WM_API void wm_error_prefix(wm_ctx *ctx, const char *prefix);
 
-void wm_warn(wm_ctx *ctx, const char *fmt, ...)
+WM_API void wm_warn(wm_ctx *ctx, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
+    WM_PRINTF(2, 3)
 #endif
     ;
 
 /* Overflow-checked, zero-filled array allocation through the context's
  * allocator; on failure sets WM_ERR_NOMEM in ctx and returns NULL.
  * count == 0 returns a valid minimal allocation. */
-void *wm_alloc_array(wm_ctx *ctx, size_t count, size_t elem_size);
+WM_API void *wm_alloc_array(wm_ctx *ctx, size_t count, size_t elem_size);
 /* Grows or shrinks; new tail bytes are NOT zeroed. Returns NULL on failure
  * (old block stays valid). */
-void *wm_realloc_array(wm_ctx *ctx, void *ptr, size_t count, size_t elem_size);
-void wm_free(const wm_ctx *ctx, void *ptr);
-char *wm_strdup(wm_ctx *ctx, const char *s);
+WM_API void *wm_realloc_array(wm_ctx *ctx, void *ptr, size_t count, size_t elem_size);
+WM_API void wm_free(const wm_ctx *ctx, void *ptr);
+WM_API char *wm_strdup(wm_ctx *ctx, const char *s);
 
 /* Checks a count read from a file against the triangle limit. */
-wm_result wm_check_count(wm_ctx *ctx, uint64_t count, const char *what);
+WM_API wm_result wm_check_count(wm_ctx *ctx, uint64_t count, const char *what);
 
 #ifdef __cplusplus
 }

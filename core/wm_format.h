@@ -4,6 +4,8 @@
 #ifndef WM_FORMAT_H
 #define WM_FORMAT_H
 
+#include "wm_api.h"
+
 #include "wm_mesh.h"
 
 #ifdef __cplusplus
@@ -36,11 +38,11 @@ typedef struct wm_options {
     unsigned count;
 } wm_options;
 
-void wm_options_init(wm_options *opts);
+WM_API void wm_options_init(wm_options *opts);
 /* NULL when absent. */
-const char *wm_option_get(const wm_options *opts, const char *name);
-int wm_option_flag(const wm_options *opts, const char *name);
-wm_result wm_option_set(wm_ctx *ctx, wm_options *opts, const char *name, const char *value);
+WM_API const char *wm_option_get(const wm_options *opts, const char *name);
+WM_API int wm_option_flag(const wm_options *opts, const char *name);
+WM_API wm_result wm_option_set(wm_ctx *ctx, wm_options *opts, const char *name, const char *value);
 
 /* Reports filled by info and validate: ordered key/value facts and findings. */
 typedef enum wm_severity { WM_SEV_INFO = 0, WM_SEV_WARNING = 1, WM_SEV_ERROR = 2 } wm_severity;
@@ -59,16 +61,16 @@ typedef struct wm_report {
     wm_result status; /* sticky allocation error */
 } wm_report;
 
-void wm_report_init(wm_report *report, wm_ctx *ctx);
-void wm_report_free(wm_report *report);
-void wm_report_fact(wm_report *report, const char *key, const char *fmt, ...)
+WM_API void wm_report_init(wm_report *report, wm_ctx *ctx);
+WM_API void wm_report_free(wm_report *report);
+WM_API void wm_report_fact(wm_report *report, const char *key, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    WM_PRINTF(3, 4)
 #endif
     ;
-void wm_report_finding(wm_report *report, wm_severity severity, const char *location, const char *fmt, ...)
+WM_API void wm_report_finding(wm_report *report, wm_severity severity, const char *location, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
+    WM_PRINTF(4, 5)
 #endif
     ;
 
@@ -90,21 +92,21 @@ typedef struct wm_format {
 } wm_format;
 
 /* Registry (formats/registry.c). */
-const wm_format *const *wm_formats(size_t *out_count);
-const wm_format *wm_format_by_name(const char *name);
+WM_API const wm_format *const *wm_formats(size_t *out_count);
+WM_API const wm_format *wm_format_by_name(const char *name);
 /* Matches the path's extension (after the last '.', case-insensitive).
  * Several matches -> WM_ERR_AMBIGUOUS; none -> WM_ERR_UNSUPPORTED. */
-wm_result wm_format_by_extension(wm_ctx *ctx, const char *path, int for_writing, const wm_format **out);
+WM_API wm_result wm_format_by_extension(wm_ctx *ctx, const char *path, int for_writing, const wm_format **out);
 /* Probes a file's content with every module that can read; the single best
  * score wins, a tie at the top is WM_ERR_AMBIGUOUS. */
-wm_result wm_format_probe(wm_ctx *ctx, const char *path, const wm_format **out);
+WM_API wm_result wm_format_probe(wm_ctx *ctx, const char *path, const wm_format **out);
 /* Same on bytes already in memory. */
-wm_result wm_format_probe_memory(wm_ctx *ctx, const uint8_t *head, size_t head_size, uint64_t file_size,
+WM_API wm_result wm_format_probe_memory(wm_ctx *ctx, const uint8_t *head, size_t head_size, uint64_t file_size,
                                  const char *path, const wm_format *const *candidates, size_t candidate_count,
                                  const wm_format **out);
 /* For reading: extension first (probing among the extension's formats when
  * several share it), then probing. */
-wm_result wm_format_detect(wm_ctx *ctx, const char *path, const wm_format **out);
+WM_API wm_result wm_format_detect(wm_ctx *ctx, const char *path, const wm_format **out);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,8 @@
 #ifndef WM_GEOMETRY_H
 #define WM_GEOMETRY_H
 
+#include "wm_api.h"
+
 #include "wm_context.h"
 
 #ifdef __cplusplus
@@ -10,14 +12,14 @@ extern "C" {
 #endif
 
 /* Unit normal of (a,b,c) via (b-a)x(c-a); returns the length before normalising. */
-float wm_tri_normal(const float a[3], const float b[3], const float c[3], float out[3]);
-float wm_tri_area(const float a[3], const float b[3], const float c[3]);
+WM_API float wm_tri_normal(const float a[3], const float b[3], const float c[3], float out[3]);
+WM_API float wm_tri_area(const float a[3], const float b[3], const float c[3]);
 /* Barycentric test in XY; edges count as inside within eps. */
-int wm_point_in_tri_xy(const float a[3], const float b[3], const float c[3], float x, float y, float eps);
+WM_API int wm_point_in_tri_xy(const float a[3], const float b[3], const float c[3], float x, float y, float eps);
 /* Height of the triangle's plane at (x,y); returns 0 when the plane is vertical. */
-int wm_tri_height_at(const float a[3], const float b[3], const float c[3], float x, float y, float *out_z);
+WM_API int wm_tri_height_at(const float a[3], const float b[3], const float c[3], float x, float y, float *out_z);
 /* Möller–Trumbore, double-sided; returns 1 and t >= 0 on hit. */
-int wm_ray_tri(const float orig[3], const float dir[3], const float a[3], const float b[3], const float c[3],
+WM_API int wm_ray_tri(const float orig[3], const float dir[3], const float a[3], const float b[3], const float c[3],
                float *out_t);
 
 /* Edge adjacency by vertex index. For triangle t and edge e (vertex e to
@@ -26,14 +28,14 @@ int wm_ray_tri(const float orig[3], const float dir[3], const float a[3], const 
  * An edge shared by three or more triangles is linked between the first two
  * found and counted in *out_nonmanifold. Edges are matched regardless of
  * direction. */
-wm_result wm_edge_adjacency(wm_ctx *ctx, const uint32_t *indices, uint32_t triangle_count,
+WM_API wm_result wm_edge_adjacency(wm_ctx *ctx, const uint32_t *indices, uint32_t triangle_count,
                             const uint8_t *include, int32_t *out, uint32_t *out_nonmanifold);
 
 /* Boundary loops: given open edges (as t*3+e codes) chains them end to
  * start. Loops start at the smallest remaining code. out_order receives
  * the codes in loop order, out_loop_ends the cumulative 1-based loop ends.
  * Edges that cannot be chained close a loop where they stop. */
-wm_result wm_boundary_loops(wm_ctx *ctx, const uint32_t *indices, const uint32_t *edge_codes, uint32_t edge_count,
+WM_API wm_result wm_boundary_loops(wm_ctx *ctx, const uint32_t *indices, const uint32_t *edge_codes, uint32_t edge_count,
                             uint32_t *out_order, uint32_t *out_loop_ends, uint32_t *out_loop_count);
 
 /* Generic AABB tree over triangles (built by median split on the longest
@@ -51,14 +53,14 @@ typedef struct wm_aabb_tree {
     const uint32_t *indices; /* borrowed */
 } wm_aabb_tree;
 
-wm_result wm_aabb_build(wm_ctx *ctx, const float *positions, const uint32_t *indices, uint32_t triangle_count,
+WM_API wm_result wm_aabb_build(wm_ctx *ctx, const float *positions, const uint32_t *indices, uint32_t triangle_count,
                         wm_aabb_tree *out);
-void wm_aabb_free(const wm_ctx *ctx, wm_aabb_tree *tree);
+WM_API void wm_aabb_free(const wm_ctx *ctx, wm_aabb_tree *tree);
 /* Calls visit for each triangle whose box contains (x,y) in XY. Stops when visit returns non-zero. */
 typedef int (*wm_aabb_visit_fn)(void *user, uint32_t triangle);
-void wm_aabb_query_xy(const wm_aabb_tree *tree, float x, float y, wm_aabb_visit_fn visit, void *user);
+WM_API void wm_aabb_query_xy(const wm_aabb_tree *tree, float x, float y, wm_aabb_visit_fn visit, void *user);
 /* Nearest hit along the ray; returns 1 and fills triangle and t on a hit. */
-int wm_aabb_raycast(const wm_aabb_tree *tree, const float orig[3], const float dir[3], uint32_t *out_triangle,
+WM_API int wm_aabb_raycast(const wm_aabb_tree *tree, const float orig[3], const float dir[3], uint32_t *out_triangle,
                     float *out_t);
 
 #ifdef __cplusplus

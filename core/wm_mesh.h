@@ -5,6 +5,8 @@
 #ifndef WM_MESH_H
 #define WM_MESH_H
 
+#include "wm_api.h"
+
 #include "wm_context.h"
 
 #ifdef __cplusplus
@@ -32,43 +34,46 @@ typedef struct wm_mesh {
     uint32_t object_count;
 } wm_mesh;
 
-void wm_mesh_init(wm_mesh *mesh);
-void wm_mesh_free(const wm_ctx *ctx, wm_mesh *mesh);
+WM_API void wm_mesh_init(wm_mesh *mesh);
+WM_API void wm_mesh_free(const wm_ctx *ctx, wm_mesh *mesh);
 
-wm_result wm_mesh_reserve(wm_ctx *ctx, wm_mesh *mesh, uint32_t vertices, uint32_t triangles);
+WM_API wm_result wm_mesh_reserve(wm_ctx *ctx, wm_mesh *mesh, uint32_t vertices, uint32_t triangles);
 /* Returns the new vertex index through out_index (may be NULL). */
-wm_result wm_mesh_add_vertex(wm_ctx *ctx, wm_mesh *mesh, float x, float y, float z, uint32_t *out_index);
+WM_API wm_result wm_mesh_add_vertex(wm_ctx *ctx, wm_mesh *mesh, float x, float y, float z, uint32_t *out_index);
 /* Adds a triangle with no transitions in the current object. */
-wm_result wm_mesh_add_triangle(wm_ctx *ctx, wm_mesh *mesh, uint32_t a, uint32_t b, uint32_t c,
+WM_API wm_result wm_mesh_add_triangle(wm_ctx *ctx, wm_mesh *mesh, uint32_t a, uint32_t b, uint32_t c,
                                uint16_t surface, int walkable);
 /* Adds (or finds) an object by name; returns its index. */
-wm_result wm_mesh_add_object(wm_ctx *ctx, wm_mesh *mesh, const char *name, uint16_t *out_index);
+WM_API wm_result wm_mesh_add_object(wm_ctx *ctx, wm_mesh *mesh, const char *name, uint16_t *out_index);
 /* Appends every vertex and triangle of src (objects are merged by name). */
-wm_result wm_mesh_append(wm_ctx *ctx, wm_mesh *dst, const wm_mesh *src);
-wm_result wm_mesh_copy(wm_ctx *ctx, wm_mesh *dst, const wm_mesh *src);
+WM_API wm_result wm_mesh_append(wm_ctx *ctx, wm_mesh *dst, const wm_mesh *src);
+WM_API wm_result wm_mesh_copy(wm_ctx *ctx, wm_mesh *dst, const wm_mesh *src);
 
 /* Indices in range, finite coordinates, surfaces known to the table.
  * Reports the first problem naming the triangle or vertex. */
-wm_result wm_mesh_validate(wm_ctx *ctx, const wm_mesh *mesh);
+WM_API wm_result wm_mesh_validate(wm_ctx *ctx, const wm_mesh *mesh);
 
+/* WM_ERR_CORRUPT naming the first vertex with an infinite or NaN coordinate:
+ * input readers call it (weld does too) before any processing. */
+WM_API wm_result wm_mesh_check_finite(wm_ctx *ctx, const wm_mesh *mesh);
 /* Merges vertices closer than tolerance (per-axis grid, then exact distance
  * check) and rewrites indices. Keeps the first vertex of each cluster.
  * Weld and compact read and write only positions, vertex_count and indices
  * (the per-triangle attributes may be absent). */
-wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *out_merged);
+WM_API wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *out_merged);
 /* Removes triangles with repeated indices or area below min_area. */
-wm_result wm_mesh_remove_degenerate(wm_ctx *ctx, wm_mesh *mesh, float min_area, uint32_t *out_removed);
+WM_API wm_result wm_mesh_remove_degenerate(wm_ctx *ctx, wm_mesh *mesh, float min_area, uint32_t *out_removed);
 /* Drops vertices no triangle uses, keeping the order of the rest. */
-wm_result wm_mesh_compact(wm_ctx *ctx, wm_mesh *mesh);
+WM_API wm_result wm_mesh_compact(wm_ctx *ctx, wm_mesh *mesh);
 
 /* Unit normal of triangle t (0,0,0 when degenerate). */
-void wm_mesh_triangle_normal(const wm_mesh *mesh, uint32_t t, float out[3]);
+WM_API void wm_mesh_triangle_normal(const wm_mesh *mesh, uint32_t t, float out[3]);
 /* Fills 3*triangle_count floats. */
-void wm_mesh_normals(const wm_mesh *mesh, float *out);
+WM_API void wm_mesh_normals(const wm_mesh *mesh, float *out);
 /* min[3], max[3]; zeros for an empty mesh. */
-void wm_mesh_bounds(const wm_mesh *mesh, float min[3], float max[3]);
+WM_API void wm_mesh_bounds(const wm_mesh *mesh, float min[3], float max[3]);
 /* Marks triangles walkable when their normal is within max_slope_deg of +Z. */
-void wm_mesh_walkable_from_slope(wm_mesh *mesh, float max_slope_deg);
+WM_API void wm_mesh_walkable_from_slope(wm_mesh *mesh, float max_slope_deg);
 
 #ifdef __cplusplus
 }

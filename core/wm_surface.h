@@ -4,6 +4,8 @@
 #ifndef WM_SURFACE_H
 #define WM_SURFACE_H
 
+#include "wm_api.h"
+
 #include "wm_context.h"
 
 #ifdef __cplusplus
@@ -40,33 +42,33 @@ typedef struct wm_surface_table {
 } wm_surface_table;
 
 /* The built-in table (parsed once from the compiled-in text; thread-safe after first call). */
-const wm_surface_table *wm_surfaces_default(void);
+WM_API const wm_surface_table *wm_surfaces_default(void);
 /* ctx->surfaces or the default. */
-const wm_surface_table *wm_surfaces(const wm_ctx *ctx);
+WM_API const wm_surface_table *wm_surfaces(const wm_ctx *ctx);
 
 /* Parses "name walkable kotor nwn2 color [alias,alias...]" lines onto a copy
  * of base (entries with an existing name are replaced, new names appended;
  * "fallback NAME" sets the fallback). Errors name the line. */
-wm_result wm_surface_table_parse(wm_ctx *ctx, const wm_surface_table *base, const char *text,
+WM_API wm_result wm_surface_table_parse(wm_ctx *ctx, const wm_surface_table *base, const char *text,
                                  size_t length, const char *source_name, wm_surface_table *out);
-wm_result wm_surface_table_load(wm_ctx *ctx, const char *path, wm_surface_table *out);
-void wm_surface_table_free(const wm_ctx *ctx, wm_surface_table *table);
+WM_API wm_result wm_surface_table_load(wm_ctx *ctx, const char *path, wm_surface_table *out);
+WM_API void wm_surface_table_free(const wm_ctx *ctx, wm_surface_table *table);
 
 /* Copies name into out (truncated to out_size - 1) without Blender's
  * duplicate suffix: "Dirt.001" -> "Dirt". */
-void wm_material_base_name(const char *name, char *out, size_t out_size);
+WM_API void wm_material_base_name(const char *name, char *out, size_t out_size);
 
 /* Material name to surface id: neutral names, aliases, "wok_<name>",
  * a trailing/leading decimal id ("12", "mat_12", "Surface12") as a KotOR id.
  * Case-insensitive. Returns WM_SURFACE_NONE when nothing matches. */
-uint16_t wm_surface_from_name(const wm_surface_table *table, const char *name);
-uint16_t wm_surface_from_kotor(const wm_surface_table *table, int32_t kotor_id);
+WM_API uint16_t wm_surface_from_name(const wm_surface_table *table, const char *name);
+WM_API uint16_t wm_surface_from_kotor(const wm_surface_table *table, int32_t kotor_id);
 /* First surface whose nwn2 flag is set in flags; WM_SURFACE_NONE if none. */
-uint16_t wm_surface_from_nwn2_flags(const wm_surface_table *table, uint32_t flags);
-int32_t wm_surface_kotor_id(const wm_surface_table *table, uint16_t surface);
-uint32_t wm_surface_nwn2_flag(const wm_surface_table *table, uint16_t surface);
-const char *wm_surface_name(const wm_surface_table *table, uint16_t surface); /* "unknown" if out of range */
-int wm_surface_walkable(const wm_surface_table *table, uint16_t surface);
+WM_API uint16_t wm_surface_from_nwn2_flags(const wm_surface_table *table, uint32_t flags);
+WM_API int32_t wm_surface_kotor_id(const wm_surface_table *table, uint16_t surface);
+WM_API uint32_t wm_surface_nwn2_flag(const wm_surface_table *table, uint16_t surface);
+WM_API const char *wm_surface_name(const wm_surface_table *table, uint16_t surface); /* "unknown" if out of range */
+WM_API int wm_surface_walkable(const wm_surface_table *table, uint16_t surface);
 
 #ifdef __cplusplus
 }

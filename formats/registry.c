@@ -2,12 +2,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "wm_format.h"
 #include "wm_io.h"
+#include "wm_platform.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 extern const wm_format wm_format_assimp;
 extern const wm_format wm_format_bwm;
@@ -41,9 +41,8 @@ const wm_format *wm_format_by_name(const char *name)
 
 static const char *extension_of(const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    const char *dot = strrchr(path, '.');
-    if (!dot || (slash && dot < slash) || !dot[1])
+    const char *dot = strrchr(wm_path_file_name(path), '.');
+    if (!dot || !dot[1])
         return NULL;
     return dot + 1;
 }
@@ -119,10 +118,9 @@ wm_result wm_format_probe_memory(wm_ctx *ctx, const uint8_t *head, size_t head_s
 static wm_result probe_file(wm_ctx *ctx, const char *path, const wm_format *const *candidates, size_t count,
                             const wm_format **out)
 {
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) /* a FIFO would block fopen */
+    if (wm_platform_path_kind(path) == WM_PATH_OTHER) /* a FIFO would block fopen */
         return wm_error(ctx, WM_ERR_IO, "%s: not a regular file", path);
-    FILE *f = fopen(path, "rb");
+    FILE *f = wm_platform_fopen(path, "rb");
     if (!f)
         return wm_error(ctx, WM_ERR_IO, "%s: cannot open", path);
     uint8_t head[4096];

@@ -58,8 +58,11 @@ static void test_wok_to_wok_is_byte_identical(void **state)
 static void test_rebuild_and_plane_style(void **state)
 {
     (void)state;
+    /* corpus files first: a skip must not leave anything allocated behind */
+    char *files[] = {wmt_corpus_path("bwm/pykotor-models-203tell.wok"), wmt_corpus_path("bwm/k1cp-m13aa_04a.wok")};
+    wmt_require_all(files, 2);
+    char *vanilla = files[0], *k1cp = files[1];
     char *dir = wmt_make_temp_dir();
-    char *vanilla = wmt_corpus_path_or_skip("bwm/pykotor-models-203tell.wok");
     char *out = wmt_join(dir, "rebuilt.wok");
     const char *rebuild[] = {"convert", vanilla, out, "--rebuild", "--quiet", NULL};
     assert_int_equal(run(rebuild), 0);
@@ -84,7 +87,6 @@ static void test_rebuild_and_plane_style(void **state)
     free(vanilla);
 
     /* K1CP files were compiled with planes {1,2,4}: --plane-style kotormax gives them back */
-    char *k1cp = wmt_corpus_path_or_skip("bwm/k1cp-m13aa_04a.wok");
     out = wmt_join(dir, "k1cp.wok");
     const char *kotormax[] = {"convert", k1cp, out, "--plane-style", "kotormax", "--quiet", NULL};
     assert_int_equal(run(kotormax), 0);
@@ -218,8 +220,8 @@ static void assert_links_on_same_edges(const bwm_file *origp, const bwm_file *ot
  * transitions as transition_<room> line objects); with --base the original's position comes back. */
 static void interchange_round_trip(const char *interchange_name)
 {
-    char *dir = wmt_make_temp_dir();
     char *wok = wmt_corpus_path_or_skip("bwm/pykotor-models-203tell.wok");
+    char *dir = wmt_make_temp_dir();
     char *mid = wmt_join(dir, interchange_name), *plain = wmt_join(dir, "plain.wok"), *based = wmt_join(dir, "based.wok");
     const char *to_mid[] = {"convert", wok, mid, "--quiet", NULL};
     assert_int_equal(run(to_mid), 0);
@@ -323,7 +325,9 @@ static void test_placeable_hooks_from_options(void **state)
 static void test_info_and_validate_cli(void **state)
 {
     (void)state;
-    char *wok = wmt_corpus_path_or_skip("bwm/pykotor-models-203tell.wok");
+    char *files[] = {wmt_corpus_path("bwm/pykotor-models-203tell.wok"), wmt_corpus_path("bwm/pykotor-root-out.wok")};
+    wmt_require_all(files, 2);
+    char *wok = files[0], *broken = files[1];
     bwm_file f;
     read_bwm(wok, &f);
     char *out = NULL, *err = NULL;
@@ -342,7 +346,6 @@ static void test_info_and_validate_cli(void **state)
     assert_int_equal(wmt_run_cli(&out, &err, ok), 0);
     free(out);
     free(err);
-    char *broken = wmt_corpus_path_or_skip("bwm/pykotor-root-out.wok");
     const char *bad[] = {"validate", broken, NULL};
     assert_int_equal(wmt_run_cli(&out, &err, bad), 5);
     assert_true(strstr(out ? out : "", "box inverted") || strstr(err ? err : "", "box inverted"));

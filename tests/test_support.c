@@ -28,10 +28,25 @@ static int is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* The corpus folder: WALKMESH_CORPUS_DIR as set when the test runs, else the
+ * fallback ctest passes (the configure-time folder, or ../shared/corpus beside the
+ * source); NULL when neither names an existing folder. */
+static const char *corpus_dir(void)
+{
+    const char *names[] = {"WALKMESH_CORPUS_DIR", "WALKMESH_CORPUS_FALLBACK"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        const char *dir = getenv(names[i]);
+        struct stat st;
+        if (dir && *dir)
+            return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? dir : NULL;
+    }
+    return NULL;
+}
+
 char *wmt_corpus_path(const char *relative)
 {
-    const char *dir = getenv("WALKMESH_CORPUS_DIR");
-    if (!dir || !*dir)
+    const char *dir = corpus_dir();
+    if (!dir)
         return NULL;
     char *path = wmt_join(dir, relative);
     if (!is_file(path)) {
@@ -49,6 +64,19 @@ char *wmt_corpus_path_or_skip(const char *relative)
         skip();
     }
     return path;
+}
+
+void wmt_require_all(char **paths, size_t count)
+{
+    size_t missing = 0;
+    for (size_t i = 0; i < count; i++)
+        missing += paths[i] == NULL;
+    if (missing == 0)
+        return;
+    for (size_t i = 0; i < count; i++)
+        free(paths[i]);
+    print_message("%zu corpus file(s) not available: skipping\n", missing);
+    skip();
 }
 
 static int has_suffix(const char *name, const char *const *suffixes)
@@ -70,8 +98,8 @@ static int compare_strings(const void *a, const void *b)
 size_t wmt_corpus_list(const char *subfolder, const char *const *suffixes, char ***out)
 {
     *out = NULL;
-    const char *dir = getenv("WALKMESH_CORPUS_DIR");
-    char *folder = dir && *dir ? wmt_join(dir, subfolder) : NULL;
+    const char *dir = corpus_dir();
+    char *folder = dir ? wmt_join(dir, subfolder) : NULL;
     DIR *d = folder ? opendir(folder) : NULL;
     if (!d) {
         free(folder);
@@ -145,12 +173,36 @@ void wmt_write_file(const char *path, const void *data, size_t size)
     fclose(f);
 }
 
+/* Scratch space: WALKMESH_TEST_SCRATCH (a folder in the build tree, set by ctest), else
+ * the current folder; never /tmp. Folders still there when the program ends (a test
+ * skipped or failed before removing its own) are removed then. */
+static const char *scratch_dir(void)
+{
+    const char *dir = getenv("WALKMESH_TEST_SCRATCH");
+    return dir && *dir ? dir : ".";
+}
+
+static char *made_dirs[256];
+static size_t made_dir_count;
+
+static void remove_made_dirs(void)
+{
+    for (size_t i = 0; i < made_dir_count; i++) {
+        wmt_remove_tree(made_dirs[i]);
+        free(made_dirs[i]);
+    }
+    made_dir_count = 0;
+}
+
 char *wmt_make_temp_dir(void)
 {
-    const char *tmp = getenv("TMPDIR");
-    char *path = wmt_join(tmp && *tmp ? tmp : "/tmp", "walkmesh-test-XXXXXX");
+    char *path = wmt_join(scratch_dir(), "walkmesh-test-XXXXXX");
     if (!mkdtemp(path))
-        fail_msg("cannot create a temporary folder");
+        fail_msg("cannot create a temporary folder in %s", scratch_dir());
+    if (made_dir_count == 0)
+        atexit(remove_made_dirs);
+    if (made_dir_count < sizeof made_dirs / sizeof *made_dirs)
+        made_dirs[made_dir_count++] = strdup(path);
     return path;
 }
 
@@ -194,11 +246,14 @@ int wmt_run_cli(char **out_stdout, char **out_stderr, const char *const *argv)
     const char *cli = getenv("WALKMESH_CLI");
     if (!cli || !*cli)
         fail_msg("WALKMESH_CLI is not set (run the tests through ctest)");
-    char out_template[] = "/tmp/walkmesh-cli-out-XXXXXX", err_template[] = "/tmp/walkmesh-cli-err-XXXXXX";
+    char *out_template = wmt_join(scratch_dir(), "walkmesh-cli-out-XXXXXX");
+    char *err_template = wmt_join(scratch_dir(), "walkmesh-cli-err-XXXXXX");
     int out_fd = mkstemp(out_template), err_fd = mkstemp(err_template);
     assert_true(out_fd >= 0 && err_fd >= 0);
     unlink(out_template);
     unlink(err_template);
+    free(out_template);
+    free(err_template);
     size_t argc = 0;
     while (argv[argc])
         argc++;

@@ -18,6 +18,9 @@
 char *wmt_corpus_path(const char *relative);
 /* Same, but calls cmocka's skip() when absent. */
 char *wmt_corpus_path_or_skip(const char *relative);
+/* Skips the test unless every path (from wmt_corpus_path) is there; the ones that
+ * are get freed first, so nothing leaks on the skip path. */
+void wmt_require_all(char **paths, size_t count);
 /* Lists the corpus files of a subfolder whose names end with one of the
  * NULL-terminated suffixes (case-insensitive), sorted. Returns the count;
  * *out is a malloc'ed array of malloc'ed paths (free with wmt_free_list).
@@ -33,7 +36,8 @@ char *wmt_test_data_path(const char *relative);
 uint8_t *wmt_read_file(const char *path, size_t *out_size);
 void wmt_write_file(const char *path, const void *data, size_t size);
 
-/* A fresh empty folder under $TMPDIR (removed by wmt_remove_tree). */
+/* A fresh empty folder in the build tree's scratch folder (removed by wmt_remove_tree,
+ * or when the program ends). */
 char *wmt_make_temp_dir(void);
 void wmt_remove_tree(const char *path);
 char *wmt_join(const char *dir, const char *name);

@@ -20,7 +20,7 @@ enum {
 /* Prints "walkmesh: message" on stderr (one line). */
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
+    WM_PRINTF(1, 2)
 #endif
     ;
 /* A context whose warnings go to stderr as "walkmesh: warning: ..." (unless quiet). */
@@ -71,5 +71,8 @@ int cli_load_mesh(wm_ctx *ctx, const char *path, const char *forced_format, cons
  * stderr is a terminal. */
 void cli_progress(unsigned done, unsigned total, const char *label);
 void cli_progress_end(void);
+
+/* Replaces argv with the command line in UTF-8 where the system passes something else (Windows). */
+void cli_utf8_arguments(int *argc, char ***argv);
 
 #endif

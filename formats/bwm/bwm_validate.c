@@ -29,7 +29,7 @@ typedef struct checker {
 } checker;
 
 #if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
+WM_PRINTF(4, 5)
 #endif
 static void finding(checker *c, wm_severity sev, const char *location, const char *fmt, ...)
 {

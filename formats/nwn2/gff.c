@@ -9,7 +9,7 @@
 #include <string.h>
 
 #if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
+WM_PRINTF(3, 4)
 #endif
 static wm_result gff_fail(const nwn2_gff *g, uint64_t offset, const char *fmt, ...)
 {

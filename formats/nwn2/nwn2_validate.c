@@ -21,7 +21,7 @@ typedef struct vstate {
 
 static void add(vstate *v, wm_severity sev, const char *loc, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
+    WM_PRINTF(4, 5)
 #endif
     ;
 
@@ -42,7 +42,7 @@ static void add(vstate *v, wm_severity sev, const char *loc, const char *fmt, ..
 
 static const char *loc(char *buf, size_t n, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    WM_PRINTF(3, 4)
 #endif
     ;
 

@@ -118,7 +118,7 @@ typedef struct checker {
 
 static void problem(checker *c, const char *location, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    WM_PRINTF(3, 4)
 #endif
     ;
 

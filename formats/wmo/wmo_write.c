@@ -3,6 +3,7 @@
  * u16 limit of vertices or triangles. Liquid triangles are left out (MLIQ is
  * a height grid, not a triangle soup). */
 #include "wmo.h"
+#include "wm_platform.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -457,7 +458,7 @@ wm_result wmo_write_mesh(wm_ctx *ctx, const wm_mesh *mesh, const char *path, con
         for (uint32_t i = 0; i < written; i++) {
             char *group_path = wmo_group_path(ctx, path, first_index + i);
             if (group_path && !existed[i])
-                remove(group_path);
+                wm_platform_remove(group_path);
             wm_free(ctx, group_path);
         }
     }

@@ -1,0 +1,6 @@
+#include "walkmesh.h"
+
+const char *wm_version(void)
+{
+    return WALKMESH_VERSION;
+}
