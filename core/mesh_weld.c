@@ -13,14 +13,30 @@ typedef struct weld_grid {
 
 static uint32_t cell_hash(int64_t x, int64_t y, int64_t z)
 {
+    /* unsigned arithmetic: the products wrap instead of overflowing */
     uint64_t h = (uint64_t)x * 0x9E3779B97F4A7C15ull ^ (uint64_t)y * 0xC2B2AE3D27D4EB4Full ^
                  (uint64_t)z * 0x165667B19E3779F9ull;
     return (uint32_t)(h ^ (h >> 32));
 }
 
+/* Cells of huge coordinates are clamped: converting a double beyond the
+ * int64 range is undefined, and the hash only needs nearby cells to differ. */
 static int64_t cell_of(float v, float cell)
 {
-    return (int64_t)floor((double)v / cell);
+    double c = floor((double)v / cell);
+    const double limit = 4.0e18;
+    return c > limit ? (int64_t)limit : c < -limit ? -(int64_t)limit : (int64_t)c;
+}
+
+wm_result wm_mesh_check_finite(wm_ctx *ctx, const wm_mesh *mesh)
+{
+    for (uint32_t v = 0; v < mesh->vertex_count; v++) {
+        const float *p = mesh->positions + 3 * (size_t)v;
+        if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
+            return wm_error(ctx, WM_ERR_CORRUPT, "vertex %u: coordinates (%g, %g, %g) are not all finite numbers", v,
+                            (double)p[0], (double)p[1], (double)p[2]);
+    }
+    return WM_OK;
 }
 
 wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *out_merged)
@@ -29,6 +45,9 @@ wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *ou
         *out_merged = 0;
     if (!(tolerance > 0.0f) || mesh->vertex_count == 0)
         return WM_OK;
+    wm_result finite = wm_mesh_check_finite(ctx, mesh);
+    if (finite)
+        return finite;
     uint32_t n = mesh->vertex_count;
     uint32_t slots = 1;
     while (slots < n * 2u && slots < (1u << 30))
@@ -45,17 +64,24 @@ wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *ou
         return WM_ERR_NOMEM;
     }
     const float *p = mesh->positions;
-    float cell = tolerance;
+    /* Cells four times the tolerance: the box of +-tolerance around a
+     * vertex overlaps 1 or 2 cells per axis (3.4 on average), instead of
+     * always 27 with cells of the tolerance itself. */
+    float cell = 4.0f * tolerance;
     double tol2 = (double)tolerance * tolerance;
     uint32_t merged = 0;
     for (uint32_t v = 0; v < n; v++) {
         const float *q = p + 3 * (size_t)v;
-        int64_t cx = cell_of(q[0], cell), cy = cell_of(q[1], cell), cz = cell_of(q[2], cell);
+        int64_t lo[3], hi[3];
+        for (int k = 0; k < 3; k++) {
+            lo[k] = cell_of(q[k] - tolerance, cell);
+            hi[k] = cell_of(q[k] + tolerance, cell);
+        }
         uint32_t found = UINT32_MAX;
-        for (int dx = -1; dx <= 1 && found == UINT32_MAX; dx++)
-            for (int dy = -1; dy <= 1 && found == UINT32_MAX; dy++)
-                for (int dz = -1; dz <= 1 && found == UINT32_MAX; dz++) {
-                    uint32_t slot = cell_hash(cx + dx, cy + dy, cz + dz) & grid.slot_mask;
+        for (int64_t cx = lo[0]; cx <= hi[0]; cx++)
+            for (int64_t cy = lo[1]; cy <= hi[1]; cy++)
+                for (int64_t cz = lo[2]; cz <= hi[2]; cz++) {
+                    uint32_t slot = cell_hash(cx, cy, cz) & grid.slot_mask;
                     for (uint32_t r = grid.slot_head[slot]; r; r = grid.next[r - 1]) {
                         const float *s = p + 3 * (size_t)(r - 1);
                         double ddx = (double)s[0] - q[0], ddy = (double)s[1] - q[1], ddz = (double)s[2] - q[2];
@@ -68,7 +94,7 @@ wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *ou
             merged++;
         } else {
             remap[v] = v;
-            uint32_t slot = cell_hash(cx, cy, cz) & grid.slot_mask;
+            uint32_t slot = cell_hash(cell_of(q[0], cell), cell_of(q[1], cell), cell_of(q[2], cell)) & grid.slot_mask;
             grid.next[v] = grid.slot_head[slot];
             grid.slot_head[slot] = v + 1;
         }

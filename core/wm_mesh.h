@@ -53,6 +53,9 @@ WM_API wm_result wm_mesh_copy(wm_ctx *ctx, wm_mesh *dst, const wm_mesh *src);
  * Reports the first problem naming the triangle or vertex. */
 WM_API wm_result wm_mesh_validate(wm_ctx *ctx, const wm_mesh *mesh);
 
+/* WM_ERR_CORRUPT naming the first vertex with an infinite or NaN coordinate:
+ * input readers call it (weld does too) before any processing. */
+WM_API wm_result wm_mesh_check_finite(wm_ctx *ctx, const wm_mesh *mesh);
 /* Merges vertices closer than tolerance (per-axis grid, then exact distance
  * check) and rewrites indices. Keeps the first vertex of each cluster.
  * Weld and compact read and write only positions, vertex_count and indices

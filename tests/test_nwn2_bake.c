@@ -44,9 +44,12 @@ static int float_cmp9(const float *a, const float *b)
     return 0;
 }
 
+/* Duplicate triangles (the same three vertices) match in file order. */
 static int key_cmp(const void *pa, const void *pb)
 {
-    return float_cmp9(((const tri_key *)pa)->p, ((const tri_key *)pb)->p);
+    const tri_key *a = pa, *b = pb;
+    int c = float_cmp9(a->p, b->p);
+    return c ? c : (a->index > b->index) - (a->index < b->index);
 }
 
 static tri_key *make_keys(const nwn2_aswm *a)
@@ -311,47 +314,94 @@ static void check_islands(const nwn2_aswm *o, const nwn2_aswm *b, const uint32_t
     free(count);
 }
 
+static uint32_t validate_errors(wm_ctx *ctx, const nwn2_file *f)
+{
+    wm_report report;
+    wm_report_init(&report, ctx);
+    assert_int_equal(nwn2_validate(ctx, f, &report), WM_OK);
+    uint32_t errors = report.errors;
+    wm_report_free(&report);
+    return errors;
+}
+
+/* Every toolset TRX of both corpus folders (FORMAT-NOTES section 2: the
+ * toolset's files are the reference): validates with 0 errors, re-bakes
+ * without refusal to the toolset's tables, and validates again. */
 static void test_rebake_reproduces_toolset(void **state)
 {
     (void)state;
-    char **files = NULL;
-    size_t count = wmt_corpus_list("nwn2", trx_suffixes, &files);
-    assert_true(count >= 11);
-    for (size_t fi = 0; fi < count; fi++) {
-        wm_ctx ctx;
-        nwn2_file f;
-        load_file(files[fi], &f, &ctx);
-        nwn2_aswm baked;
-        assert_int_equal(nwn2_aswm_copy(&ctx, &baked, &f.aswm), WM_OK);
-        nwn2_bake_stats stats;
-        wm_result r = nwn2_bake(&ctx, &baked, NULL, &stats);
-        if (r)
-            fail_msg("%s: %s", files[fi], wm_ctx_message(&ctx));
-        uint32_t unmatched = 0;
-        uint32_t *map = match_triangles(&f.aswm, &baked, &unmatched);
-        rebake_result res;
-        memset(&res, 0, sizeof res);
-        check_tiles(&f.aswm, &baked, map, &res);
-        check_islands(&f.aswm, &baked, map, &res);
-        const char *name = strrchr(files[fi], '/') ? strrchr(files[fi], '/') + 1 : files[fi];
-        printf("  %-32s next hops %llu: %.4f%% equal or tie (%llu tie); islands %u/%u identical; "
-               "island next hops %llu: %.4f%% (%llu tie); %u triangles without twin\n",
-               name, (unsigned long long)res.entries,
-               res.entries ? 100.0 * (double)(res.equal + res.tie) / (double)res.entries : 100.0,
-               (unsigned long long)res.tie, res.islands_identical, res.islands_checked,
-               (unsigned long long)res.island_entries,
-               res.island_entries ? 100.0 * (double)(res.island_equal + res.island_tie) / (double)res.island_entries
-                                  : 100.0,
-               (unsigned long long)res.island_tie, unmatched);
-        assert_int_equal(res.wrong, 0);
-        assert_int_equal(res.island_wrong, 0);
-        assert_int_equal(res.islands_identical, res.islands_checked);
-        assert_int_equal(baked.island_count, f.aswm.island_count);
-        free(map);
-        nwn2_aswm_free(&ctx, &baked);
-        nwn2_file_free(&ctx, &f);
+    const char *const folders[] = {"nwn2", "nwn2-areas"};
+    rebake_result total;
+    memset(&total, 0, sizeof total);
+    uint32_t files_done = 0, errors_before = 0, errors_after = 0;
+    for (size_t folder = 0; folder < 2; folder++) {
+        char **files = NULL;
+        size_t count = wmt_corpus_list(folders[folder], trx_suffixes, &files);
+        assert_true(count >= 11);
+        for (size_t fi = 0; fi < count; fi++) {
+            wm_ctx ctx;
+            nwn2_file f;
+            load_file(files[fi], &f, &ctx);
+            uint32_t before = validate_errors(&ctx, &f);
+            nwn2_aswm baked;
+            assert_int_equal(nwn2_aswm_copy(&ctx, &baked, &f.aswm), WM_OK);
+            nwn2_bake_stats stats;
+            wm_result r = nwn2_bake(&ctx, &baked, NULL, &stats);
+            if (r)
+                fail_msg("%s: %s", files[fi], wm_ctx_message(&ctx));
+            uint32_t unmatched = 0;
+            uint32_t *map = match_triangles(&f.aswm, &baked, &unmatched);
+            rebake_result res;
+            memset(&res, 0, sizeof res);
+            check_tiles(&f.aswm, &baked, map, &res);
+            check_islands(&f.aswm, &baked, map, &res);
+            nwn2_file rebaked = f;
+            rebaked.aswm = baked;
+            uint32_t after = validate_errors(&ctx, &rebaked);
+            const char *name = strrchr(files[fi], '/') ? strrchr(files[fi], '/') + 1 : files[fi];
+            printf("  %-36s next hops %llu: %.4f%% equal or tie (%llu tie); islands %u/%u identical; "
+                   "island next hops %llu: %.4f%% (%llu tie); %u triangles without twin; validate errors %u/%u%s\n",
+                   name, (unsigned long long)res.entries,
+                   res.entries ? 100.0 * (double)(res.equal + res.tie) / (double)res.entries : 100.0,
+                   (unsigned long long)res.tie, res.islands_identical, res.islands_checked,
+                   (unsigned long long)res.island_entries,
+                   res.island_entries
+                       ? 100.0 * (double)(res.island_equal + res.island_tie) / (double)res.island_entries
+                       : 100.0,
+                   (unsigned long long)res.island_tie, unmatched, before, after,
+                   stats.kept_layout ? "" : " (geometry rebuilt)");
+            total.entries += res.entries;
+            total.equal += res.equal;
+            total.tie += res.tie;
+            total.wrong += res.wrong;
+            total.island_entries += res.island_entries;
+            total.island_equal += res.island_equal;
+            total.island_tie += res.island_tie;
+            total.island_wrong += res.island_wrong;
+            total.islands_checked += res.islands_checked;
+            total.islands_identical += res.islands_identical;
+            files_done++;
+            errors_before += before;
+            errors_after += after;
+            if (baked.island_count != f.aswm.island_count)
+                total.island_wrong++;
+            free(map);
+            nwn2_aswm_free(&ctx, &baked);
+            nwn2_file_free(&ctx, &f);
+        }
+        wmt_free_list(files, count);
     }
-    wmt_free_list(files, count);
+    printf("  total: %u files; next hops %llu (%llu equal, %llu tie, %llu wrong); islands %u/%u identical; "
+           "island next hops %llu (%llu equal, %llu tie, %llu wrong); validate errors before %u, after %u\n",
+           files_done, (unsigned long long)total.entries, (unsigned long long)total.equal,
+           (unsigned long long)total.tie, (unsigned long long)total.wrong, total.islands_identical,
+           total.islands_checked, (unsigned long long)total.island_entries, (unsigned long long)total.island_equal,
+           (unsigned long long)total.island_tie, (unsigned long long)total.island_wrong, errors_before, errors_after);
+    assert_int_equal(total.wrong, 0);
+    assert_int_equal(total.island_wrong, 0);
+    assert_int_equal(total.islands_identical, total.islands_checked);
+    assert_int_equal(errors_before, 0);
+    assert_int_equal(errors_after, 0);
 }
 
 /* Each pair given the line-of-sight bit: points sampled along the

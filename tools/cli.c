@@ -17,9 +17,28 @@ void cli_error(const char *fmt, ...)
     va_end(args);
 }
 
+/* A module may meet the same condition twice (a file read once for the
+ * mesh and again for its details): each distinct warning prints once. */
+static int seen_before(const char *message)
+{
+    static uint64_t seen[1024];
+    static unsigned seen_count;
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)message; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    for (unsigned i = 0; i < seen_count; i++)
+        if (seen[i] == h)
+            return 1;
+    if (seen_count < sizeof seen / sizeof seen[0])
+        seen[seen_count++] = h;
+    return 0;
+}
+
 static void print_warning(void *user, const char *message)
 {
     (void)user;
+    if (seen_before(message))
+        return;
     fprintf(stderr, "walkmesh: warning: %s\n", message);
 }
 

@@ -43,8 +43,17 @@ static void print_json(const char *path, const wm_format *format, const wm_mesh 
     json_string(stdout, path);
     printf(", \"format\": \"%s\", \"vertices\": %u, \"triangles\": %u, \"walkable\": %u, ", format->name,
            mesh->vertex_count, mesh->triangle_count, walkable);
-    printf("\"bounds\": {\"min\": [%.9g, %.9g, %.9g], \"max\": [%.9g, %.9g, %.9g]}, ", min[0], min[1], min[2], max[0],
-           max[1], max[2]);
+    printf("\"bounds\": {");
+    for (int corner = 0; corner < 2; corner++) {
+        const float *v = corner ? max : min;
+        printf("%s\"%s\": [", corner ? ", " : "", corner ? "max" : "min");
+        for (int k = 0; k < 3; k++) {
+            fputs(k ? ", " : "", stdout);
+            json_float(stdout, v[k]);
+        }
+        putchar(']');
+    }
+    printf("}, ");
     printf("\"surfaces\": {");
     int first = 1;
     for (uint32_t s = 0; s < table->count; s++)

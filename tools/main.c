@@ -10,6 +10,7 @@ int cmd_convert(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_bake(int argc, char **argv);
+int cmd_render(int argc, char **argv);
 
 typedef struct command {
     const char *name;
@@ -23,6 +24,7 @@ static const command commands[] = {
     {"convert", cmd_convert, "convert between formats (one file, or a batch into a folder)"},
     {"validate", cmd_validate, "check a file against its format's invariants"},
     {"query", cmd_query, "KotOR .wok: height at (X, Y) or the face a ray hits, through the AABB tree"},
+    {"render", cmd_render, "draw a walkmesh as an SVG picture (grid, scale, legend, per-game facts)"},
     {"bake", cmd_bake, "rebuild an NWN2 TRX's tiles, path tables and islands from a TRN or TRX"},
 };
 

@@ -1,6 +1,8 @@
 #include "report_print.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <string.h>
 
 void json_string(FILE *out, const char *s)
@@ -28,17 +30,82 @@ void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* Shortest text that reads back as the same double (or float). */
+static void print_shortest(FILE *out, double v, int as_float)
+{
+    if (!isfinite(v)) {
+        fputs("null", out); /* JSON has no infinity or NaN */
+        return;
+    }
+    char text[32];
+    for (int digits = 6; digits <= 17; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, v);
+        if (as_float ? strtof(text, NULL) == (float)v : strtod(text, NULL) == v)
+            break;
+    }
+    fputs(text, out);
+}
+
+void json_number(FILE *out, double v)
+{
+    print_shortest(out, v, 0);
+}
+
+void json_float(FILE *out, float v)
+{
+    print_shortest(out, v, 1);
+}
+
+/* One whitespace-free token of s as a number: 1 = finite (value set),
+ * 2 = inf/nan spelled out, 0 = not a number. *next is past the token. */
+static int number_token(const char *s, double *value, const char **next)
+{
+    size_t len = strcspn(s, " \t");
+    char token[64];
+    if (len == 0 || len >= sizeof token)
+        return 0;
+    memcpy(token, s, len);
+    token[len] = '\0';
+    *next = s + len;
+    char *end;
+    *value = strtod(token, &end);
+    if (*end != '\0')
+        return 0;
+    if (strspn(token, "0123456789+-.eE") == len)
+        return 1;
+    const char *word = token + (token[0] == '-' || token[0] == '+');
+    return strcasecmp(word, "inf") == 0 || strcasecmp(word, "infinity") == 0 || strcasecmp(word, "nan") == 0 ? 2 : 0;
+}
+
 void json_value(FILE *out, const char *s)
 {
-    char *end;
-    if (*s && strspn(s, "0123456789+-.eE") == strlen(s)) {
-        strtod(s, &end);
-        if (*end == '\0' && strcmp(s, "-") != 0) {
-            fputs(s, out);
-            return;
-        }
+    /* Count the space-separated numbers first: one is a number, several a vector. */
+    double values[16];
+    int kinds[16], count = 0;
+    const char *p = s;
+    while (*p && count < 16) {
+        const char *next;
+        int kind = number_token(p, &values[count], &next);
+        if (!kind)
+            break;
+        kinds[count++] = kind;
+        p = next + strspn(next, " \t");
     }
-    json_string(out, s);
+    if (count == 0 || *p) {
+        json_string(out, s);
+        return;
+    }
+    if (count > 1)
+        fputc('[', out);
+    for (int i = 0; i < count; i++) {
+        fputs(i ? ", " : "", out);
+        if (kinds[i] == 1)
+            json_number(out, values[i]);
+        else
+            fputs("null", out);
+    }
+    if (count > 1)
+        fputc(']', out);
 }
 
 static const char *severity_name(wm_severity s)

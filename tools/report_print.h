@@ -7,7 +7,12 @@
 #include "walkmesh.h"
 
 void json_string(FILE *out, const char *s);
-/* A report value as JSON: a number when the whole text is one, else a string. */
+/* A number as JSON; null when infinite or NaN (JSON has neither). */
+void json_number(FILE *out, double v);
+void json_float(FILE *out, float v);
+/* A report value as JSON: a number when the whole text is one, an array
+ * when it is several separated by spaces (a vector), null for infinite or
+ * NaN values, else a string. */
 void json_value(FILE *out, const char *s);
 /* "key: value" lines for facts; "severity: location: message" for findings. */
 void report_print_text(FILE *out, const wm_report *report, const char *indent);

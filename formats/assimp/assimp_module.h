@@ -4,8 +4,20 @@
 
 #include "walkmesh.h"
 
+/* Faces without a known material are walkable when at most this many
+ * degrees from horizontal (--walkable-slope changes it): Recast's default
+ * agent slope, and the ramp sample's 26.6-degree ramp stays walkable. */
+#define WM_ASSIMP_DEFAULT_SLOPE 45.0f
+
 /* Extension of path (after the last '.', lower case, at most 15 chars) into out. */
 void wm_assimp_extension(const char *path, char *out, size_t out_size);
+
+/* WM_ERR_UNSUPPORTED with advice for extensions Debian's Assimp cannot
+ * read (USD, M3D); WM_OK for the others. */
+wm_result wm_assimp_unreadable(wm_ctx *ctx, const char *path, const char *ext);
+/* WM_ERR_UNSUPPORTED with advice when the file starts like a .blend Assimp
+ * cannot read (Blender 3.0+, or zstd-compressed); else WM_OK. */
+wm_result wm_assimp_blend_refusal(wm_ctx *ctx, const char *path, const uint8_t *head, size_t size);
 
 /* Material name -> surface and walkability, with the "__walk"/"__nowalk"
  * suffixes our exporter writes when a triangle's walkability differs from
@@ -19,7 +31,55 @@ void wm_assimp_surface_material_name(const wm_surface_table *table, uint16_t sur
  * truncated or binary files silently): text only, vertex lines with three
  * numbers, faces with three or more in-range references. Errors name the line. */
 wm_result wm_obj_check(wm_ctx *ctx, const char *path, const uint8_t *data, size_t size);
+/* The same, counting `v` and `f` lines (for reserving the mesh). */
+wm_result wm_obj_check_counting(wm_ctx *ctx, const char *path, const uint8_t *data, size_t size,
+                                uint32_t *out_vertices, uint32_t *out_faces);
 
+/* A transition on a triangle edge: vertex indices a < b and its value. */
+typedef struct transition_edge {
+    uint32_t a, b;
+    int32_t value;
+} transition_edge;
+/* Sorted (by value, then edge) distinct transition edges of the mesh, malloc'ed;
+ * NULL with *count 0 when there are none (or memory ran out). */
+transition_edge *wm_assimp_transition_edges(const wm_mesh *mesh, size_t *count);
+/* Number of distinct transition values. */
+uint32_t wm_assimp_transition_values(const wm_mesh *mesh);
+
+/* An output file: the main one (extension NULL) or a side file named
+ * <stem>.<extension> beside it. */
+typedef struct output_file {
+    const char *extension;
+    const void *data;
+    size_t size;
+} output_file;
+/* File name of path without folder and extension. */
+void wm_assimp_stem(const char *path, char *out, size_t out_size);
+/* Writes files[0] to path and the others beside it, all or nothing (atomic renames). */
+wm_result wm_assimp_write_outputs(wm_ctx *ctx, const char *path, const output_file *files, unsigned count,
+                                  int overwrite);
+
+/* Our own OBJ + MTL writer (obj_write.c): an `o` object per mesh object and
+ * per transition value (`l` edges), so Blender's importer keeps them all. */
+wm_result wm_obj_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, int y_up, int overwrite);
+
+/* OBJ read by walkmesh itself (obj_read.c), from the file's bytes already
+ * checked by wm_obj_check. */
+wm_result wm_obj_read(wm_ctx *ctx, const char *path, const wm_options *opts, const uint8_t *data, size_t size,
+                      wm_mesh *out);
+/* Checks, then reads an OBJ file's bytes. */
+wm_result wm_obj_check_and_read(wm_ctx *ctx, const char *path, const wm_options *opts, const uint8_t *data,
+                                size_t size, wm_mesh *out);
+
+/* The import itself, in this process (assimp_read.c). */
+/* Assimp's glTF/GLB output without the unused extensionsUsed entries and
+ * with walkmesh as the generator (gltf_tidy.c); out is initialised here. */
+wm_result wm_gltf_tidy(wm_ctx *ctx, const uint8_t *data, size_t size, int binary, wm_buffer *out);
+
+wm_result wm_assimp_read_in_process(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out);
+/* The module's read: the import runs in a child process with CPU-time and
+ * memory limits, so a crash or runaway allocation inside Assimp becomes an
+ * input error (assimp_contained.c; in process on Windows). */
 wm_result wm_assimp_read(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out);
 wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts, int overwrite);
 

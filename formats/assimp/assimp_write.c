@@ -179,11 +179,6 @@ static struct aiMesh *build_mesh(const wm_mesh *mesh, uint16_t object, unsigned 
  * OBJ or glTF triangles, so each distinct value becomes a line mesh named
  * "transition_<value>" holding its edges; the reader puts them back onto
  * the triangle edges they coincide with. */
-typedef struct transition_edge {
-    uint32_t a, b; /* vertex indices, a < b */
-    int32_t value;
-} transition_edge;
-
 static int compare_transition_edges(const void *x, const void *y)
 {
     const transition_edge *p = x, *q = y;
@@ -194,8 +189,7 @@ static int compare_transition_edges(const void *x, const void *y)
     return (p->b > q->b) - (p->b < q->b);
 }
 
-/* Sorted distinct (edge, value) pairs; *count receives their number. */
-static transition_edge *collect_transition_edges(const wm_mesh *mesh, size_t *count)
+transition_edge *wm_assimp_transition_edges(const wm_mesh *mesh, size_t *count)
 {
     size_t n = 0;
     for (size_t i = 0; i < 3 * (size_t)mesh->triangle_count; i++)
@@ -227,10 +221,10 @@ static transition_edge *collect_transition_edges(const wm_mesh *mesh, size_t *co
     return edges;
 }
 
-static uint32_t count_transition_values(const wm_mesh *mesh)
+uint32_t wm_assimp_transition_values(const wm_mesh *mesh)
 {
     size_t count;
-    transition_edge *edges = collect_transition_edges(mesh, &count);
+    transition_edge *edges = wm_assimp_transition_edges(mesh, &count);
     uint32_t values = 0;
     for (size_t i = 0; i < count; i++)
         values += i == 0 || edges[i].value != edges[i - 1].value;
@@ -241,7 +235,7 @@ static uint32_t count_transition_values(const wm_mesh *mesh)
 static wm_result add_transition_lines(const wm_mesh *mesh, struct aiScene *scene, int y_up, unsigned material)
 {
     size_t count;
-    transition_edge *edges = collect_transition_edges(mesh, &count);
+    transition_edge *edges = wm_assimp_transition_edges(mesh, &count);
     if (count == 0)
         return WM_OK;
     if (!edges)
@@ -328,7 +322,7 @@ static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, int wit
         if (*slot < 0)
             *slot = (int32_t)mm.count++;
     }
-    uint32_t transition_values = with_lines ? count_transition_values(mesh) : 0;
+    uint32_t transition_values = with_lines ? wm_assimp_transition_values(mesh) : 0;
     int has_transitions = transition_values > 0;
     scene->mMaterials = calloc(mm.count + 1, sizeof *scene->mMaterials);
     if (!scene->mMaterials)
@@ -427,6 +421,52 @@ static wm_result rewrite_references(wm_ctx *ctx, const struct aiExportDataBlob *
     return out->status;
 }
 
+void wm_assimp_stem(const char *path, char *out, size_t out_size)
+{
+    const char *fname = file_name_of(path);
+    const char *dot = strrchr(fname, '.');
+    size_t len = dot && dot != fname ? (size_t)(dot - fname) : strlen(fname);
+    snprintf(out, out_size, "%.*s", (int)(len < out_size ? len : out_size - 1), fname);
+}
+
+/* Side files (OBJ's .mtl, glTF's .bin) go beside the main file with its
+ * stem. Every target is checked first so nothing is half-written, and a
+ * failure removes only the side files this call created. */
+wm_result wm_assimp_write_outputs(wm_ctx *ctx, const char *path, const output_file *files, unsigned count,
+                                  int overwrite)
+{
+    char stem[512];
+    wm_assimp_stem(path, stem, sizeof stem);
+    size_t dir_len = (size_t)(file_name_of(path) - path);
+    uint64_t existed = 0;
+    unsigned written = 0;
+    wm_result r = WM_OK;
+    for (unsigned i = 1; !r && i < count && i < 65; i++) {
+        char side_path[4096];
+        snprintf(side_path, sizeof side_path, "%.*s%s.%s", (int)dir_len, path, stem, files[i].extension);
+        if (!overwrite && wm_file_exists(side_path))
+            r = wm_error(ctx, WM_ERR_EXISTS, "%s: exists already (use --force to overwrite)", side_path);
+        else if (wm_file_exists(side_path))
+            existed |= (uint64_t)1 << (i - 1);
+    }
+    if (!r && !overwrite && wm_file_exists(path))
+        r = wm_error(ctx, WM_ERR_EXISTS, "%s: exists already (use --force to overwrite)", path);
+    for (unsigned i = 1; !r && i < count && i < 65; i++, written++) {
+        char side_path[4096];
+        snprintf(side_path, sizeof side_path, "%.*s%s.%s", (int)dir_len, path, stem, files[i].extension);
+        r = wm_file_write_atomic(ctx, side_path, files[i].data, files[i].size, overwrite);
+    }
+    if (!r)
+        r = wm_file_write_atomic(ctx, path, files[0].data, files[0].size, overwrite);
+    for (unsigned i = 1; r && i <= written; i++) {
+        char side_path[4096];
+        snprintf(side_path, sizeof side_path, "%.*s%s.%s", (int)dir_len, path, stem, files[i].extension);
+        if (!(existed >> (i - 1) & 1))
+            wm_platform_remove(side_path);
+    }
+    return r;
+}
+
 wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts, int overwrite)
 {
     char ext[16];
@@ -448,12 +488,14 @@ wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, co
     }
     if (mesh->triangle_count == 0)
         return wm_error(ctx, WM_ERR_INVALID, "%s: nothing to write: the mesh has no triangles", path);
+    if (strcmp(format_id, "obj") == 0) /* our own writer decides what Blender keeps */
+        return wm_obj_write(ctx, mesh, path, opts == NULL || opts->up != WM_UP_Z, overwrite);
     /* glTF is Y-up by its specification; OBJ follows Blender's Y-up default unless --up z. */
     int y_up = strcmp(format_id, "gltf2") == 0 || strcmp(format_id, "glb2") == 0 || opts == NULL ||
                opts->up != WM_UP_Z;
     /* STL has no lines: Assimp would write the transition lines as broken two-vertex facets */
     int with_lines = strcmp(format_id, "stl") != 0;
-    if (!with_lines && count_transition_values(mesh) > 0)
+    if (!with_lines && wm_assimp_transition_values(mesh) > 0)
         wm_warn(ctx, "%s: STL holds triangles only: the transitions are left out", path);
     struct aiScene *scene = NULL;
     r = build_scene(ctx, mesh, y_up, with_lines, &scene);
@@ -463,45 +505,30 @@ wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, co
     free_scene(scene);
     if (!blob)
         return wm_error(ctx, WM_ERR_IO, "%s: Assimp could not export: %s", path, aiGetErrorString());
-
-    /* Side files (OBJ's .mtl, glTF's .bin) go beside the main file with its stem. */
-    const char *fname = file_name_of(path);
-    size_t stem_len = strlen(fname) - strlen(ext) - 1;
     char stem[512];
-    snprintf(stem, sizeof stem, "%.*s", (int)(stem_len < sizeof stem ? stem_len : sizeof stem - 1), fname);
-    size_t dir_len = (size_t)(fname - path);
+    wm_assimp_stem(path, stem, sizeof stem);
+
     wm_buffer main_file;
     r = rewrite_references(ctx, blob, stem, &main_file);
-    /* Check every target first so nothing is half-written; remember which
-     * side files exist, so a failure removes only those this call created. */
-    uint64_t existed = 0;
-    unsigned sides = 0, written = 0;
-    for (const struct aiExportDataBlob *side = blob->next; !r && side; side = side->next, sides++) {
-        char side_path[4096];
-        snprintf(side_path, sizeof side_path, "%.*s%s.%s", (int)dir_len, path, stem, side->name.data);
-        if (!overwrite && wm_file_exists(side_path))
-            r = wm_error(ctx, WM_ERR_EXISTS, "%s: exists already (use --force to overwrite)", side_path);
-        else if (sides >= 64)
-            r = wm_error(ctx, WM_ERR_IO, "%s: Assimp produced more than 64 side files", path);
-        else if (wm_file_exists(side_path))
-            existed |= (uint64_t)1 << sides;
+    int gltf = strcmp(format_id, "gltf2") == 0, glb = strcmp(format_id, "glb2") == 0;
+    if (!r && (gltf || glb)) {
+        wm_buffer tidy;
+        r = wm_gltf_tidy(ctx, main_file.data, main_file.size, glb, &tidy);
+        wm_buffer_free(&main_file);
+        main_file = tidy;
     }
-    if (!r && !overwrite && wm_file_exists(path))
-        r = wm_error(ctx, WM_ERR_EXISTS, "%s: exists already (use --force to overwrite)", path);
-    for (const struct aiExportDataBlob *side = blob->next; !r && side; side = side->next, written++) {
-        char side_path[4096];
-        snprintf(side_path, sizeof side_path, "%.*s%s.%s", (int)dir_len, path, stem, side->name.data);
-        r = wm_file_write_atomic(ctx, side_path, side->data, side->size, overwrite);
+    output_file files[65]; /* the main file and up to 64 side files */
+    unsigned count = 0;
+    files[count++] = (output_file){NULL, main_file.data, main_file.size};
+    for (const struct aiExportDataBlob *side = blob->next; !r && side; side = side->next) {
+        if (count == sizeof files / sizeof files[0]) {
+            r = wm_error(ctx, WM_ERR_IO, "%s: Assimp produced more than 64 side files", path);
+            break;
+        }
+        files[count++] = (output_file){side->name.data, side->data, side->size};
     }
     if (!r)
-        r = wm_file_write_atomic(ctx, path, main_file.data, main_file.size, overwrite);
-    unsigned index = 0;
-    for (const struct aiExportDataBlob *side = blob->next; r && side && index < written; side = side->next, index++) {
-        char side_path[4096];
-        snprintf(side_path, sizeof side_path, "%.*s%s.%s", (int)dir_len, path, stem, side->name.data);
-        if (!(existed >> index & 1))
-            wm_platform_remove(side_path);
-    }
+        r = wm_assimp_write_outputs(ctx, path, files, count, overwrite);
     wm_buffer_free(&main_file);
     aiReleaseExportBlob(blob);
     return r;

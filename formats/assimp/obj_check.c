@@ -1,5 +1,8 @@
 #include "assimp_module.h"
 
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,15 +25,21 @@ static const char *next_token(const char *p, const char *end, char *buf, size_t 
     return p;
 }
 
-static int count_numbers(const char *p, const char *end)
+/* Numbers on a vertex line: -1 for a token that is none, -2 (token in
+ * bad) for a coordinate that is infinite, NaN or beyond float range. */
+static int count_numbers(const char *p, const char *end, char *bad, size_t bad_size)
 {
     int n = 0;
     char buf[64];
     while ((p = next_token(p, end, buf, sizeof buf)) != NULL) {
         char *stop;
-        strtod(buf, &stop);
+        double v = strtod(buf, &stop);
         if (stop == buf || *stop != '\0')
             return -1;
+        if (n < 3 && !(fabs(v) <= FLT_MAX)) {
+            snprintf(bad, bad_size, "%s", buf);
+            return -2;
+        }
         n++;
     }
     return n;
@@ -61,6 +70,13 @@ static long check_face(const char *p, const char *end, long vertex_count, long *
 
 wm_result wm_obj_check(wm_ctx *ctx, const char *path, const uint8_t *data, size_t size)
 {
+    uint32_t vertices, faces;
+    return wm_obj_check_counting(ctx, path, data, size, &vertices, &faces);
+}
+
+wm_result wm_obj_check_counting(wm_ctx *ctx, const char *path, const uint8_t *data, size_t size,
+                                uint32_t *out_vertices, uint32_t *out_faces)
+{
     if (memchr(data, '\0', size))
         return wm_error(ctx, WM_ERR_CORRUPT, "%s: not a text OBJ file (contains NUL bytes)", path);
     long vertices = 0, faces = 0;
@@ -83,7 +99,11 @@ wm_result wm_obj_check(wm_ctx *ctx, const char *path, const uint8_t *data, size_
                 return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: control character 0x%02x: not a text OBJ file",
                                 path, line_no, (unsigned char)*c);
         if (end - line >= 2 && line[0] == 'v' && (line[1] == ' ' || line[1] == '\t')) {
-            int n = count_numbers(line + 2, end);
+            char bad[64];
+            int n = count_numbers(line + 2, end, bad, sizeof bad);
+            if (n == -2)
+                return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: coordinate '%s' is not a finite number", path,
+                                line_no, bad);
             if (n < 3)
                 return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: vertex needs 3 coordinates, found %s (file truncated?)",
                                 path, line_no, n < 0 ? "a non-number" : n == 0 ? "none" : n == 1 ? "1" : "2");
@@ -103,5 +123,7 @@ wm_result wm_obj_check(wm_ctx *ctx, const char *path, const uint8_t *data, size_
     }
     if (faces == 0)
         return wm_error(ctx, WM_ERR_CORRUPT, "%s: no faces (%ld vertices, %u lines)", path, vertices, line_no);
+    *out_vertices = vertices > UINT32_MAX ? UINT32_MAX : (uint32_t)vertices;
+    *out_faces = faces > UINT32_MAX ? UINT32_MAX : (uint32_t)faces;
     return WM_OK;
 }

@@ -1,6 +1,7 @@
 /* The bake pipeline and its worker threads. */
 #include "bake_internal.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -202,6 +203,53 @@ static wm_result geometry_fitting_tiles(wm_ctx *ctx, nwn2_aswm *a, const nwn2_ba
     return r;
 }
 
+int nwn2_bake_keeps_layout(const nwn2_aswm *a, const nwn2_bake_options *opts)
+{
+    if (opts && opts->cutters && opts->cutters->count)
+        return 0;
+    if (a->grid_flags != NWN2_GRID_FLAGS_TRX || !a->tiles || a->grid_width == 0 || a->grid_height == 0 ||
+        (uint64_t)a->grid_width * a->grid_height > UINT32_MAX / 2)
+        return 0;
+    const uint32_t tiles = a->grid_width * a->grid_height, b = a->border_size;
+    uint32_t next = 0;
+    for (uint32_t ti = 0; ti < tiles; ti++) {
+        const nwn2_tile *t = &a->tiles[ti];
+        if (t->triangle_offset != next || t->triangle_count > a->triangle_count - next)
+            return 0;
+        next += t->triangle_count;
+        uint32_t x = ti % a->grid_width, y = ti / a->grid_width;
+        int border = x < b || y < b || (uint64_t)x + b >= a->grid_width || (uint64_t)y + b >= a->grid_height;
+        if (border && t->triangle_count && !(opts && opts->keep_borders))
+            return 0;
+    }
+    if (next != a->triangle_count)
+        return 0;
+    for (uint32_t t = 0; t < a->triangle_count; t++) {
+        const nwn2_triangle *tri = &a->triangles[t];
+        for (int k = 0; k < 3; k++)
+            if (tri->v[k] >= a->vertex_count || tri->edge[k] >= a->edge_count ||
+                (tri->neighbour[k] != NWN2_NONE32 && tri->neighbour[k] >= a->triangle_count))
+                return 0;
+    }
+    return 1;
+}
+
+/* The path tables read centres, neighbours and edge end points: all must be usable. */
+static wm_result check_kept_geometry(wm_ctx *ctx, const nwn2_aswm *a)
+{
+    for (uint32_t v = 0; v < 3 * a->vertex_count; v++)
+        if (!isfinite(a->vertices[v]))
+            return wm_error(ctx, WM_ERR_CORRUPT, "vertex %u: coordinate is not a finite number", v / 3);
+    for (uint32_t e = 0; e < a->edge_count; e++)
+        if (a->edges[e].v[0] >= a->vertex_count || a->edges[e].v[1] >= a->vertex_count)
+            return wm_error(ctx, WM_ERR_CORRUPT, "edge %u: vertex index out of range (%u vertices)", e,
+                            a->vertex_count);
+    for (uint32_t t = 0; t < a->triangle_count; t++)
+        if (!isfinite(a->triangles[t].centre[0]) || !isfinite(a->triangles[t].centre[1]))
+            return wm_error(ctx, WM_ERR_CORRUPT, "triangle %u: centre is not a finite number", t);
+    return WM_OK;
+}
+
 wm_result nwn2_bake(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts_in, nwn2_bake_stats *stats_out)
 {
     nwn2_bake_options defaults;
@@ -212,7 +260,13 @@ wm_result nwn2_bake(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts_in,
     /* A TRX keeps one value in every island's "tile" field; keep it. */
     uint32_t island_tag = (a->island_count && a->islands) ? a->islands[0].tile : 0;
 
-    wm_result r = geometry_fitting_tiles(ctx, a, opts, &stats);
+    wm_result r;
+    if (nwn2_bake_keeps_layout(a, opts)) {
+        r = check_kept_geometry(ctx, a);
+        stats.kept_layout = 1;
+    } else {
+        r = geometry_fitting_tiles(ctx, a, opts, &stats);
+    }
     if (r)
         return r;
     const uint32_t tiles = a->grid_width * a->grid_height;

@@ -68,16 +68,27 @@ typedef struct nwn2_bake_stats {
     uint32_t border_removed;     /* triangles dropped in border tiles */
     uint32_t cut_removed;        /* triangles (pieces) removed inside cutters */
     uint32_t split_added;        /* triangles added by splitting along tile and cutter lines */
+    uint32_t snapped_vertices;   /* vertices moved onto a tile line (nwn2_bake_snap_to_tile_lines) */
     uint32_t walkable_triangles;
     uint32_t max_tile_nodes;     /* most walkable triangles in one tile */
     uint32_t island_count;
     uint32_t los_pairs;          /* node pairs given the line-of-sight bit */
     uint32_t whole_cutters;      /* cutters that removed whole triangles (crowded tiles, or --cut-whole) */
+    int kept_layout;             /* a baked TRX: geometry, tiles and links kept (nwn2_bake_keeps_layout) */
 } nwn2_bake_stats;
 
 /* The whole bake, in place. a may be a TRN or a TRX walkmesh. On error a is
  * left in an unspecified but freeable state. stats may be NULL. */
 wm_result nwn2_bake(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, nwn2_bake_stats *stats);
+
+/* A baked TRX keeps what the toolset decided: when this is true (grid
+ * flags 31, the tiles' triangle ranges partition the triangles in order,
+ * every triangle's vertex, edge and neighbour indices in range, no triangles in border tiles unless opts->keep_borders, no
+ * cutters), nwn2_bake keeps the geometry, triangle order, tile membership,
+ * edges and neighbours verbatim and only recomputes the path tables, line of
+ * sight bits, islands and island path table. Tile membership is not
+ * recomputable from geometry (FORMAT-NOTES section 2). */
+int nwn2_bake_keeps_layout(const nwn2_aswm *a, const nwn2_bake_options *opts);
 
 /* Stage 1. */
 wm_result nwn2_bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, nwn2_bake_stats *stats);
@@ -86,7 +97,22 @@ wm_result nwn2_bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options 
 uint32_t nwn2_bake_tile_of(const nwn2_aswm *a, float x, float y);
 /* The toolset's centre: ((v0 + v1) + v2) * (1/3) in single precision. */
 void nwn2_bake_centre(const float *v0, const float *v1, const float *v2, float out[2]);
-/* Splits every triangle that crosses an inner tile line. Keeps flags;
+/* Vertices closer than this to an inner tile line are moved onto it before
+ * splitting (FORMAT-NOTES section 2: TRN geometry overhangs tile lines by
+ * less than 1 mm in places; splitting there would make slivers). */
+#define NWN2_SNAP_DISTANCE 1e-3
+/* Moves every vertex within NWN2_SNAP_DISTANCE of an inner tile line onto
+ * it (x and y separately); returns how many vertices moved. */
+uint32_t nwn2_bake_snap_to_tile_lines(nwn2_aswm *a);
+/* A triangle that still crosses an inner tile line, but by less than this on
+ * its smaller side, is not split: it goes whole to the tile holding its
+ * centre. The toolset does the same: its TRX files keep walkable triangles
+ * that overhang their tile by up to 8.8 cm (FORMAT-NOTES section 2: 27 in
+ * 10 files), and splitting the 1-22 mm overhangs of oldskull_descent.TRN
+ * would put 140 walkable triangles in a tile where the toolset has 106. */
+#define NWN2_WHOLE_OVERHANG 0.1
+/* Splits every triangle that crosses an inner tile line by at least
+ * NWN2_WHOLE_OVERHANG. Keeps flags;
  * points on shared edges are computed once per edge, so the mesh stays
  * watertight. Adds to *added the number of extra triangles. */
 wm_result nwn2_bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, uint32_t *added);

@@ -71,20 +71,22 @@ static corner_place locate(const nwn2_aswm *a, uint32_t t, double x, double y, i
     return near ? CORNER_ON_EDGE : CORNER_INSIDE;
 }
 
-static wm_result insert_corner(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, double x, double y, uint32_t *added)
+static wm_result insert_corner(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, double x, double y, bake_subset *near,
+                               uint32_t *added)
 {
     uint32_t hits = 0;
     int edge;
     double bary[3];
-    for (uint32_t t = 0; t < a->triangle_count; t++)
-        hits += locate(a, t, x, y, &edge, bary) != CORNER_OUTSIDE;
+    for (uint32_t i = 0; i < near->count; i++)
+        hits += locate(a, near->index[i], x, y, &edge, bary) != CORNER_OUTSIDE;
     if (!hits)
         return WM_OK;
     wm_result r = bake_split_begin(ctx, s, a, hits, 2 * hits);
     if (r)
         return r;
-    const uint32_t before = a->triangle_count;
-    for (uint32_t t = 0; t < before; t++) {
+    const uint32_t before = a->triangle_count, looked_at = near->count;
+    for (uint32_t i = 0; i < looked_at; i++) {
+        const uint32_t t = near->index[i];
         corner_place where = locate(a, t, x, y, &edge, bary);
         if (where == CORNER_OUTSIDE)
             continue;
@@ -117,7 +119,7 @@ static wm_result insert_corner(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, doub
         }
     }
     *added += a->triangle_count - before;
-    return WM_OK;
+    return bake_subset_add_from(ctx, near, a, before);
 }
 
 /* A polygon edge as a segment: from (x0, y0) along the unit direction for len. */
@@ -155,48 +157,114 @@ static int on_segment(void *user, const nwn2_aswm *a, uint32_t t)
     return along > CORNER_EPS && along < sg->len - CORNER_EPS;
 }
 
+/* A cutter's box in x/y, widened by the distance within which a corner
+ * still counts as on an edge. */
+typedef struct cut_box {
+    double lo[2], hi[2];
+} cut_box;
+
+static cut_box cutter_box(const nwn2_cutter *c)
+{
+    cut_box b = {{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
+    for (uint32_t i = 0; i < c->point_count; i++)
+        for (int k = 0; k < 2; k++) {
+            double v = c->points[2 * i + k];
+            b.lo[k] = v < b.lo[k] ? v : b.lo[k];
+            b.hi[k] = v > b.hi[k] ? v : b.hi[k];
+        }
+    for (int k = 0; k < 2; k++) {
+        b.lo[k] -= 2 * CORNER_EPS;
+        b.hi[k] += 2 * CORNER_EPS;
+    }
+    return b;
+}
+
+static int box_meets_triangle(const cut_box *b, const nwn2_aswm *a, uint32_t t)
+{
+    for (int k = 0; k < 2; k++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < 3; i++) {
+            double v = a->vertices[3 * (size_t)a->triangles[t].v[i] + k];
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+        if (hi < b->lo[k] || lo > b->hi[k])
+            return 0;
+    }
+    return 1;
+}
+
+/* Corners and edges of one cutter only touch the triangles its box meets
+ * (and the pieces made from them): those are the only ones looked at. */
+static wm_result cut_one(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const nwn2_cutter *c, bake_subset *near,
+                         uint32_t *added)
+{
+    const cut_box box = cutter_box(c);
+    near->count = 0;
+    wm_result r = WM_OK;
+    for (uint32_t t = 0; t < a->triangle_count && !r; t++)
+        if (box_meets_triangle(&box, a, t)) {
+            r = bake_grow(ctx, (void **)&near->index, &near->capacity, near->count + 1, sizeof *near->index);
+            if (!r)
+                near->index[near->count++] = t;
+        }
+    for (uint32_t i = 0; i < c->point_count && !r; i++)
+        if (isfinite(c->points[2 * i]) && isfinite(c->points[2 * i + 1]))
+            r = insert_corner(ctx, s, a, c->points[2 * i], c->points[2 * i + 1], near, added);
+    for (uint32_t i = 0; i < c->point_count && !r; i++) {
+        uint32_t j = (i + 1) % c->point_count;
+        double x0 = c->points[2 * i], y0 = c->points[2 * i + 1];
+        double dx = c->points[2 * j] - x0, dy = c->points[2 * j + 1] - y0;
+        double len = sqrt(dx * dx + dy * dy);
+        if (!(len > 1e-6) || !isfinite(len))
+            continue;
+        bake_line l = {-dy / len, dx / len, 0.0, -1};
+        l.c = l.nx * x0 + l.ny * y0;
+        segment sg = {&l, x0, y0, dx / len, dy / len, len};
+        r = bake_split_line(ctx, s, a, &l, on_segment, &sg, near, added);
+    }
+    return r;
+}
+
 wm_result nwn2_bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, const uint8_t *whole,
                         uint32_t *added, uint32_t *removed)
 {
     bake_splitter s;
     bake_splitter_init(&s);
-    wm_result r = WM_OK;
+    bake_subset near = {0};
+    cut_box *boxes = wm_alloc_array(ctx, cutters->count ? cutters->count : 1, sizeof *boxes);
+    wm_result r = boxes ? WM_OK : WM_ERR_NOMEM;
     for (uint32_t ci = 0; ci < cutters->count && !r; ci++) {
         const nwn2_cutter *c = &cutters->cutters[ci];
+        boxes[ci] = cutter_box(c);
         if (c->point_count < 3 || (whole && whole[ci]))
             continue;
-        for (uint32_t i = 0; i < c->point_count && !r; i++)
-            if (isfinite(c->points[2 * i]) && isfinite(c->points[2 * i + 1]))
-                r = insert_corner(ctx, &s, a, c->points[2 * i], c->points[2 * i + 1], added);
-        for (uint32_t i = 0; i < c->point_count && !r; i++) {
-            uint32_t j = (i + 1) % c->point_count;
-            double x0 = c->points[2 * i], y0 = c->points[2 * i + 1];
-            double dx = c->points[2 * j] - x0, dy = c->points[2 * j + 1] - y0;
-            double len = sqrt(dx * dx + dy * dy);
-            if (!(len > 1e-6) || !isfinite(len))
-                continue;
-            bake_line l = {-dy / len, dx / len, 0.0, -1};
-            l.c = l.nx * x0 + l.ny * y0;
-            segment sg = {&l, x0, y0, dx / len, dy / len, len};
-            r = bake_split_line(ctx, &s, a, &l, on_segment, &sg, added);
-        }
+        r = cut_one(ctx, &s, a, c, &near, added);
     }
     bake_splitter_free(ctx, &s);
-    if (r)
+    bake_subset_free(ctx, &near);
+    if (r) {
+        wm_free(ctx, boxes);
         return r;
+    }
     uint32_t n = 0;
     for (uint32_t t = 0; t < a->triangle_count; t++) {
         float centre[2];
         const uint32_t *v = a->triangles[t].v;
         nwn2_bake_centre(&a->vertices[3 * v[0]], &a->vertices[3 * v[1]], &a->vertices[3 * v[2]], centre);
         int cut = 0;
-        for (uint32_t ci = 0; ci < cutters->count && !cut; ci++)
-            cut = cutters->cutters[ci].point_count >= 3 && inside_polygon(&cutters->cutters[ci], centre[0], centre[1]);
+        for (uint32_t ci = 0; ci < cutters->count && !cut; ci++) {
+            const cut_box *b = &boxes[ci];
+            cut = cutters->cutters[ci].point_count >= 3 && centre[0] >= b->lo[0] && centre[0] <= b->hi[0] &&
+                  centre[1] >= b->lo[1] && centre[1] <= b->hi[1] &&
+                  inside_polygon(&cutters->cutters[ci], centre[0], centre[1]);
+        }
         if (cut)
             (*removed)++;
         else
             a->triangles[n++] = a->triangles[t];
     }
     a->triangle_count = n;
+    wm_free(ctx, boxes);
     return WM_OK;
 }

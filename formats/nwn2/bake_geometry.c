@@ -249,8 +249,10 @@ wm_result bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts
     make_clockwise(a);
     if (opts->cutters && opts->cutters->count)
         r = nwn2_bake_cut(ctx, a, opts->cutters, whole, &stats->split_added, &stats->cut_removed);
-    if (!r)
+    if (!r) {
+        stats->snapped_vertices = nwn2_bake_snap_to_tile_lines(a);
         r = nwn2_bake_split_tiles(ctx, a, &stats->split_added);
+    }
     if (!r && !opts->keep_borders)
         r = drop_border(ctx, a, &stats->border_removed);
     if (!r)

@@ -138,13 +138,17 @@ wm_result nwn2_bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, u
     for (uint32_t i = 0; i < count; i++)
         if (a->triangles[first + i].flags & NWN2_TRI_WALKABLE)
             walkable++;
-    if (walkable > NWN2_MAX_TILE_NODES)
+    if (walkable > NWN2_MAX_TILE_NODES) {
+        const double x0 = (double)(tile_index % a->grid_width) * a->tile_width;
+        const double y0 = (double)(tile_index / a->grid_width) * a->tile_width;
         return wm_error(ctx, WM_ERR_LIMIT,
-                        "tile %u (column %u, row %u): %u walkable triangles, but a tile's path table holds at most %u;"
-                        " simplify the walkable surface in that tile (merge coplanar triangles, or make small"
-                        " slivers non-walkable) and bake again",
-                        tile_index, tile_index % a->grid_width, tile_index / a->grid_width, walkable,
-                        NWN2_MAX_TILE_NODES);
+                        "tile %u (column %u, row %u; x %g to %g, y %g to %g): %u walkable triangles, but a tile's path"
+                        " table numbers its walkable triangles in 7 bits (at most %u); the game's pathing cannot"
+                        " address the rest. Use fewer walkable triangles in that square of the source mesh (merge"
+                        " coplanar ones, make tiny ones non-walkable) and bake again",
+                        tile_index, tile_index % a->grid_width, tile_index / a->grid_width, x0, x0 + a->tile_width,
+                        y0, y0 + a->tile_width, walkable, NWN2_MAX_TILE_NODES);
+    }
     wm_result r = nwn2_tile_alloc_path(ctx, tile, count, (uint8_t)walkable);
     if (r)
         return r;

@@ -18,6 +18,23 @@ typedef struct point_slot {
     uint32_t vertex;
 } point_slot;
 
+void bake_subset_free(const wm_ctx *ctx, bake_subset *set)
+{
+    wm_free(ctx, set->index);
+    memset(set, 0, sizeof *set);
+}
+
+wm_result bake_subset_add_from(wm_ctx *ctx, bake_subset *set, const nwn2_aswm *a, uint32_t first)
+{
+    if (!set || first >= a->triangle_count)
+        return WM_OK;
+    wm_result r = bake_grow(ctx, (void **)&set->index, &set->capacity, set->count + (a->triangle_count - first),
+                            sizeof *set->index);
+    for (uint32_t t = first; !r && t < a->triangle_count; t++)
+        set->index[set->count++] = t;
+    return r;
+}
+
 void bake_splitter_init(bake_splitter *s)
 {
     memset(s, 0, sizeof *s);
@@ -140,10 +157,12 @@ static int crosses(const bake_line *l, const nwn2_aswm *a, uint32_t t, double d[
 }
 
 wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bake_line *l, bake_split_filter filter,
-                          void *filter_user, uint32_t *added)
+                          void *filter_user, bake_subset *subset, uint32_t *added)
 {
     uint32_t crossing = 0;
-    for (uint32_t t = 0; t < a->triangle_count; t++) {
+    const uint32_t looked_at = subset ? subset->count : a->triangle_count;
+    for (uint32_t i = 0; i < looked_at; i++) {
+        const uint32_t t = subset ? subset->index[i] : i;
         double d[3];
         crossing += crosses(l, a, t, d) && (!filter || filter(filter_user, a, t));
     }
@@ -156,7 +175,8 @@ wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bak
         return r;
 
     const uint32_t before = a->triangle_count;
-    for (uint32_t t = 0; t < before; t++) {
+    for (uint32_t i = 0; i < looked_at; i++) {
+        const uint32_t t = subset ? subset->index[i] : i;
         const nwn2_triangle model = a->triangles[t];
         double d[3];
         if (!crosses(l, a, t, d) || (filter && !filter(filter_user, a, t)))
@@ -189,7 +209,22 @@ wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bak
         }
     }
     *added += a->triangle_count - before;
-    return WM_OK;
+    return bake_subset_add_from(ctx, subset, a, before);
+}
+
+/* A triangle crossing a tile line by less than NWN2_WHOLE_OVERHANG on its
+ * smaller side stays whole (it goes to the tile holding its centre). */
+static int overhangs_far(void *user, const nwn2_aswm *a, uint32_t t)
+{
+    const bake_line *l = user;
+    double above = 0.0, below = 0.0;
+    for (int k = 0; k < 3; k++) {
+        const float *p = &a->vertices[3 * (size_t)a->triangles[t].v[k]];
+        double s = l->nx * p[0] + l->ny * p[1] - l->c;
+        above = s > above ? s : above;
+        below = -s > below ? -s : below;
+    }
+    return (above < below ? above : below) >= NWN2_WHOLE_OVERHANG;
 }
 
 /* Marks the inner tile lines (k = 1 .. cells-1) some triangle crosses. */
@@ -213,6 +248,29 @@ static void mark_lines(const nwn2_aswm *a, int axis, uint32_t cells, uint8_t *cr
     }
 }
 
+uint32_t nwn2_bake_snap_to_tile_lines(nwn2_aswm *a)
+{
+    const double w = a->tile_width;
+    uint32_t moved = 0;
+    for (uint32_t v = 0; v < a->vertex_count; v++) {
+        int snapped = 0;
+        for (int axis = 0; axis < 2; axis++) {
+            uint32_t cells = axis == 0 ? a->grid_width : a->grid_height;
+            float *c = &a->vertices[3 * (size_t)v + axis];
+            double k = floor((double)*c / w + 0.5);
+            if (!(k >= 1.0 && k <= (double)cells - 1.0))
+                continue; /* only inner lines split triangles */
+            float line = (float)k * a->tile_width;
+            if (*c != line && fabs((double)*c - line) < NWN2_SNAP_DISTANCE) {
+                *c = line;
+                snapped = 1;
+            }
+        }
+        moved += snapped;
+    }
+    return moved;
+}
+
 wm_result nwn2_bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, uint32_t *added)
 {
     bake_splitter s;
@@ -230,7 +288,7 @@ wm_result nwn2_bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, uint32_t *added)
             if (!crossed[k])
                 continue;
             bake_line l = {axis == 0 ? 1.0 : 0.0, axis == 0 ? 0.0 : 1.0, (double)((float)k * a->tile_width), axis};
-            r = bake_split_line(ctx, &s, a, &l, NULL, NULL, added);
+            r = bake_split_line(ctx, &s, a, &l, overhangs_far, &l, NULL, added);
         }
         wm_free(ctx, crossed);
     }

@@ -18,6 +18,16 @@ typedef struct bake_splitter {
     uint32_t stamp;
 } bake_splitter;
 
+/* The triangles a splitter looks at, in ascending order; the pieces it makes
+ * are appended (so they stay ascending). NULL in the calls below: all. */
+typedef struct bake_subset {
+    uint32_t *index;
+    uint32_t count, capacity;
+} bake_subset;
+void bake_subset_free(const wm_ctx *ctx, bake_subset *set);
+/* Appends triangles first .. a->triangle_count - 1 (pieces just made). */
+wm_result bake_subset_add_from(wm_ctx *ctx, bake_subset *set, const nwn2_aswm *a, uint32_t first);
+
 void bake_splitter_init(bake_splitter *s);
 void bake_splitter_free(const wm_ctx *ctx, bake_splitter *s);
 /* Splits every triangle the line crosses; the first piece takes the
@@ -26,7 +36,7 @@ void bake_splitter_free(const wm_ctx *ctx, bake_splitter *s);
  * neighbours; pieces get origin NWN2_NONE32. */
 typedef int (*bake_split_filter)(void *user, const nwn2_aswm *a, uint32_t triangle);
 wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bake_line *l, bake_split_filter filter,
-                          void *filter_user, uint32_t *added);
+                          void *filter_user, bake_subset *subset, uint32_t *added);
 
 /* Lower-level pieces for other splitters (cutter points): room for `points`
  * new vertices and `triangles` new triangles, and a fresh point table. */

@@ -4,10 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The toolset's streams carry the default-level zlib header (78 9c) and
- * level 6 reproduces them most closely (measured in docs/nwn2.md). */
-#define NWN2_TOOLSET_ZLIB_LEVEL 6
-
 void nwn2_file_init(nwn2_file *f)
 {
     memset(f, 0, sizeof *f);
@@ -74,8 +70,8 @@ wm_result nwn2_file_serialize(wm_ctx *ctx, const nwn2_file *f, int level, wm_buf
                     level < 0;
     if (!unchanged) {
         /* the walkmesh changed (or a level was asked for): encode it anew */
-        r = nwn2_aswm_encode_packet(ctx, raw.data, raw.size, f->aswm_info.compressed || f->aswm_raw == NULL,
-                                    level < 0 ? NWN2_TOOLSET_ZLIB_LEVEL : level, &packet);
+        r = nwn2_aswm_encode_packet(ctx, raw.data, raw.size, f->aswm_info.compressed || f->aswm_raw == NULL, level,
+                                    &packet);
         if (r)
             goto done;
         if (packet.size > UINT32_MAX) {

@@ -41,9 +41,54 @@ static void mesh_name_from_path(wm_mesh *mesh, const char *path)
     mesh->name[n] = '\0';
 }
 
+/* `convert a.trx b.trx` reads the source, then writes: the writer used to
+ * inflate and convert the source again only to learn that the mesh is the
+ * source's own. A default read leaves a fingerprint of the ASWM packet it
+ * read and of the mesh it made (per thread: read and write of one convert
+ * run on the same thread); a writer given that same mesh and a source whose
+ * ASWM packet has that fingerprint keeps the source's packets without
+ * inflating anything. */
+typedef struct read_memo {
+    int valid;
+    uint64_t packet, mesh;
+} read_memo;
+static _Thread_local read_memo last_read;
+
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t n)
+{
+    const uint8_t *p = data;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0x100000001B3ull;
+        h ^= h >> 29;
+    }
+    for (; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001B3ull;
+    return h ^ (uint64_t)n;
+}
+
+static uint64_t hash_mesh(const wm_mesh *m)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    h = hash_bytes(h, &m->vertex_count, sizeof m->vertex_count);
+    h = hash_bytes(h, &m->triangle_count, sizeof m->triangle_count);
+    h = hash_bytes(h, m->positions, (size_t)m->vertex_count * 3 * sizeof *m->positions);
+    h = hash_bytes(h, m->indices, (size_t)m->triangle_count * 3 * sizeof *m->indices);
+    h = hash_bytes(h, m->walkable, m->triangle_count);
+    return hash_bytes(h, m->surfaces, (size_t)m->triangle_count * sizeof *m->surfaces);
+}
+
+static uint64_t hash_packet(const nwn2_packet *p)
+{
+    return hash_bytes(0xCBF29CE484222325ull, p->payload, p->size);
+}
+
 static wm_result nwn2_read(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
 {
     nwn2_file f;
+    last_read.valid = 0;
     wm_mesh_init(out);
     wm_result r = nwn2_file_read(ctx, path, &f);
     if (r)
@@ -52,10 +97,16 @@ static wm_result nwn2_read(wm_ctx *ctx, const char *path, const wm_options *opts
         r = wm_error(ctx, WM_ERR_CORRUPT, "%s: no ASWM (walkmesh) packet", path);
     else
         r = nwn2_aswm_to_mesh(ctx, &f.aswm, mesh_flags(opts), out);
-    if (!r)
+    if (!r) {
         mesh_name_from_path(out, path);
-    else
+        if (mesh_flags(opts) == 0) {
+            last_read.packet = hash_packet(&f.container.packets[f.aswm_packet]);
+            last_read.mesh = hash_mesh(out);
+            last_read.valid = 1;
+        }
+    } else {
         wm_mesh_free(ctx, out);
+    }
     nwn2_file_free(ctx, &f);
     return r;
 }
@@ -87,6 +138,32 @@ static int mesh_is_source(wm_ctx *ctx, const nwn2_file *src, const wm_mesh *mesh
     return same;
 }
 
+/* The fast path of `convert a.trx b.trx` (see read_memo): *kept = 1 when
+ * the source's packets were written as they are. */
+static wm_result write_source_if_unchanged(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
+                                           const wm_mesh *mesh, int level, const char *path, int overwrite, int *kept)
+{
+    *kept = 0;
+    if (!last_read.valid || level >= 0 || hash_mesh(mesh) != last_read.mesh)
+        return WM_OK;
+    nwn2_container c;
+    if (nwn2_container_parse(ctx, data, size, source, &c))
+        return WM_OK; /* the full read reports it */
+    int32_t at = nwn2_container_find(&c, "ASWM", 0);
+    wm_result r = WM_OK;
+    if (at >= 0 && hash_packet(&c.packets[at]) == last_read.packet) {
+        wm_buffer buf;
+        wm_buffer_init(&buf, ctx);
+        r = nwn2_container_serialize(ctx, &c, &buf);
+        if (!r)
+            r = wm_file_write_atomic(ctx, path, buf.data, buf.size, overwrite);
+        wm_buffer_free(&buf);
+        *kept = 1;
+    }
+    nwn2_container_free(ctx, &c);
+    return r;
+}
+
 static wm_result nwn2_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts, int overwrite)
 {
     const char *base = opts ? opts->base_path : NULL;
@@ -103,15 +180,19 @@ static wm_result nwn2_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, 
     int native = 0;
     if (!base) {
         /* the source may be another format: then there is no base */
-        uint8_t head[4] = {0};
         uint8_t *data = NULL;
         size_t size = 0;
-        if (wm_file_read(ctx, source, &data, &size) == WM_OK && size >= 4)
-            memcpy(head, data, 4);
-        wm_free(ctx, data);
-        if (memcmp(head, "NWN2", 4) != 0)
+        int is_nwn2 = wm_file_read(ctx, source, &data, &size) == WM_OK && size >= 4 && memcmp(data, "NWN2", 4) == 0;
+        if (!is_nwn2) {
+            wm_free(ctx, data);
             return wm_error(ctx, WM_ERR_INVALID, "%s: writing a TRN/TRX needs --base AREA.trx (input %s is not one)",
                             path, source);
+        }
+        int kept = 0;
+        r = write_source_if_unchanged(ctx, data, size, source, mesh, level, path, overwrite, &kept);
+        wm_free(ctx, data);
+        if (r || kept)
+            return r;
         if ((r = nwn2_file_read(ctx, source, &f)))
             return r;
         native = mesh_is_source(ctx, &f, mesh);

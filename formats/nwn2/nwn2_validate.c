@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_LISTED 200u
@@ -150,6 +151,63 @@ static void check_edges(vstate *v)
     }
 }
 
+/* The stored plane (normal, d) against the triangle's vertices. The toolset's
+ * own files drift on near-degenerate triangles (FORMAT-NOTES section 2), so
+ * drift is judged against the triangle's size: an error only when the plane
+ * misses a vertex by more than PLANE_ERROR_FRACTION of the longest side or
+ * the normal is not a unit vector facing the triangle's way (heights and
+ * slopes the engine takes from it would be wrong); else a warning with the
+ * figures. */
+#define PLANE_ERROR_FRACTION 0.01
+#define PLANE_WARN_DRIFT 1e-3
+
+static void check_plane(vstate *v, uint32_t t, const char *where, const float normal[3], float d)
+{
+    const nwn2_aswm *a = v->a;
+    const nwn2_triangle *tri = &a->triangles[t];
+    double dn = fabs(tri->normal[0] - normal[0]) + fabs(tri->normal[1] - normal[1]) + fabs(tri->normal[2] - normal[2]);
+    double sliver = nwn2_triangle_sliver(a, t);
+    if (sliver < NWN2_SLIVER_RATIO) {
+        /* quirk: the toolset writes (1,0,0) and d = -v0.x for slivers */
+        if (dn > 1e-3 || !near(tri->d, d, 1e-3))
+            add(v, WM_SEV_WARNING, where, "sliver (area ratio %.2g): normal (%g, %g, %g) and d %g not checked", sliver,
+                (double)tri->normal[0], (double)tri->normal[1], (double)tri->normal[2], (double)tri->d);
+        return;
+    }
+    double len = 0.0, dot = 0.0, drift = 0.0, longest = 0.0;
+    for (int k = 0; k < 3; k++) {
+        len += (double)tri->normal[k] * tri->normal[k];
+        dot += (double)tri->normal[k] * normal[k];
+    }
+    len = sqrt(len);
+    for (int i = 0; i < 3; i++) {
+        const float *p = &a->vertices[3 * (size_t)tri->v[i]], *q = &a->vertices[3 * (size_t)tri->v[(i + 1) % 3]];
+        double off = (double)tri->d, side = 0.0;
+        for (int k = 0; k < 3; k++) {
+            off += (double)tri->normal[k] * p[k];
+            side += ((double)q[k] - p[k]) * ((double)q[k] - p[k]);
+        }
+        drift = fabs(off) > drift ? fabs(off) : drift;
+        longest = side > longest ? side : longest;
+    }
+    longest = sqrt(longest);
+    double angle = acos(dot / (len > 0.0 ? len : 1.0) > 1.0 ? 1.0 : dot / (len > 0.0 ? len : 1.0)) * 57.29577951308232;
+    if (!(fabs(len - 1.0) <= 1e-2) || !(dot > 0.5))
+        add(v, WM_SEV_ERROR, where,
+            "normal (%g, %g, %g) is not the triangle's: length %.4g, %.3g degrees from the computed (%g, %g, %g)",
+            (double)tri->normal[0], (double)tri->normal[1], (double)tri->normal[2], len, angle, (double)normal[0],
+            (double)normal[1], (double)normal[2]);
+    else if (!(drift <= PLANE_ERROR_FRACTION * longest))
+        add(v, WM_SEV_ERROR, where,
+            "stored plane (d %g) misses a vertex by %.3g (%.2g of the longest side %.3g; at most %g allowed)",
+            (double)tri->d, drift, drift / longest, longest, PLANE_ERROR_FRACTION);
+    else if (dn > 1e-3 || drift > PLANE_WARN_DRIFT)
+        add(v, WM_SEV_WARNING, where,
+            "stored normal and d drift from a recomputation: normal %.3g degrees off, vertices up to %.3g from "
+            "the stored plane (%.2g of the longest side %.3g; area ratio %.2g)",
+            angle, drift, drift / longest, longest, sliver);
+}
+
 static void check_triangle(vstate *v, uint32_t t)
 {
     const nwn2_aswm *a = v->a;
@@ -198,25 +256,74 @@ static void check_triangle(vstate *v, uint32_t t)
     if (!near(tri->centre[0], centre[0], 1e-4) || !near(tri->centre[1], centre[1], 1e-4))
         add(v, WM_SEV_ERROR, where, "centre (%g, %g) is not the vertex mean (%g, %g)", (double)tri->centre[0],
             (double)tri->centre[1], (double)centre[0], (double)centre[1]);
-    double dn = fabs(tri->normal[0] - normal[0]) + fabs(tri->normal[1] - normal[1]) + fabs(tri->normal[2] - normal[2]);
-    double sliver = nwn2_triangle_sliver(a, t);
-    if (sliver < NWN2_SLIVER_RATIO) {
-        /* quirk: the toolset writes (1,0,0) and d = -v0.x for slivers */
-        if (dn > 1e-3 || !near(tri->d, d, 1e-3))
-            add(v, WM_SEV_WARNING, where, "sliver (area ratio %.2g): normal (%g, %g, %g) and d %g not checked", sliver,
-                (double)tri->normal[0], (double)tri->normal[1], (double)tri->normal[2], (double)tri->d);
-    } else if (dn > 1e-3) {
-        add(v, WM_SEV_ERROR, where, "normal (%g, %g, %g) differs from the computed (%g, %g, %g)",
-            (double)tri->normal[0], (double)tri->normal[1], (double)tri->normal[2], (double)normal[0],
-            (double)normal[1], (double)normal[2]);
-    } else if (!near(tri->d, d, 1e-3)) {
-        add(v, WM_SEV_ERROR, where, "plane d %g differs from -normal.v0 = %g", (double)tri->d, (double)d);
-    }
+    check_plane(v, t, where, normal, d);
     if (tri->flags & ~(uint16_t)(NWN2_TRI_WALKABLE | NWN2_TRI_CLOCKWISE | NWN2_TRI_SURFACE_MASK))
         add(v, WM_SEV_WARNING, where, "unknown flag bits 0x%x", tri->flags & ~0x3FFDu);
     uint32_t surf = tri->flags & NWN2_TRI_SURFACE_MASK;
     if (surf & (surf - 1))
         add(v, WM_SEV_WARNING, where, "several surface flags (0x%x)", surf);
+}
+
+typedef struct tri_corners {
+    uint32_t p[9]; /* bits of the three vertex positions, corners in ascending order */
+    uint32_t t;
+} tri_corners;
+
+/* A total order on bit patterns (NaN included): duplicates only need equality. */
+static int corner_cmp(const uint32_t *x, const uint32_t *y)
+{
+    for (int k = 0; k < 3; k++)
+        if (x[k] != y[k])
+            return x[k] < y[k] ? -1 : 1;
+    return 0;
+}
+
+static int tri_corners_cmp(const void *pa, const void *pb)
+{
+    const tri_corners *x = pa, *y = pb;
+    for (int i = 0; i < 3; i++) {
+        int c = corner_cmp(&x->p[3 * i], &y->p[3 * i]);
+        if (c)
+            return c;
+    }
+    return (x->t > y->t) - (x->t < y->t);
+}
+
+/* Triangles with the same three vertex positions as an earlier one. The
+ * toolset's files hold some (FORMAT-NOTES section 2; its edge links keep
+ * pointing at the real neighbours): a warning. */
+static wm_result check_duplicates(vstate *v)
+{
+    const nwn2_aswm *a = v->a;
+    tri_corners *keys = wm_alloc_array(v->ctx, a->triangle_count ? a->triangle_count : 1, sizeof *keys);
+    if (!keys)
+        return WM_ERR_NOMEM;
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < a->triangle_count; t++) {
+        const uint32_t *tv = a->triangles[t].v;
+        if (tv[0] >= a->vertex_count || tv[1] >= a->vertex_count || tv[2] >= a->vertex_count)
+            continue; /* reported by check_triangle */
+        uint32_t c[3][3];
+        for (int k = 0; k < 3; k++)
+            memcpy(c[k], &a->vertices[3 * (size_t)tv[k]], sizeof c[k]);
+        for (int i = 1; i < 3; i++)
+            for (int k = i; k > 0 && corner_cmp(c[k - 1], c[k]) > 0; k--) {
+                uint32_t x[3];
+                memcpy(x, c[k], sizeof x);
+                memcpy(c[k], c[k - 1], sizeof x);
+                memcpy(c[k - 1], x, sizeof x);
+            }
+        memcpy(keys[n].p, c, sizeof keys[n].p);
+        keys[n++].t = t;
+    }
+    qsort(keys, n, sizeof *keys, tri_corners_cmp);
+    char where[64];
+    for (uint32_t i = 1; i < n; i++)
+        if (memcmp(keys[i].p, keys[i - 1].p, sizeof keys[i].p) == 0)
+            add(v, WM_SEV_WARNING, loc(where, sizeof where, "triangle %u", keys[i].t),
+                "duplicate of triangle %u (the same three vertex positions)", keys[i - 1].t);
+    wm_free(v->ctx, keys);
+    return WM_OK;
 }
 
 typedef struct tile_box {
@@ -589,6 +696,9 @@ wm_result nwn2_validate(wm_ctx *ctx, const nwn2_file *f, wm_report *report)
     check_edges(&v);
     for (uint32_t t = 0; t < a->triangle_count; t++)
         check_triangle(&v, t);
+    wm_result dup = check_duplicates(&v);
+    if (dup)
+        return dup;
     if (a->grid_flags != NWN2_GRID_FLAGS_TRN && a->grid_flags != NWN2_GRID_FLAGS_TRX)
         add(&v, WM_SEV_WARNING, "tile grid", "flags %u (15 TRN, 31 TRX in real files)", a->grid_flags);
     if (!(a->tile_width > 0.0f) || !isfinite(a->tile_width))

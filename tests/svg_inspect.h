@@ -1,0 +1,102 @@
+/* Reading facts back out of our SVG pictures, and the external checkers
+ * (xmllint with Debian's SVG 1.1 DTD, rsvg-convert). Header-only: shared by
+ * test_svg.c and test_render*.c. Include after test_support.h. */
+#ifndef WM_SVG_INSPECT_H
+#define WM_SVG_INSPECT_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Shipped by Debian's w3c-sgml-lib. */
+#define SVGT_DTD "/usr/share/xml/w3c-sgml-lib/schema/dtd/REC-SVG11-20110816/svg11.dtd"
+
+static inline char *svgt_load(const char *path)
+{
+    size_t size;
+    char *text = (char *)wmt_read_file(path, &size);
+    text = realloc(text, size + 1);
+    text[size] = '\0';
+    return text;
+}
+
+static inline size_t svgt_count(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, needle)) != NULL; p++)
+        n++;
+    return n;
+}
+
+/* Elements `<element` inside every `<g class="cls">` ... `</g>`. */
+static inline size_t svgt_count_in_group(const char *text, const char *cls, const char *element)
+{
+    char open[64], tag[32];
+    snprintf(open, sizeof open, "<g class=\"%s\">", cls);
+    snprintf(tag, sizeof tag, "<%s", element);
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, open)) != NULL;) {
+        const char *end = strstr(p, "</g>");
+        assert_non_null(end);
+        for (const char *q = p; (q = strstr(q, tag)) != NULL && q < end; q++)
+            n++;
+        p = end;
+    }
+    return n;
+}
+
+/* The texts of the <text> elements in groups of class cls, one per line (malloc'ed). */
+static inline char *svgt_texts_in_group(const char *text, const char *cls)
+{
+    char open[64];
+    snprintf(open, sizeof open, "<g class=\"%s\">", cls);
+    size_t cap = strlen(text) + 1, used = 0;
+    char *out = malloc(cap);
+    out[0] = '\0';
+    for (const char *p = text; (p = strstr(p, open)) != NULL;) {
+        const char *end = strstr(p, "</g>");
+        for (const char *q = p; (q = strstr(q, "<text")) != NULL && q < end; q++) {
+            const char *start = strchr(q, '>') + 1, *stop = strstr(start, "</text>");
+            used += (size_t)snprintf(out + used, cap - used, "%.*s\n", (int)(stop - start), start);
+        }
+        p = end;
+    }
+    return out;
+}
+
+static inline int svgt_have(const char *tool)
+{
+    char command[128];
+    snprintf(command, sizeof command, "command -v %s >/dev/null 2>&1", tool);
+    return system(command) == 0;
+}
+
+/* xmllint: well-formed and valid against the SVG 1.1 DTD. Returns the exit status. */
+static inline int svgt_validate(const char *const *paths, size_t count)
+{
+    size_t cap = 256;
+    for (size_t i = 0; i < count; i++)
+        cap += strlen(paths[i]) + 3;
+    char *command = malloc(cap);
+    size_t used = (size_t)snprintf(command, cap, "xmllint --noout --nonet --dtdvalid %s", SVGT_DTD);
+    for (size_t i = 0; i < count; i++)
+        used += (size_t)snprintf(command + used, cap - used, " '%s'", paths[i]);
+    int status = system(command);
+    free(command);
+    return status;
+}
+
+/* Skips unless xmllint and the DTD are there (CI installs them: .ci/run). */
+static inline void svgt_need_validator(void)
+{
+    FILE *dtd = fopen(SVGT_DTD, "r");
+    if (!dtd || !svgt_have("xmllint")) {
+        if (dtd)
+            fclose(dtd);
+        print_message("xmllint or the SVG 1.1 DTD (w3c-sgml-lib) missing: skipped\n");
+        skip();
+    }
+    fclose(dtd);
+}
+
+#endif
