@@ -123,7 +123,7 @@ wm_result wm_obj_check_counting(wm_ctx *ctx, const char *path, const uint8_t *da
     }
     if (faces == 0)
         return wm_error(ctx, WM_ERR_CORRUPT, "%s: no faces (%ld vertices, %u lines)", path, vertices, line_no);
-    *out_vertices = vertices > UINT32_MAX ? UINT32_MAX : (uint32_t)vertices;
-    *out_faces = faces > UINT32_MAX ? UINT32_MAX : (uint32_t)faces;
+    *out_vertices = (uint64_t)vertices > UINT32_MAX ? UINT32_MAX : (uint32_t)vertices;
+    *out_faces = (uint64_t)faces > UINT32_MAX ? UINT32_MAX : (uint32_t)faces;
     return WM_OK;
 }
