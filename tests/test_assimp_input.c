@@ -240,6 +240,26 @@ static void up_axis_applies_to_the_output(void **state)
     free(gltf);
 }
 
+/* A 10 x 6 m floor wound clockwise seen from above points down: a warning names --up. */
+static void floor_pointing_down_is_reported(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    char *path = wmt_join(dir, "down.obj");
+    /* Y-up file: game (x, y) = (x, -z); corners (0,0) (0,6) (10,6) (10,0) go clockwise seen from +Z */
+    const char *text = "v 0 0 0\nv 0 0 -6\nv 10 0 -6\nv 10 0 0\nusemtl stone\nf 1 2 3\nf 1 3 4\n";
+    wmt_write_file(path, text, strlen(text));
+    char *err = NULL;
+    const char *info[] = {"info", path, NULL};
+    assert_int_equal(wmt_run_cli(NULL, &err, info), 0);
+    if (!strstr(err, "point down") || !strstr(err, "--up"))
+        fail_msg("no warning about a floor pointing down: %s", err);
+    free(err);
+    wmt_remove_tree(dir);
+    free(path);
+    free(dir);
+}
+
 /* --scale multiplies: ramp.obj spans (0,0,0)-(12,4,5) in game axes (corpus/README.md: 4 m floor,
  * 4 m ramp, 4 m platform, 4 m wide, 5 m top of the wall). */
 static void scale_multiplies_imported_coordinates(void **state)
@@ -274,6 +294,7 @@ int main(void)
         cmocka_unit_test(unreadable_formats_are_refused_with_advice),
         cmocka_unit_test(up_axis_applies_to_the_output),
         cmocka_unit_test(scale_multiplies_imported_coordinates),
+        cmocka_unit_test(floor_pointing_down_is_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -305,6 +305,56 @@ static void wmo_through_gltf(void **state)
     round_trip(state, "wmo/blizzardry__trolltent.wmo", "glb", "wmo", 0);
 }
 
+/* two_rooms.obj: objects room_a, room_b, doorway (corpus/README.md). Our OBJ through Blender keeps
+ * each as its own object, with its name, triangles and surfaces. */
+static void objects_survive_blender(void **state)
+{
+    blender_env *env = need_blender(state);
+    char *sample = wmt_sample_path("two_rooms.obj");
+    char *ours = wmt_join(env->dir, "rooms.obj"), *back = wmt_join(env->dir, "rooms_blender.obj");
+    const char *convert[] = {"convert", sample, ours, "--force", NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, convert), 0);
+    const char *args[] = {"roundtrip", ours, back, NULL};
+    run_blender(env, args);
+    wm_mesh original, result;
+    read_mesh(sample, NULL, &original);
+    read_mesh(back, NULL, &result);
+    assert_same_triangles(&original, &result, 1e-4f, "two_rooms.obj through Blender");
+    assert_int_equal(result.object_count, 3);
+    const char *names[] = {"room_a", "room_b", "doorway"};
+    for (int i = 0; i < 3; i++) {
+        int found = 0;
+        for (uint32_t o = 0; o < result.object_count; o++)
+            found |= strcmp(result.object_names[o], names[i]) == 0;
+        if (!found)
+            fail_msg("object %s did not come back from Blender", names[i]);
+    }
+    /* each triangle in the object it started in */
+    for (uint32_t t = 0; t < original.triangle_count; t++) {
+        float c[3] = {0, 0, 0};
+        for (int k = 0; k < 3; k++)
+            for (int a = 0; a < 3; a++)
+                c[a] += original.positions[3 * original.indices[3 * t + k] + a] / 3;
+        int found = 0;
+        for (uint32_t u = 0; u < result.triangle_count && !found; u++) {
+            float d[3] = {0, 0, 0};
+            for (int k = 0; k < 3; k++)
+                for (int a = 0; a < 3; a++)
+                    d[a] += result.positions[3 * result.indices[3 * u + k] + a] / 3;
+            found = same_point(c, d, 1e-4f) &&
+                    strcmp(original.object_names[original.objects[t]], result.object_names[result.objects[u]]) == 0;
+        }
+        assert_true(found);
+    }
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    wm_mesh_free(&ctx, &original);
+    wm_mesh_free(&ctx, &result);
+    free(sample);
+    free(ours);
+    free(back);
+}
+
 /* The room Blender saved: 10 x 6 m floor (walkable), 3 m wall (not), in game Z-up metres. */
 static void assert_room(const char *path, const wm_options *opts)
 {
@@ -376,6 +426,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(room_saved_by_blender_has_its_size),
+        cmocka_unit_test(objects_survive_blender),
         cmocka_unit_test(wok_through_obj),
         cmocka_unit_test(wok_through_gltf),
         cmocka_unit_test(trx_through_obj),
