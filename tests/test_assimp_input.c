@@ -69,6 +69,28 @@ static void non_finite_coordinates_are_input_errors(void **state)
         free(err);
         assert_int_equal(access(out, F_OK), -1); /* no partial output */
     }
+    /* Any format: a WOK whose first vertex is NaN (patched copy of a corpus file) is an input error. */
+    char *wok = wmt_corpus_path("bwm/k1cp-m12aa_01f.wok");
+    if (wok) {
+        size_t size;
+        uint8_t *bytes = wmt_read_file(wok, &size);
+        uint32_t vertex_offset = (uint32_t)bytes[76] | (uint32_t)bytes[77] << 8 | (uint32_t)bytes[78] << 16 |
+                                 (uint32_t)bytes[79] << 24; /* header: vertex offset at 0x4c */
+        assert_true(vertex_offset + 4 <= size);
+        float not_a_number = NAN;
+        memcpy(bytes + vertex_offset, &not_a_number, 4);
+        char *patched = wmt_join(dir, "patched.wok"), *obj = wmt_join(dir, "patched.obj"), *err = NULL;
+        wmt_write_file(patched, bytes, size);
+        const char *convert[] = {"convert", patched, obj, NULL};
+        assert_int_equal(wmt_run_cli(NULL, &err, convert), 2);
+        assert_non_null(strstr(err, "vertex 0"));
+        assert_int_equal(access(obj, F_OK), -1);
+        free(err);
+        free(obj);
+        free(patched);
+        free(bytes);
+        free(wok);
+    }
     /* The weld refuses them too, before hashing a cell (no overflow under UBSan). */
     wm_ctx ctx;
     wmt_ctx_init(&ctx);
