@@ -16,6 +16,7 @@
 #endif
 #endif
 
+#include "wm_io.h"
 #include "wm_platform.h"
 
 #include <errno.h>
@@ -265,6 +266,20 @@ void wm_platform_once(wm_once *once, void (*init)(void))
 }
 
 #endif
+
+const char *wm_path_file_name(const char *path)
+{
+    const char *name = path;
+    for (const char *p = path; *p; p++) {
+#ifdef _WIN32
+        if (*p == '\\' || *p == ':')
+            name = p + 1;
+#endif
+        if (*p == '/')
+            name = p + 1;
+    }
+    return name;
+}
 
 #if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
 /* Large arrays (AABB trees, whole output files) are written once, front to

@@ -1,4 +1,3 @@
-#define _POSIX_C_SOURCE 200809L
 #include "wm_surface.h"
 #include "wm_io.h"
 #include "wm_platform.h"
@@ -209,8 +208,13 @@ static wm_result parse_line(wm_ctx *ctx, wm_surface_table *t, char *line, const 
     s.color[1] = (uint8_t)(colour >> 8);
     s.color[2] = (uint8_t)colour;
     if (n == 6 && strcmp(fields[5], "-") != 0) {
-        char *save = NULL;
-        for (char *a = strtok_r(fields[5], ",", &save); a; a = strtok_r(NULL, ",", &save)) {
+        /* comma-separated; empty items are skipped */
+        for (char *a = fields[5], *next; *a; a = next) {
+            size_t len = strcspn(a, ",");
+            next = a[len] ? a + len + 1 : a + len;
+            a[len] = '\0';
+            if (len == 0)
+                continue;
             if (s.alias_count == WM_SURFACE_MAX_ALIASES || strlen(a) >= sizeof s.aliases[0])
                 return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: at most %d aliases of at most 31 characters",
                                 source, line_no, WM_SURFACE_MAX_ALIASES);

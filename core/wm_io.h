@@ -90,6 +90,8 @@ WM_API wm_result wm_file_read(wm_ctx *ctx, const char *path, uint8_t **out_data,
  * failure the temporary file is removed and path is untouched. */
 WM_API wm_result wm_file_write_atomic(wm_ctx *ctx, const char *path, const void *data, size_t size, int overwrite);
 WM_API int wm_file_exists(const char *path);
+/* The file name part of a path: after the last '/' (on Windows also '\\' or a drive's ':'). */
+WM_API const char *wm_path_file_name(const char *path);
 
 /* Length (1-4) of the well-formed UTF-8 sequence that starts text, or 0 when
  * the bytes there are not one (Latin-1, overlong, surrogate...). text is

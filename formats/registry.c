@@ -41,9 +41,8 @@ const wm_format *wm_format_by_name(const char *name)
 
 static const char *extension_of(const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    const char *dot = strrchr(path, '.');
-    if (!dot || (slash && dot < slash) || !dot[1])
+    const char *dot = strrchr(wm_path_file_name(path), '.');
+    if (!dot || !dot[1])
         return NULL;
     return dot + 1;
 }

@@ -103,8 +103,7 @@ static int convert_one(wm_ctx *ctx, cli_mesh_options *o, const char *in, const c
 
 static char *batch_output_path(const char *dir, const char *in, const char *ext)
 {
-    const char *slash = strrchr(in, '/');
-    const char *name = slash ? slash + 1 : in;
+    const char *name = wm_path_file_name(in);
     const char *dot = strrchr(name, '.');
     size_t stem = dot && dot != name ? (size_t)(dot - name) : strlen(name);
     size_t size = strlen(dir) + stem + strlen(ext) + 3;

@@ -7,10 +7,9 @@
 
 void wm_assimp_extension(const char *path, char *out, size_t out_size)
 {
-    const char *slash = strrchr(path, '/');
-    const char *dot = strrchr(path, '.');
+    const char *dot = strrchr(wm_path_file_name(path), '.');
     out[0] = '\0';
-    if (!dot || (slash && dot < slash))
+    if (!dot)
         return;
     size_t n = 0;
     for (const char *p = dot + 1; *p && n + 1 < out_size; p++)

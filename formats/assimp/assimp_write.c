@@ -392,8 +392,7 @@ nomem:
 
 static const char *file_name_of(const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
+    return wm_path_file_name(path);
 }
 
 /* Assimp names side files after a placeholder ("$blobfile"); point the main

@@ -315,8 +315,7 @@ static wm_result apply_transitions(import_state *st)
 
 static void base_name(const char *path, char *out, size_t out_size)
 {
-    const char *slash = strrchr(path, '/');
-    const char *start = slash ? slash + 1 : path;
+    const char *start = wm_path_file_name(path);
     const char *dot = strrchr(start, '.');
     size_t n = dot && dot != start ? (size_t)(dot - start) : strlen(start);
     if (n >= out_size)

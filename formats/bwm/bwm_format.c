@@ -29,8 +29,7 @@ static int bwm_probe(const uint8_t *head, size_t head_size, uint64_t file_size, 
 
 static void base_name(const char *path, char *out, size_t size)
 {
-    const char *slash = strrchr(path, '/');
-    const char *start = slash ? slash + 1 : path;
+    const char *start = wm_path_file_name(path);
     snprintf(out, size, "%s", start);
     char *dot = strrchr(out, '.');
     if (dot && dot != out) *dot = 0;

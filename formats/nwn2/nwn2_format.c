@@ -33,8 +33,7 @@ static unsigned mesh_flags(const wm_options *opts)
 
 static void mesh_name_from_path(wm_mesh *mesh, const char *path)
 {
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
+    const char *base = wm_path_file_name(path);
     size_t n = strcspn(base, ".");
     if (n >= sizeof mesh->name)
         n = sizeof mesh->name - 1;

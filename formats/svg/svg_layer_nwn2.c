@@ -464,8 +464,7 @@ static wm_result draw_cutters(svg_plot *plot, const nwn2_view *v, const char *gi
         svg_plot_line(plot, style, points, set.cutters[c].point_count, 1);
         wm_free(plot->ctx, points);
     }
-    const char *slash = strrchr(git_path, '/');
-    svg_plot_legend(plot, SVG_LEGEND_LINE, style, "walkmesh cutter (%u) of %s", set.count, slash ? slash + 1 : git_path);
+    svg_plot_legend(plot, SVG_LEGEND_LINE, style, "walkmesh cutter (%u) of %s", set.count, wm_path_file_name(git_path));
     svg_plot_describe(plot, "cutters %u", set.count);
     nwn2_cutter_set_free(plot->ctx, &set);
     return WM_OK;
@@ -524,12 +523,11 @@ wm_result svg_layer_nwn2(svg_plot *plot, const char *path, const svg_render_opti
         return r;
     }
     memset(v.tile_of, 0xff, (size_t)a->triangle_count * sizeof *v.tile_of);
-    for (uint32_t t = 0; t < v.tiles; t++)
-        for (uint32_t k = 0; k < a->tiles[t].triangle_count; k++) {
-            uint64_t i = (uint64_t)a->tiles[t].triangle_offset + k;
-            if (i < a->triangle_count)
-                v.tile_of[i] = t;
-        }
+    for (uint32_t t = 0; t < v.tiles; t++) { /* ranges as stored, clipped to the triangles there are */
+        uint64_t first = a->tiles[t].triangle_offset, end = first + a->tiles[t].triangle_count;
+        for (uint64_t i = first; i < end && i < a->triangle_count; i++)
+            v.tile_of[i] = t;
+    }
     mesh_heights(&v);
     uint32_t islands = 0;
     draw_triangles(plot, &v, colour, &islands);

@@ -11,8 +11,7 @@ wm_result svg_plot_init(svg_plot *plot, wm_ctx *ctx, svg_view view, const char *
     plot->ctx = ctx;
     plot->view = view;
     plot->unit = unit;
-    const char *slash = path_or_name ? strrchr(path_or_name, '/') : NULL;
-    snprintf(plot->title, sizeof plot->title, "%s", slash ? slash + 1 : path_or_name ? path_or_name : "walkmesh");
+    snprintf(plot->title, sizeof plot->title, "%s", path_or_name ? wm_path_file_name(path_or_name) : "walkmesh");
     plot->styles = wm_alloc_array(ctx, SVG_MAX_STYLES, sizeof *plot->styles);
     return plot->styles ? WM_OK : WM_ERR_NOMEM;
 }

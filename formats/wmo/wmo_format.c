@@ -25,8 +25,7 @@ static wm_result load_any(wm_ctx *ctx, const char *path, int *is_root, wmo_root 
 /* "dir/X_003.wmo" -> "X_003". */
 static void file_stem(const char *path, char *out, size_t cap)
 {
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
+    const char *base = wm_path_file_name(path);
     size_t len = strlen(base);
     if (len >= 4 && strcasecmp(base + len - 4, ".wmo") == 0)
         len -= 4;

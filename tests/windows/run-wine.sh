@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Runs the Windows build of walkmesh (tools/windows/build.sh) under Wine over the real corpus:
+#   - every KotOR .wok/.pwk, NWN2 .trx/.trn converted to its own format: byte-identical to the file;
+#   - every WoW .wmo (roots and groups) converted to .wmo and to .obj: byte-identical to what the
+#     Linux build writes from the same file (WMO output is rebuilt from the neutral mesh);
+#   - one bake (TRX -> TRX) and one OBJ import, byte-identical to the Linux build's;
+#   - an existing output refused without --force (exit 3, file untouched) and replaced with it;
+#   - a folder and file name with a space and non-ASCII letters, through every command used;
+#   - a program built against the package's DLL with its walkmesh.pc.
+#
+#   tests/windows/run-wine.sh PACKAGE_DIR LINUX_CLI [CORPUS_DIR]
+#
+# PACKAGE_DIR is the unpacked package (bin/walkmesh.exe inside), LINUX_CLI the Linux walkmesh
+# used as the reference. CORPUS_DIR defaults to $WALKMESH_CORPUS_DIR, else ../shared/corpus
+# beside the checkout; without it only the corpus-free checks run. The Wine prefix and the
+# scratch files live in PACKAGE_DIR/../wine (nothing in /tmp); Wine's noise is off.
+set -uo pipefail
+package=$(cd "$1" && pwd)
+linux_cli=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+source_dir=$(cd "$(dirname "$0")/../.." && pwd)
+corpus=${3:-${WALKMESH_CORPUS_DIR:-$source_dir/../shared/corpus}}
+exe=$package/bin/walkmesh.exe
+state=$(dirname "$package")/wine
+export WINEPREFIX=$state/prefix WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" LC_ALL=C.UTF-8
+work=$state/work
+rm -rf "$work"
+mkdir -p "$work" "$WINEPREFIX"
+cd "$work"
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+# A Unix path as the Windows program sees it (Wine maps / to drive Z:).
+win() { local p=$1; printf 'Z:%s' "${p//\//\\}"; }
+wm() { wine "$exe" "$@"; }
+
+start=$SECONDS
+if [ ! -f "$WINEPREFIX/system.reg" ]; then
+  wineboot -i > /dev/null 2>&1
+  wineserver -w
+  echo "wine prefix created in $((SECONDS - start)) s"
+fi
+
+# The program runs at all, and reports the version it was built as.
+version=$(sed -n 's/^#define WALKMESH_VERSION "\(.*\)"/\1/p' "$source_dir/core/walkmesh.h")
+out=$(wm --version | tr -d '\r')
+[ "$out" = "walkmesh $version" ] && pass || fail "--version printed '$out'"
+
+# Converts IN to OUT with both builds (fresh folders) and compares every file written; where
+# the Linux build refuses the input, walkmesh.exe must refuse it with the same exit code.
+same_as_linux() {
+  local in=$1 name=$2 label=$3 file windows_code linux_code
+  shift 3
+  rm -rf w l && mkdir w l
+  (cd w && wm convert "$(win "$in")" "$name" --quiet "$@" > ../w.log 2>&1)
+  windows_code=$?
+  (cd l && "$linux_cli" convert "$in" "$name" --quiet "$@" > ../l.log 2>&1)
+  linux_code=$?
+  if [ $windows_code -ne $linux_code ]; then
+    fail "$label: exit $windows_code, the Linux build's $linux_code: $(tr -d '\r' < w.log | grep -v wine32 | head -3)"
+    return
+  fi
+  if [ "$(cd w && ls)" != "$(cd l && ls)" ]; then
+    fail "$label: different files written: $(cd w && ls | tr '\n' ' ') vs $(cd l && ls | tr '\n' ' ')"
+    return
+  fi
+  for file in l/*; do
+    [ -e "$file" ] || continue
+    # OBJ/MTL headers name the Assimp build ("# (assimp v5.2.x)"), which differs by design.
+    cmp -s <(grep -av '^# (assimp v' "$file") <(grep -av '^# (assimp v' "w/${file#l/}") ||
+      { fail "$label: ${file#l/} differs from the Linux build's"; return; }
+  done
+  pass
+}
+
+if [ -d "$corpus" ]; then
+  # Byte-exact round trips: WOK/PWK and TRX/TRN written back as they were read.
+  count=0
+  for f in "$corpus"/bwm/*.wok "$corpus"/bwm/*.pwk "$corpus"/nwn2/*.[tT][rR][xXnN]; do
+    [ -f "$f" ] || continue
+    ext=${f##*.}
+    rm -f copy.*
+    if wm convert "$(win "$f")" "copy.$ext" --quiet > w.log 2>&1 && cmp -s "$f" "copy.$ext"; then
+      pass
+    else
+      fail "$(basename "$f"): not byte-identical after convert ($(tr -d '\r' < w.log | head -2))"
+    fi
+    count=$((count + 1))
+  done
+  echo "byte-exact round trips: $count WOK/PWK/TRX/TRN files"
+
+  # WMO: rebuilt through the neutral mesh, so compared with the Linux build's bytes.
+  count=0
+  for f in "$corpus"/wmo/*.wmo; do
+    same_as_linux "$f" out.wmo "$(basename "$f") -> wmo"
+    same_as_linux "$f" out.obj "$(basename "$f") -> obj"
+    count=$((count + 1))
+  done
+  echo "WMO round trips: $count files (to .wmo and .obj)"
+
+  # One bake, compared with the Linux build's.
+  trx=$corpus/nwn2/enter_world.trx
+  rm -rf w l && mkdir w l
+  if (cd w && wm bake "$(win "$trx")" -o baked.trx > ../w.log 2>&1) && "$linux_cli" bake "$trx" -o l/baked.trx > /dev/null 2>&1 &&
+    cmp -s w/baked.trx l/baked.trx; then
+    pass
+  else
+    fail "bake enter_world.trx: differs from the Linux build's ($(tr -d '\r' < w.log | tail -2))"
+  fi
+else
+  echo "no corpus at $corpus: corpus checks skipped"
+fi
+
+# One OBJ import (Assimp inside the Windows build), compared with the Linux build's.
+same_as_linux "$source_dir/corpus/courtyard.obj" courtyard.wok "OBJ import"
+wm validate "$(win "$work/w/courtyard.wok")" > w.log 2>&1 && pass || fail "validate courtyard.wok: $(tr -d '\r' < w.log)"
+
+# An existing output: refused without --force (exit 3, untouched), replaced with it.
+echo "not a walkmesh" > existing.wok
+wm convert "$(win "$source_dir/corpus/courtyard.obj")" existing.wok > w.log 2>&1
+code=$?
+[ $code -eq 3 ] && [ "$(cat existing.wok)" = "not a walkmesh" ] && pass || fail "overwrite without --force: exit $code"
+wm convert "$(win "$source_dir/corpus/courtyard.obj")" existing.wok --force > w.log 2>&1 &&
+  cmp -s existing.wok w/courtyard.wok && pass || fail "--force did not replace the file: $(tr -d '\r' < w.log)"
+ls existing.wok.tmp-* > /dev/null 2>&1 && fail "a temporary file was left behind" || pass
+
+# A folder and file name with a space and non-ASCII letters (UTF-8 on both sides).
+dir="$work/dossier été"
+mkdir -p "$dir"
+cp "$source_dir/corpus/courtyard.obj" "$dir/cour intérieure ü.obj"
+(cd "$dir" && wm convert "cour intérieure ü.obj" "çà ü.wok" --quiet > ../w.log 2>&1) && cmp -s "$dir/çà ü.wok" w/courtyard.wok &&
+  pass || fail "non-ASCII relative names: $(tr -d '\r' < w.log)"
+wm convert "$(win "$dir/çà ü.wok")" "$(win "$dir/çà ü.svg")" --quiet > w.log 2>&1 && [ -s "$dir/çà ü.svg" ] &&
+  pass || fail "non-ASCII absolute names: $(tr -d '\r' < w.log)"
+wm info "$(win "$dir/çà ü.wok")" > w.log 2>&1 && grep -q "çà ü.wok" w.log && pass || fail "info on a non-ASCII name: $(tr -d '\r' < w.log | head -2)"
+wm convert "$(win "$dir/çà ü.wok")" "$(win "$dir/çà ü.wok")" --force --quiet > w.log 2>&1 && cmp -s "$dir/çà ü.wok" w/courtyard.wok &&
+  pass || fail "--force onto the same non-ASCII name: $(tr -d '\r' < w.log)"
+
+# The DLL as a library: a program built from the package's walkmesh.pc alone reads a sample.
+flags=$(PKG_CONFIG_LIBDIR="$package/lib/pkgconfig" pkg-config --cflags --libs walkmesh)
+# shellcheck disable=SC2086 # the flags are words
+if x86_64-w64-mingw32-gcc-posix -std=c11 "$source_dir/tests/consumer/consumer.c" -o consumer.exe $flags > w.log 2>&1; then
+  out=$(WINEPATH="$(win "$package/bin")" wine consumer.exe "$(win "$source_dir/corpus/courtyard.obj")" 2> /dev/null | tr -d '\r')
+  [ "$out" = "$version 56" ] && pass || fail "DLL consumer printed '$out', expected '$version 56'"
+else
+  fail "building a program against the package: $(head -3 w.log)"
+fi
+
+echo "wine: $passed passed, $failed failed ($((SECONDS - start)) s)"
+cd / && rm -rf "$work"
+[ $failed -eq 0 ]
