@@ -69,6 +69,28 @@ static void non_finite_coordinates_are_input_errors(void **state)
         free(err);
         assert_int_equal(access(out, F_OK), -1); /* no partial output */
     }
+    /* Any format: a WOK whose first vertex is NaN (patched copy of a corpus file) is an input error. */
+    char *wok = wmt_corpus_path("bwm/k1cp-m12aa_01f.wok");
+    if (wok) {
+        size_t size;
+        uint8_t *bytes = wmt_read_file(wok, &size);
+        uint32_t vertex_offset = (uint32_t)bytes[76] | (uint32_t)bytes[77] << 8 | (uint32_t)bytes[78] << 16 |
+                                 (uint32_t)bytes[79] << 24; /* header: vertex offset at 0x4c */
+        assert_true(vertex_offset + 4 <= size);
+        float not_a_number = NAN;
+        memcpy(bytes + vertex_offset, &not_a_number, 4);
+        char *patched = wmt_join(dir, "patched.wok"), *obj = wmt_join(dir, "patched.obj"), *err = NULL;
+        wmt_write_file(patched, bytes, size);
+        const char *convert[] = {"convert", patched, obj, NULL};
+        assert_int_equal(wmt_run_cli(NULL, &err, convert), 2);
+        assert_non_null(strstr(err, "vertex 0"));
+        assert_int_equal(access(obj, F_OK), -1);
+        free(err);
+        free(obj);
+        free(patched);
+        free(bytes);
+        free(wok);
+    }
     /* The weld refuses them too, before hashing a cell (no overflow under UBSan). */
     wm_ctx ctx;
     wmt_ctx_init(&ctx);
@@ -240,6 +262,26 @@ static void up_axis_applies_to_the_output(void **state)
     free(gltf);
 }
 
+/* A 10 x 6 m floor wound clockwise seen from above points down: a warning names --up. */
+static void floor_pointing_down_is_reported(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir();
+    char *path = wmt_join(dir, "down.obj");
+    /* Y-up file: game (x, y) = (x, -z); corners (0,0) (0,6) (10,6) (10,0) go clockwise seen from +Z */
+    const char *text = "v 0 0 0\nv 0 0 -6\nv 10 0 -6\nv 10 0 0\nusemtl stone\nf 1 2 3\nf 1 3 4\n";
+    wmt_write_file(path, text, strlen(text));
+    char *err = NULL;
+    const char *info[] = {"info", path, NULL};
+    assert_int_equal(wmt_run_cli(NULL, &err, info), 0);
+    if (!strstr(err, "point down") || !strstr(err, "--up"))
+        fail_msg("no warning about a floor pointing down: %s", err);
+    free(err);
+    wmt_remove_tree(dir);
+    free(path);
+    free(dir);
+}
+
 /* --scale multiplies: ramp.obj spans (0,0,0)-(12,4,5) in game axes (corpus/README.md: 4 m floor,
  * 4 m ramp, 4 m platform, 4 m wide, 5 m top of the wall). */
 static void scale_multiplies_imported_coordinates(void **state)
@@ -274,6 +316,7 @@ int main(void)
         cmocka_unit_test(unreadable_formats_are_refused_with_advice),
         cmocka_unit_test(up_axis_applies_to_the_output),
         cmocka_unit_test(scale_multiplies_imported_coordinates),
+        cmocka_unit_test(floor_pointing_down_is_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

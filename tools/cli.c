@@ -286,6 +286,8 @@ int cli_load_mesh(wm_ctx *ctx, const char *path, const char *forced_format, cons
             return cli_fail(ctx, r, 0);
     }
     wm_result r = format->read(ctx, path, opts, out);
+    if (!r && (r = wm_mesh_check_finite(ctx, out)) != WM_OK) /* any format: an input error, before any processing */
+        wm_mesh_free(ctx, out);
     if (r) {
         wm_error_prefix(ctx, path);
         return cli_fail(ctx, r, 0);
