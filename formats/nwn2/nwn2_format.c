@@ -85,7 +85,9 @@ static uint64_t hash_packet(const nwn2_packet *p)
     return hash_bytes(0xCBF29CE484222325ull, p->payload, p->size);
 }
 
-static wm_result nwn2_read(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
+/* The mesh of a file read natively; report (may be NULL) gets the info facts too. */
+static wm_result read_file_mesh(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out,
+                                wm_report *report)
 {
     nwn2_file f;
     last_read.valid = 0;
@@ -104,11 +106,25 @@ static wm_result nwn2_read(wm_ctx *ctx, const char *path, const wm_options *opts
             last_read.mesh = hash_mesh(out);
             last_read.valid = 1;
         }
-    } else {
-        wm_mesh_free(ctx, out);
+        if (report)
+            r = nwn2_info(ctx, &f, report);
     }
+    if (r)
+        wm_mesh_free(ctx, out);
     nwn2_file_free(ctx, &f);
     return r;
+}
+
+static wm_result nwn2_read(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
+{
+    return read_file_mesh(ctx, path, opts, out, NULL);
+}
+
+/* `walkmesh info`: the file is read and its walkmesh inflated once for both. */
+static wm_result nwn2_read_info(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out,
+                                wm_report *report)
+{
+    return read_file_mesh(ctx, path, opts, out, report);
 }
 
 static int zlib_level(const wm_options *opts)
@@ -251,4 +267,5 @@ const wm_format wm_format_nwn2 = {
     nwn2_info_hook,
     nwn2_validate_hook,
     nwn2_options,
+    nwn2_read_info,
 };
