@@ -79,15 +79,19 @@ wm_result nwn2_file_serialize(wm_ctx *ctx, const nwn2_file *f, int level, wm_buf
              * the packet it replaces when that can be helped: the toolset's streams are zlib
              * level 6, and a re-bake's extra line-of-sight bits cost entropy. (A TRN baked into
              * a TRX grows by its tables: no point.) */
-            wm_buffer best;
-            wm_buffer_init(&best, ctx);
-            r = nwn2_aswm_encode_packet(ctx, raw.data, raw.size, 1, NWN2_DEFLATE_BEST, &best);
-            if (!r && best.size < packet.size) {
-                wm_buffer swap = packet;
-                packet = best;
-                best = swap;
+            /* libdeflate 10 first: nearly 12's size in about half its time */
+            const int levels[2] = {NWN2_DEFLATE_BETTER, NWN2_DEFLATE_BEST};
+            for (int i = nwn2_deflate_is_libdeflate() ? 0 : 1; i < 2 && !r && packet.size > before; i++) {
+                wm_buffer best;
+                wm_buffer_init(&best, ctx);
+                r = nwn2_aswm_encode_packet(ctx, raw.data, raw.size, 1, levels[i], &best);
+                if (!r && best.size < packet.size) {
+                    wm_buffer swap = packet;
+                    packet = best;
+                    best = swap;
+                }
+                wm_buffer_free(&best);
             }
-            wm_buffer_free(&best);
         }
         if (r)
             goto done;
