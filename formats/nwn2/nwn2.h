@@ -56,7 +56,7 @@ enum {
 typedef struct nwn2_packet {
     char type[4];        /* "TRWH", "TRRN", "WATR", "ASWM", ... */
     uint32_t offset;     /* absolute offset from the packet table (as read; recomputed on write) */
-    uint8_t *payload;    /* owned copy, byte-for-byte */
+    uint8_t *payload;    /* owned copy, byte-for-byte (or inside the container's file_data) */
     uint32_t size;
 } nwn2_packet;
 
@@ -64,6 +64,7 @@ typedef struct nwn2_container {
     uint16_t major, minor; /* 2, 3 */
     nwn2_packet *packets;
     uint32_t packet_count;
+    uint8_t *file_data; /* NULL, or the whole file (owned) that every payload points into */
 } nwn2_container;
 
 void nwn2_container_init(nwn2_container *c);
@@ -73,10 +74,18 @@ void nwn2_container_free(const wm_ctx *ctx, nwn2_container *c);
  * (they are copied); their total size may not exceed the data (overlap). */
 wm_result nwn2_container_parse(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
                                nwn2_container *out);
+/* Same, but the payloads point into data instead of being copied, and on
+ * success the container owns data (freed with it); on failure the caller still does. */
+wm_result nwn2_container_parse_in_place(wm_ctx *ctx, uint8_t *data, size_t size, const char *source,
+                                        nwn2_container *out);
 /* Header, table, then the packets contiguously in table order (the layout
  * every real file uses); the offsets are recomputed. */
 wm_result nwn2_container_serialize(wm_ctx *ctx, const nwn2_container *c, wm_buffer *out);
 /* Index of the first packet of that type at or after start, or -1. */
+/* 1 when the file the container was parsed from (file_size bytes) is laid out
+ * exactly as nwn2_container_serialize writes it: packets in table order, back
+ * to back, nothing after them. Serialising it then gives the file's bytes. */
+int nwn2_container_is_canonical(const nwn2_container *c, size_t file_size);
 int32_t nwn2_container_find(const nwn2_container *c, const char type[4], uint32_t start);
 /* Replaces a packet's payload with a copy of data. */
 wm_result nwn2_container_set_payload(wm_ctx *ctx, nwn2_container *c, uint32_t index, const uint8_t *data,
