@@ -89,6 +89,9 @@ typedef struct wm_format {
      * check ran (even with findings). NULL: not offered. */
     wm_result (*validate)(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report);
     const wm_option_desc *options; /* terminated by a {NULL} entry; may be NULL */
+    /* read and info in one pass, the file read and decoded once (what `walkmesh info`
+     * needs). NULL: read, then info. On error *out is left empty. */
+    wm_result (*read_info)(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out, wm_report *report);
 } wm_format;
 
 /* Registry (formats/registry.c). */

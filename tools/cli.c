@@ -269,6 +269,12 @@ int cli_parse_file_command(int argc, char **argv, void (*help)(void), cli_mesh_o
 int cli_load_mesh(wm_ctx *ctx, const char *path, const char *forced_format, const wm_options *opts, wm_mesh *out,
                   const wm_format **out_format)
 {
+    return cli_load_mesh_info(ctx, path, forced_format, opts, out, out_format, NULL);
+}
+
+int cli_load_mesh_info(wm_ctx *ctx, const char *path, const char *forced_format, const wm_options *opts,
+                       wm_mesh *out, const wm_format **out_format, wm_report *details)
+{
     const wm_format *format = NULL;
     wm_mesh_init(out);
     if (forced_format) {
@@ -285,11 +291,16 @@ int cli_load_mesh(wm_ctx *ctx, const char *path, const char *forced_format, cons
         if (r)
             return cli_fail(ctx, r, 0);
     }
-    wm_result r = format->read(ctx, path, opts, out);
+    wm_result r = details && format->read_info ? format->read_info(ctx, path, opts, out, details)
+                                                 : format->read(ctx, path, opts, out);
     if (!r && (r = wm_mesh_check_finite(ctx, out)) != WM_OK) /* any format: an input error, before any processing */
         wm_mesh_free(ctx, out);
     if (r) {
         wm_error_prefix(ctx, path);
+        return cli_fail(ctx, r, 0);
+    }
+    if (details && !format->read_info && format->info && (r = format->info(ctx, path, opts, details))) {
+        wm_mesh_free(ctx, out);
         return cli_fail(ctx, r, 0);
     }
     if (out_format)

@@ -66,6 +66,10 @@ int cli_parse_file_command(int argc, char **argv, void (*help)(void), cli_mesh_o
  * forced_format). Returns an exit code; on error the message is printed. */
 int cli_load_mesh(wm_ctx *ctx, const char *path, const char *forced_format, const wm_options *opts,
                   wm_mesh *out, const wm_format **out_format);
+/* Same, and details (may be NULL) gets the format's info facts: through the
+ * format's read_info when it has one (the file is read once), else read + info. */
+int cli_load_mesh_info(wm_ctx *ctx, const char *path, const char *forced_format, const wm_options *opts,
+                       wm_mesh *out, const wm_format **out_format, wm_report *details);
 
 /* A one-line progress indicator on stderr ("\r[12/40] name"), only when
  * stderr is a terminal. */
@@ -74,5 +78,7 @@ void cli_progress_end(void);
 
 /* Replaces argv with the command line in UTF-8 where the system passes something else (Windows). */
 void cli_utf8_arguments(int *argc, char ***argv);
+/* The processors online (at least 1): the default thread count. */
+unsigned cli_cpu_count(void);
 
 #endif

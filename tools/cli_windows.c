@@ -33,7 +33,22 @@ void cli_utf8_arguments(int *argc, char ***argv)
     *argc = count;
     *argv = utf8;
 }
+
+unsigned cli_cpu_count(void)
+{
+    SYSTEM_INFO info;
+    GetSystemInfo(&info);
+    return info.dwNumberOfProcessors ? (unsigned)info.dwNumberOfProcessors : 1;
+}
 #else
+#include <unistd.h>
+
+unsigned cli_cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : (unsigned)n;
+}
+
 void cli_utf8_arguments(int *argc, char ***argv)
 {
     (void)argc;

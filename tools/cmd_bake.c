@@ -30,7 +30,7 @@ static void help(void)
            "                         where cutting leaves a tile with more than 127 walkable\n"
            "                         triangles, the cutters reaching that tile do this (a warning\n"
            "                         names the tile)\n"
-           "  --threads N            bake independent tiles on N threads (default 1)\n"
+           "  --threads N            bake independent tiles on N threads (default: the cores)\n"
            "  --force                overwrite OUT.trx\n"
            "  --quiet                no summary, no progress bar\n\n"
            "A tile's path table addresses at most 127 walkable triangles; a tile with more is an\n"
@@ -61,7 +61,7 @@ int cmd_bake(int argc, char **argv)
     int force = 0, quiet = 0;
     nwn2_bake_options opts;
     nwn2_bake_options_init(&opts);
-    opts.threads = 1;
+    opts.threads = cli_cpu_count() > 256 ? 256 : cli_cpu_count();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {

@@ -88,16 +88,17 @@ int cmd_info(int argc, char **argv)
         return code;
     wm_mesh mesh;
     const wm_format *format;
-    code = cli_load_mesh(&ctx, path, o.from, &o.opts, &mesh, &format);
+    wm_report details;
+    wm_report_init(&details, &ctx);
+    code = cli_load_mesh_info(&ctx, path, o.from, &o.opts, &mesh, &format, &details);
     if (code) {
+        wm_report_free(&details);
         cli_mesh_options_free(&o, &ctx);
         return code;
     }
     const wm_surface_table *table = wm_surfaces(&ctx);
     uint32_t *histogram = wm_alloc_array(&ctx, table->count, sizeof *histogram);
     uint32_t *walk_histogram = wm_alloc_array(&ctx, table->count, sizeof *walk_histogram);
-    wm_report details;
-    wm_report_init(&details, &ctx);
     if (!histogram || !walk_histogram) {
         code = cli_fail(&ctx, WM_ERR_NOMEM, 0);
         goto done;
@@ -109,13 +110,6 @@ int cmd_info(int argc, char **argv)
             walk_histogram[mesh.surfaces[t]] += mesh.walkable[t];
         }
         walkable += mesh.walkable[t];
-    }
-    if (format->info) {
-        wm_result r = format->info(&ctx, path, &o.opts, &details);
-        if (r) {
-            code = cli_fail(&ctx, r, 0);
-            goto done;
-        }
     }
     if (json)
         print_json(path, format, &mesh, histogram, walk_histogram, walkable, table, &details);

@@ -34,6 +34,12 @@ typedef struct tile_graph {
     float side[NWN2_MAX_TILE_NODES][3][4];
     float side_len2[NWN2_MAX_TILE_NODES][3];
     uint8_t side_node[NWN2_MAX_TILE_NODES][3];
+    /* the distinct side end points of each node (3 for a sound triangle, at
+     * most 6) and, per side end, which of them it is: a step of the line of
+     * sight tests each point against the line once, not once per side */
+    float point[NWN2_MAX_TILE_NODES][6][2];
+    uint8_t point_count[NWN2_MAX_TILE_NODES];
+    uint8_t side_point[NWN2_MAX_TILE_NODES][3][2];
 } tile_graph;
 
 /* First hops from src to every node (NWN2_PATH_NONE when unreachable or src). */
@@ -97,9 +103,12 @@ static int line_of_sight(const tile_graph *g, uint32_t from, uint32_t to)
             return 1;
         uint32_t next = NWN2_PATH_NONE;
         int crossings = 0;
+        double side_of[6];
+        for (uint32_t i = 0; i < g->point_count[cur]; i++)
+            side_of[i] = orient(p, q, g->point[cur][i]);
         for (int k = 0; k < 3; k++) {
             const float *u = g->side[cur][k], *w = g->side[cur][k] + 2;
-            double su = orient(p, q, u), sw = orient(p, q, w);
+            double su = side_of[g->side_point[cur][k][0]], sw = side_of[g->side_point[cur][k][1]];
             if (su * su <= margin2 || sw * sw <= margin2) {
                 if (came != NWN2_PATH_NONE && g->side_node[cur][k] == came)
                     continue;
@@ -174,6 +183,16 @@ wm_result nwn2_bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, u
                 const float *pos = &a->vertices[3 * (v < a->vertex_count ? v : 0)];
                 g->side[u][k][2 * end] = pos[0];
                 g->side[u][k][2 * end + 1] = pos[1];
+                uint8_t at = 0;
+                while (at < g->point_count[u] &&
+                       (g->point[u][at][0] != pos[0] || g->point[u][at][1] != pos[1]))
+                    at++;
+                if (at == g->point_count[u]) {
+                    g->point[u][at][0] = pos[0];
+                    g->point[u][at][1] = pos[1];
+                    g->point_count[u]++;
+                }
+                g->side_point[u][k][end] = at;
             }
             float dx = g->side[u][k][2] - g->side[u][k][0], dy = g->side[u][k][3] - g->side[u][k][1];
             g->side_len2[u][k] = dx * dx + dy * dy;

@@ -15,10 +15,11 @@ void nwn2_container_init(nwn2_container *c)
 void nwn2_container_free(const wm_ctx *ctx, nwn2_container *c)
 {
     if (c->packets) {
-        for (uint32_t i = 0; i < c->packet_count; i++)
+        for (uint32_t i = 0; i < c->packet_count && !c->file_data; i++)
             wm_free(ctx, c->packets[i].payload);
         wm_free(ctx, c->packets);
     }
+    wm_free(ctx, c->file_data);
     nwn2_container_init(c);
 }
 
@@ -30,8 +31,8 @@ static int printable_type(const char type[4])
     return 1;
 }
 
-wm_result nwn2_container_parse(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
-                               nwn2_container *out)
+static wm_result parse(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source, int in_place,
+                       nwn2_container *out)
 {
     wm_cursor cur;
     wm_cursor_init(&cur, ctx, data, size, source);
@@ -87,21 +88,40 @@ wm_result nwn2_container_parse(wm_ctx *ctx, const uint8_t *data, size_t size, co
                                 i, (unsigned long long)total, size);
             goto fail;
         }
-        p->payload = wm_alloc_array(ctx, size_field ? size_field : 1, 1);
-        if (!p->payload) {
-            r = WM_ERR_NOMEM;
-            goto fail;
+        if (in_place) {
+            p->payload = (uint8_t *)data + entry.pos; /* checked to fit above */
+        } else {
+            p->payload = wm_realloc_array(ctx, NULL, size_field ? size_field : 1, 1); /* filled right below */
+            if (!p->payload) {
+                r = WM_ERR_NOMEM;
+                goto fail;
+            }
+            if ((r = wm_read_bytes(&entry, p->payload, size_field, "packet payload")))
+                goto fail;
         }
-        if ((r = wm_read_bytes(&entry, p->payload, size_field, "packet payload")))
-            goto fail;
         p->size = size_field;
         out->packet_count = i + 1;
     }
     out->packet_count = count;
     return WM_OK;
 fail:
-    out->packet_count = count; /* free every slot, filled or not (zeroed) */
+    out->packet_count = in_place ? 0 : count; /* free every slot, filled or not (zeroed) */
     nwn2_container_free(ctx, out);
+    return r;
+}
+
+wm_result nwn2_container_parse(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
+                               nwn2_container *out)
+{
+    return parse(ctx, data, size, source, 0, out);
+}
+
+wm_result nwn2_container_parse_in_place(wm_ctx *ctx, uint8_t *data, size_t size, const char *source,
+                                        nwn2_container *out)
+{
+    wm_result r = parse(ctx, data, size, source, 1, out);
+    if (!r)
+        out->file_data = data;
     return r;
 }
 
@@ -131,6 +151,17 @@ wm_result nwn2_container_serialize(wm_ctx *ctx, const nwn2_container *c, wm_buff
         wm_put_bytes(out, c->packets[i].payload, c->packets[i].size);
     }
     return out->status;
+}
+
+int nwn2_container_is_canonical(const nwn2_container *c, size_t file_size)
+{
+    uint64_t offset = NWN2_HEADER_SIZE + (uint64_t)c->packet_count * NWN2_TABLE_ENTRY;
+    for (uint32_t i = 0; i < c->packet_count; i++) {
+        if (c->packets[i].offset != offset)
+            return 0;
+        offset += NWN2_PACKET_HEADER + (uint64_t)c->packets[i].size;
+    }
+    return offset == file_size;
 }
 
 int32_t nwn2_container_find(const nwn2_container *c, const char type[4], uint32_t start)

@@ -54,10 +54,23 @@ typedef struct read_memo {
 } read_memo;
 static _Thread_local read_memo last_read;
 
+/* Four independent lanes over 32-byte blocks, so the multiplies overlap (the
+ * memo hashes megabytes on every read and on the write of a convert). */
 static uint64_t hash_bytes(uint64_t h, const void *data, size_t n)
 {
     const uint8_t *p = data;
     size_t i = 0;
+    uint64_t lane[4] = {h, h ^ 0x9E3779B97F4A7C15ull, h ^ 0xC2B2AE3D27D4EB4Full, h ^ 0x165667B19E3779F9ull};
+    for (; i + 32 <= n; i += 32)
+        for (int k = 0; k < 4; k++) {
+            uint64_t w;
+            memcpy(&w, p + i + 8 * k, 8);
+            lane[k] = (lane[k] ^ w) * 0x100000001B3ull;
+            lane[k] ^= lane[k] >> 29;
+        }
+    h = lane[0];
+    for (int k = 1; k < 4; k++)
+        h = (h ^ lane[k]) * 0x100000001B3ull;
     for (; i + 8 <= n; i += 8) {
         uint64_t w;
         memcpy(&w, p + i, 8);
@@ -85,7 +98,9 @@ static uint64_t hash_packet(const nwn2_packet *p)
     return hash_bytes(0xCBF29CE484222325ull, p->payload, p->size);
 }
 
-static wm_result nwn2_read(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
+/* The mesh of a file read natively; report (may be NULL) gets the info facts too. */
+static wm_result read_file_mesh(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out,
+                                wm_report *report)
 {
     nwn2_file f;
     last_read.valid = 0;
@@ -104,11 +119,25 @@ static wm_result nwn2_read(wm_ctx *ctx, const char *path, const wm_options *opts
             last_read.mesh = hash_mesh(out);
             last_read.valid = 1;
         }
-    } else {
-        wm_mesh_free(ctx, out);
+        if (report)
+            r = nwn2_info(ctx, &f, report);
     }
+    if (r)
+        wm_mesh_free(ctx, out);
     nwn2_file_free(ctx, &f);
     return r;
+}
+
+static wm_result nwn2_read(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
+{
+    return read_file_mesh(ctx, path, opts, out, NULL);
+}
+
+/* `walkmesh info`: the file is read and its walkmesh inflated once for both. */
+static wm_result nwn2_read_info(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out,
+                                wm_report *report)
+{
+    return read_file_mesh(ctx, path, opts, out, report);
 }
 
 static int zlib_level(const wm_options *opts)
@@ -139,25 +168,30 @@ static int mesh_is_source(wm_ctx *ctx, const nwn2_file *src, const wm_mesh *mesh
 }
 
 /* The fast path of `convert a.trx b.trx` (see read_memo): *kept = 1 when
- * the source's packets were written as they are. */
-static wm_result write_source_if_unchanged(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
+ * the source's packets were written as they are. Takes data (frees it). */
+static wm_result write_source_if_unchanged(wm_ctx *ctx, uint8_t *data, size_t size, const char *source,
                                            const wm_mesh *mesh, int level, const char *path, int overwrite, int *kept)
 {
     *kept = 0;
-    if (!last_read.valid || level >= 0 || hash_mesh(mesh) != last_read.mesh)
-        return WM_OK;
     nwn2_container c;
-    if (nwn2_container_parse(ctx, data, size, source, &c))
-        return WM_OK; /* the full read reports it */
+    if (!last_read.valid || level >= 0 || hash_mesh(mesh) != last_read.mesh ||
+        nwn2_container_parse_in_place(ctx, data, size, source, &c)) {
+        wm_free(ctx, data);
+        return WM_OK; /* not the source's mesh, or the full read reports what is wrong */
+    }
     int32_t at = nwn2_container_find(&c, "ASWM", 0);
     wm_result r = WM_OK;
     if (at >= 0 && hash_packet(&c.packets[at]) == last_read.packet) {
-        wm_buffer buf;
-        wm_buffer_init(&buf, ctx);
-        r = nwn2_container_serialize(ctx, &c, &buf);
-        if (!r)
-            r = wm_file_write_atomic(ctx, path, buf.data, buf.size, overwrite);
-        wm_buffer_free(&buf);
+        if (nwn2_container_is_canonical(&c, size)) {
+            r = wm_file_write_atomic(ctx, path, data, size, overwrite); /* what serialising would give */
+        } else {
+            wm_buffer buf;
+            wm_buffer_init(&buf, ctx);
+            r = nwn2_container_serialize(ctx, &c, &buf);
+            if (!r)
+                r = wm_file_write_atomic(ctx, path, buf.data, buf.size, overwrite);
+            wm_buffer_free(&buf);
+        }
         *kept = 1;
     }
     nwn2_container_free(ctx, &c);
@@ -190,7 +224,6 @@ static wm_result nwn2_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, 
         }
         int kept = 0;
         r = write_source_if_unchanged(ctx, data, size, source, mesh, level, path, overwrite, &kept);
-        wm_free(ctx, data);
         if (r || kept)
             return r;
         if ((r = nwn2_file_read(ctx, source, &f)))
@@ -251,4 +284,5 @@ const wm_format wm_format_nwn2 = {
     nwn2_info_hook,
     nwn2_validate_hook,
     nwn2_options,
+    nwn2_read_info,
 };

@@ -97,12 +97,13 @@ int nwn2_deflate_is_libdeflate(void)
 
 /* The default compression (level NWN2_DEFLATE_DEFAULT): libdeflate at level 6
  * when built with it (about 4x faster than zlib at level 6 and smaller), else
- * zlib level 6; NWN2_DEFLATE_BEST: libdeflate level 12, else zlib level 9.
+ * zlib level 6; NWN2_DEFLATE_BEST: libdeflate level 12, else zlib level 9;
+ * NWN2_DEFLATE_BETTER: libdeflate level 10, else zlib level 9.
  * Returns the stream size, 0 on failure. */
 static size_t deflate_default(const uint8_t *raw, size_t size, int level, uint8_t *out, size_t capacity)
 {
 #ifdef WALKMESH_HAVE_LIBDEFLATE
-    struct libdeflate_compressor *c = libdeflate_alloc_compressor(level == NWN2_DEFLATE_BEST ? 12 : 6);
+    struct libdeflate_compressor *c = libdeflate_alloc_compressor(level == NWN2_DEFLATE_BEST ? 12 : level == NWN2_DEFLATE_BETTER ? 10 : 6);
     if (!c)
         return 0;
     size_t produced = libdeflate_zlib_compress(c, raw, size, out, capacity);
@@ -110,7 +111,7 @@ static size_t deflate_default(const uint8_t *raw, size_t size, int level, uint8_
     return produced;
 #else
     uLongf produced = (uLongf)capacity;
-    return compress2(out, &produced, raw, (uLong)size, level == NWN2_DEFLATE_BEST ? 9 : 6) == Z_OK ? (size_t)produced
+    return compress2(out, &produced, raw, (uLong)size, level == NWN2_DEFLATE_DEFAULT ? 6 : 9) == Z_OK ? (size_t)produced
                                                                                                   : 0;
 #endif
 }
