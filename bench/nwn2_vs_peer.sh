@@ -6,7 +6,8 @@
 #   - `walkmesh info X.trx` and `walkmesh convert X.trx Y.trx` against a bare zlib inflate of the
 #     ASWM packet (bench_inflate, a process of its own): ratio <= 1.5 wanted;
 #   - shadowdale_mages_guild.TRN with its GIT: under 0.5 s wanted.
-# Each command runs ROUNDS times, the contenders alternating; the best wall time of each counts.
+# Each command runs ROUNDS times, the contenders alternating; the best wall time and the best CPU
+# time (user + system) of each count (CPU time is the steadier figure on a machine shared with others).
 #
 # Setup: a release build (cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release && cmake --build
 # build-release -j2); nwn-trn needs the D runtime, installed below when missing.
@@ -30,9 +31,17 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-now_us() { echo $(( $(date +%s%N) / 1000 )); }
-# best_pair ROUNDS -- A... -- B... : best wall time (microseconds) of A and of B, run alternately
-best_a=0 best_b=0
+# run_us CMD...: sets run_wall and run_cpu (user + system) in microseconds
+TIMEFORMAT='%3R %3U %3S'
+run_wall=0 run_cpu=0
+run_us() {
+  local t
+  t=$( { time "$@" >/dev/null 2>&1 || echo "failed: $*" >&2; } 2>&1 | tail -1)
+  case $t in failed*) echo "$t" >&2; exit 1 ;; esac
+  read -r run_wall run_cpu <<<"$(awk -v t="$t" 'BEGIN { split(t, f, " "); printf "%d %d", f[1] * 1e6, (f[2] + f[3]) * 1e6 }')"
+}
+# best_pair -- A... -- B... : best wall and CPU time (microseconds) of A and of B, run alternately
+best_a=0 best_b=0 cpu_a=0 cpu_b=0
 best_pair() {
   local a=() b=() side=a
   shift
@@ -40,13 +49,14 @@ best_pair() {
     if [ "$arg" = "--" ]; then side=b; continue; fi
     if [ $side = a ]; then a+=("$arg"); else b+=("$arg"); fi
   done
-  best_a=999999999 best_b=999999999
+  best_a=999999999 best_b=999999999 cpu_a=999999999 cpu_b=999999999
   for ((i = 0; i < rounds; i++)); do
-    local t0 t1
-    t0=$(now_us); "${a[@]}" >/dev/null 2>&1 || { echo "failed: ${a[*]}" >&2; exit 1; }; t1=$(now_us)
-    if (( t1 - t0 < best_a )); then best_a=$(( t1 - t0 )); fi
-    t0=$(now_us); "${b[@]}" >/dev/null 2>&1 || { echo "failed: ${b[*]}" >&2; exit 1; }; t1=$(now_us)
-    if (( t1 - t0 < best_b )); then best_b=$(( t1 - t0 )); fi
+    run_us "${a[@]}"
+    if (( run_wall < best_a )); then best_a=$run_wall; fi
+    if (( run_cpu < cpu_a )); then cpu_a=$run_cpu; fi
+    run_us "${b[@]}"
+    if (( run_wall < best_b )); then best_b=$run_wall; fi
+    if (( run_cpu < cpu_b )); then cpu_b=$run_cpu; fi
   done
 }
 ms() { awk -v us="$1" 'BEGIN { printf "%.1f ms", us / 1000 }'; }
@@ -55,25 +65,27 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 largest=$(find "$corpus/nwn2-areas" -maxdepth 1 -iname '*.trx' -printf '%s %p\n' | sort -rn | head -1 | cut -d' ' -f2-)
 echo "walkmesh $walkmesh vs nwn-trn $peer; best of $rounds rounds each, alternating"
 echo
-echo "| file | nwn-trn aswm-bake | walkmesh bake | speed ratio | output bytes (toolset's file) |"
+echo "| file | nwn-trn aswm-bake wall (CPU) | walkmesh bake wall (CPU) | ratio wall (CPU) | output bytes (toolset's file) |"
 echo "|---|---|---|---|---|"
 for f in "$corpus/nwn2/condemned_caves.trx" "$largest"; do
   best_pair -- "$peer" aswm-bake "$f" -o "$tmp/peer.trx" -- "$walkmesh" bake "$f" -o "$tmp/ours.trx" --force --quiet
-  echo "| $(basename "$f") | $(ms $best_a) | $(ms $best_b) | $(ratio $best_a $best_b)x | $(stat -c %s "$tmp/ours.trx") ($(stat -c %s "$f")) |"
+  echo "| $(basename "$f") | $(ms $best_a) ($(ms $cpu_a)) | $(ms $best_b) ($(ms $cpu_b)) | $(ratio $best_a $best_b)x ($(ratio $cpu_a $cpu_b)x) | $(stat -c %s "$tmp/ours.trx") ($(stat -c %s "$f")) |"
 done
 echo
-echo "| file | bare zlib inflate of the ASWM (bench_inflate) | walkmesh info | ratio | walkmesh convert X.trx Y.trx | ratio |"
+echo "| file | bare zlib inflate of the ASWM (bench_inflate) wall (CPU) | walkmesh info | ratio | walkmesh convert X.trx Y.trx | ratio |"
 echo "|---|---|---|---|---|---|"
 for f in "$corpus/nwn2/condemned_caves.trx" "$largest"; do
   best_pair -- "$inflate" "$f" -- "$walkmesh" info "$f"
-  bare=$best_a info=$best_b
+  bare=$best_a bare_cpu=$cpu_a info=$best_b info_cpu=$cpu_b
   best_pair -- "$inflate" "$f" -- "$walkmesh" convert "$f" "$tmp/copy.trx" --force
   if (( best_a < bare )); then bare=$best_a; fi
-  echo "| $(basename "$f") | $(ms $bare) | $(ms $info) | $(ratio $info $bare)x | $(ms $best_b) | $(ratio $best_b $bare)x |"
+  if (( cpu_a < bare_cpu )); then bare_cpu=$cpu_a; fi
+  echo "| $(basename "$f") | $(ms $bare) ($(ms $bare_cpu)) | $(ms $info) ($(ms $info_cpu)) | $(ratio $info $bare)x ($(ratio $info_cpu $bare_cpu)x) | $(ms $best_b) ($(ms $cpu_b)) | $(ratio $best_b $bare)x ($(ratio $cpu_b $bare_cpu)x) |"
 done
 echo
 area=$corpus/nwn2-areas/shadowdale_mages_guild
 best_pair -- "$walkmesh" bake "$area.TRN" --git "$area.GIT" -o "$tmp/area.trx" --force --quiet \
   -- "$walkmesh" bake "$area.TRN" --git "$area.GIT" -o "$tmp/area.trx" --force --quiet
 if (( best_b < best_a )); then best_a=$best_b; fi
-echo "shadowdale_mages_guild.TRN + GIT bake: $(ms $best_a) (target < 500 ms)"
+if (( cpu_b < cpu_a )); then cpu_a=$cpu_b; fi
+echo "shadowdale_mages_guild.TRN + GIT bake: $(ms $best_a) wall, $(ms $cpu_a) CPU (target < 500 ms)"

@@ -240,6 +240,30 @@ static void up_axis_applies_to_the_output(void **state)
     free(gltf);
 }
 
+/* --scale multiplies: ramp.obj spans (0,0,0)-(12,4,5) in game axes (corpus/README.md: 4 m floor,
+ * 4 m ramp, 4 m platform, 4 m wide, 5 m top of the wall). */
+static void scale_multiplies_imported_coordinates(void **state)
+{
+    (void)state;
+    char *ramp = wmt_sample_path("ramp.obj");
+    char *out = NULL;
+    const char *info[] = {"info", ramp, "--scale", "2", NULL};
+    assert_int_equal(wmt_run_cli(&out, NULL, info), 0);
+    float lo[3], hi[3];
+    const char *bounds = strstr(out, "bounds: ");
+    assert_non_null(bounds);
+    assert_int_equal(sscanf(bounds, "bounds: min %f %f %f  max %f %f %f", &lo[0], &lo[1], &lo[2], &hi[0], &hi[1], &hi[2]),
+                     6);
+    assert_true(lo[0] == 0 && lo[1] == 0 && lo[2] == 0 && hi[0] == 24 && hi[1] == 8 && hi[2] == 10);
+    free(out);
+    char *err = NULL;
+    const char *bad[] = {"info", ramp, "--scale", "-1", NULL};
+    assert_int_equal(wmt_run_cli(NULL, &err, bad), 1);
+    assert_non_null(strstr(err, "--scale"));
+    free(err);
+    free(ramp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +273,7 @@ int main(void)
         cmocka_unit_test(faces_without_material_are_classified_by_slope),
         cmocka_unit_test(unreadable_formats_are_refused_with_advice),
         cmocka_unit_test(up_axis_applies_to_the_output),
+        cmocka_unit_test(scale_multiplies_imported_coordinates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -404,6 +404,76 @@ static void test_rebake_reproduces_toolset(void **state)
     assert_int_equal(errors_after, 0);
 }
 
+/* convert ... --base X.trx with an unchanged mesh: every triangle keeps the
+ * toolset's tile and links, so the bake that follows reproduces the
+ * toolset's tables (checked as above, against the toolset's file). With
+ * one walkable triangle removed, every other triangle still sits in the
+ * tile the toolset chose (matched by vertex positions). */
+static void test_base_keeps_unchanged_triangles(void **state)
+{
+    (void)state;
+    char **files = NULL;
+    size_t count = wmt_corpus_list("nwn2", trx_suffixes, &files);
+    for (size_t fi = 0; fi < count; fi++) {
+        wm_ctx ctx;
+        nwn2_file f;
+        load_file(files[fi], &f, &ctx);
+        wm_mesh mesh;
+        wm_mesh_init(&mesh);
+        assert_int_equal(nwn2_aswm_to_mesh(&ctx, &f.aswm, 0, &mesh), WM_OK);
+        for (int edit = 0; edit < 2; edit++) {
+            nwn2_aswm based;
+            assert_int_equal(nwn2_aswm_copy(&ctx, &based, &f.aswm), WM_OK);
+            uint32_t removed = NWN2_NONE32;
+            if (edit) { /* drop the middle walkable triangle of the mesh */
+                for (uint32_t t = mesh.triangle_count / 2; t < mesh.triangle_count && removed == NWN2_NONE32; t++)
+                    if (mesh.walkable[t])
+                        removed = t;
+                assert_int_not_equal(removed, NWN2_NONE32);
+                mesh.triangle_count--;
+                memmove(&mesh.indices[3 * removed], &mesh.indices[3 * (removed + 1)],
+                        3 * sizeof *mesh.indices * (mesh.triangle_count - removed));
+                memmove(&mesh.walkable[removed], &mesh.walkable[removed + 1], mesh.triangle_count - removed);
+                memmove(&mesh.surfaces[removed], &mesh.surfaces[removed + 1],
+                        sizeof *mesh.surfaces * (mesh.triangle_count - removed));
+            }
+            assert_int_equal(nwn2_aswm_from_mesh(&ctx, &mesh, &based), WM_OK);
+            nwn2_bake_stats stats;
+            if (nwn2_bake(&ctx, &based, NULL, &stats))
+                fail_msg("%s: %s", files[fi], wm_ctx_message(&ctx));
+            assert_true(stats.kept_layout);
+            uint32_t unmatched = 0;
+            uint32_t *map = match_triangles(&f.aswm, &based, &unmatched);
+            assert_int_equal(unmatched, edit ? 1 : 0);
+            uint32_t *tile_of = malloc((based.triangle_count + 1) * sizeof *tile_of);
+            for (uint32_t ti = 0; ti < based.grid_width * based.grid_height; ti++)
+                for (uint32_t k = 0; k < based.tiles[ti].triangle_count; k++)
+                    tile_of[based.tiles[ti].triangle_offset + k] = ti;
+            for (uint32_t ti = 0; ti < f.aswm.grid_width * f.aswm.grid_height; ti++)
+                for (uint32_t k = 0; k < f.aswm.tiles[ti].triangle_count; k++) {
+                    uint32_t bt = map[f.aswm.tiles[ti].triangle_offset + k];
+                    if (bt != UINT32_MAX)
+                        assert_int_equal(tile_of[bt], ti);
+                }
+            if (!edit) {
+                rebake_result res;
+                memset(&res, 0, sizeof res);
+                check_tiles(&f.aswm, &based, map, &res);
+                check_islands(&f.aswm, &based, map, &res);
+                assert_int_equal(res.wrong, 0);
+                assert_int_equal(res.island_wrong, 0);
+                assert_int_equal(res.islands_identical, res.islands_checked);
+            }
+            free(tile_of);
+            free(map);
+            nwn2_aswm_free(&ctx, &based);
+        }
+        wm_mesh_free(&ctx, &mesh);
+        nwn2_file_free(&ctx, &f);
+    }
+    wmt_free_list(files, count);
+}
+
 /* Each pair given the line-of-sight bit: points sampled along the
  * centre-to-centre segment all lie on walkable triangles of the tile. */
 static int on_tile_walkable(const nwn2_aswm *a, const nwn2_tile *t, double x, double y)
@@ -506,43 +576,63 @@ static void test_tile_with_127_walkable(void **state)
     free(path);
 }
 
-/* Same input, same bytes: twice on one thread, and on four threads. */
+/* Same input, same bytes: twice on one thread, and on four threads; for a
+ * re-bake of a TRX and for a TRN baked with its GIT's cutters. */
 static void test_deterministic(void **state)
 {
     (void)state;
-    char *path = wmt_corpus_path_or_skip("nwn2/castle_krag_tower.trx");
-    uint8_t *data[3];
-    size_t size[3];
-    for (int run = 0; run < 3; run++) {
-        wm_ctx ctx;
-        nwn2_file f;
-        load_file(path, &f, &ctx);
-        nwn2_bake_options opts;
-        nwn2_bake_options_init(&opts);
-        opts.threads = run == 2 ? 4 : 1;
-        assert_int_equal(nwn2_bake(&ctx, &f.aswm, &opts, NULL), WM_OK);
-        wm_buffer out;
-        wm_buffer_init(&out, &ctx);
-        assert_int_equal(nwn2_file_serialize(&ctx, &f, -1, &out), WM_OK);
-        data[run] = malloc(out.size);
-        memcpy(data[run], out.data, out.size);
-        size[run] = out.size;
-        wm_buffer_free(&out);
-        nwn2_file_free(&ctx, &f);
+    const char *const inputs[][2] = {{"nwn2/castle_krag_tower.trx", NULL},
+                                     {"nwn2-areas/shadowdale_mages_guild.TRN", "nwn2-areas/shadowdale_mages_guild.GIT"}};
+    for (size_t in = 0; in < 2; in++) {
+        char *path = wmt_corpus_path(inputs[in][0]);
+        char *git = inputs[in][1] ? wmt_corpus_path(inputs[in][1]) : NULL;
+        if (!path || (inputs[in][1] && !git)) {
+            free(path);
+            free(git);
+            print_message("corpus file %s not available: skipping\n", inputs[in][0]);
+            skip();
+        }
+        uint8_t *data[3];
+        size_t size[3];
+        for (int run = 0; run < 3; run++) {
+            wm_ctx ctx;
+            nwn2_file f;
+            load_file(path, &f, &ctx);
+            nwn2_cutter_set cutters = {0};
+            nwn2_bake_options opts;
+            nwn2_bake_options_init(&opts);
+            opts.threads = run == 2 ? 4 : 1;
+            if (git) {
+                assert_int_equal(nwn2_bake_read_git(&ctx, git, &cutters), WM_OK);
+                opts.cutters = &cutters;
+            }
+            assert_int_equal(nwn2_bake(&ctx, &f.aswm, &opts, NULL), WM_OK);
+            wm_buffer out;
+            wm_buffer_init(&out, &ctx);
+            assert_int_equal(nwn2_file_serialize(&ctx, &f, -1, &out), WM_OK);
+            data[run] = malloc(out.size);
+            memcpy(data[run], out.data, out.size);
+            size[run] = out.size;
+            wm_buffer_free(&out);
+            nwn2_cutter_set_free(&ctx, &cutters);
+            nwn2_file_free(&ctx, &f);
+        }
+        assert_int_equal(size[0], size[1]);
+        assert_int_equal(size[0], size[2]);
+        assert_memory_equal(data[0], data[1], size[0]);
+        assert_memory_equal(data[0], data[2], size[0]);
+        for (int run = 0; run < 3; run++)
+            free(data[run]);
+        free(path);
+        free(git);
     }
-    assert_int_equal(size[0], size[1]);
-    assert_int_equal(size[0], size[2]);
-    assert_memory_equal(data[0], data[1], size[0]);
-    assert_memory_equal(data[0], data[2], size[0]);
-    for (int run = 0; run < 3; run++)
-        free(data[run]);
-    free(path);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rebake_reproduces_toolset),
+        cmocka_unit_test(test_base_keeps_unchanged_triangles),
         cmocka_unit_test(test_line_of_sight_is_safe),
         cmocka_unit_test(test_tile_with_127_walkable),
         cmocka_unit_test(test_deterministic),

@@ -362,6 +362,62 @@ static void test_edge_shared_by_many_triangles(void **state)
     free(flags);
 }
 
+/* A square (triangles 0 and 1 sharing the diagonal) and a copy of triangle 0
+ * (triangle 2, the same three vertices): the rebuild links 0 and 1 across the
+ * diagonal, and never links the copy to its original. */
+static void test_duplicate_never_steals_a_link(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    const float verts[] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
+    const uint32_t tris[] = {0, 1, 2, 0, 2, 3, 0, 1, 2};
+    const uint16_t flags[] = {NWN2_TRI_WALKABLE, NWN2_TRI_WALKABLE, NWN2_TRI_WALKABLE};
+    nwn2_aswm a;
+    make_mesh(&ctx, &a, 1, 1, 9.0f, verts, 4, tris, flags, 3);
+    assert_int_equal(nwn2_aswm_rebuild_edges(&ctx, &a), WM_OK);
+    for (int k = 0; k < 3; k++) {
+        assert_int_not_equal(a.triangles[0].neighbour[k], 2);
+        assert_int_not_equal(a.triangles[2].neighbour[k], 0);
+    }
+    int linked = 0;
+    for (int k = 0; k < 3; k++)
+        linked += a.triangles[0].neighbour[k] == 1;
+    assert_int_equal(linked, 1);
+    nwn2_aswm_free(&ctx, &a);
+}
+
+/* Tile lines at x = 9 (2 x 1 tiles of 9 m). A vertex 0.5 mm short of the
+ * line is moved onto it; a triangle overhanging the line by 5 cm stays whole
+ * (in the tile of its centre); one overhanging by 1 m is split. */
+static void test_overhangs_snap_or_stay_whole(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    const float verts[] = {1, 1, 0, 8.9995f, 1, 0, 1, 3, 0,   /* 0.5 mm short of the line */
+                           1, 4, 0, 9.05f, 4, 0, 1, 6, 0,     /* 5 cm over it */
+                           1, 7, 0, 10, 7, 0, 1, 8.5f, 0};    /* 1 m over it */
+    const uint32_t tris[] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+    const uint16_t flags[] = {NWN2_TRI_WALKABLE, NWN2_TRI_WALKABLE, NWN2_TRI_WALKABLE};
+    nwn2_aswm a;
+    make_mesh(&ctx, &a, 2, 1, 9.0f, verts, 9, tris, flags, 3);
+    nwn2_bake_options opts;
+    nwn2_bake_options_init(&opts);
+    nwn2_bake_stats stats;
+    assert_int_equal(nwn2_bake(&ctx, &a, &opts, &stats), WM_OK);
+    assert_int_equal(stats.snapped_vertices, 1);
+    assert_int_equal(stats.split_added, 2); /* only the 1 m overhang: a triangle and a quadrilateral of two */
+    assert_int_equal(a.triangle_count, 5);
+    assert_int_equal(a.tiles[0].triangle_count, 4);
+    assert_int_equal(a.tiles[1].triangle_count, 1);
+    int on_line = 0;
+    for (uint32_t v = 0; v < a.vertex_count; v++)
+        on_line += a.vertices[3 * v] == 9.0f;
+    assert_int_equal(on_line, 3); /* the snapped vertex and the two split points */
+    nwn2_aswm_free(&ctx, &a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +429,8 @@ int main(void)
         cmocka_unit_test(test_127_bakes_128_is_an_error),
         cmocka_unit_test(test_bad_input_is_refused),
         cmocka_unit_test(test_edge_shared_by_many_triangles),
+        cmocka_unit_test(test_duplicate_never_steals_a_link),
+        cmocka_unit_test(test_overhangs_snap_or_stay_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

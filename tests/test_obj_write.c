@@ -162,12 +162,35 @@ static void gltf_has_no_unused_extensions(void **state)
     free(sample);
 }
 
+/* k1cp-m12aa_01f.wok has transitions: OBJ keeps them silently, a WMO and a PLY cannot and say so. */
+static void lost_transitions_are_announced(void **state)
+{
+    (void)state;
+    char *wok = wmt_corpus_path_or_skip("bwm/k1cp-m12aa_01f.wok");
+    char *dir = wmt_make_temp_dir();
+    const char *names[3] = {"room.obj", "room.wmo", "room.ply"};
+    for (int i = 0; i < 3; i++) {
+        char *out = wmt_join(dir, names[i]), *err = NULL;
+        const char *convert[] = {"convert", wok, out, NULL};
+        assert_int_equal(wmt_run_cli(NULL, &err, convert), 0);
+        int warned = strstr(err, "transition edge(s)") != NULL && strstr(err, "did not survive") != NULL;
+        if (warned != (i > 0))
+            fail_msg("%s: %s", names[i], err);
+        free(err);
+        free(out);
+    }
+    wmt_remove_tree(dir);
+    free(dir);
+    free(wok);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(objects_become_o_objects_with_their_own_vertices),
         cmocka_unit_test(transitions_become_named_edge_objects),
         cmocka_unit_test(gltf_has_no_unused_extensions),
+        cmocka_unit_test(lost_transitions_are_announced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

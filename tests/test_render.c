@@ -622,6 +622,58 @@ static void corrupt_files(void **state)
     free(wok);
 }
 
+/* A TRX whose tables point nowhere (tile ranges past the triangles, vertex,
+ * island and adjacency indices out of range) still draws, in every view. */
+static void corrupt_nwn2(void **state)
+{
+    (void)state;
+    svgt_need_validator();
+    char *trx = wmt_corpus_path_or_skip("nwn2/castle_krag_tower.trx");
+    char *dir = wmt_make_temp_dir();
+    char *odd = wmt_join(dir, "odd.trx");
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    nwn2_file file;
+    assert_int_equal(nwn2_file_read(&ctx, trx, &file), WM_OK);
+    nwn2_aswm *a = &file.aswm;
+    a->tiles[0].triangle_count = UINT32_MAX;
+    a->tiles[1].triangle_offset = UINT32_MAX - 5;
+    a->triangles[0].v[0] = 0xFFFFFFF0u;
+    a->triangles[1].island = 60000;
+    a->triangles[2].neighbour[0] = 0xFFFFFF00u;
+    for (uint32_t i = 0; i < a->island_count; i++)
+        if (a->islands[i].adjacent_count) {
+            a->islands[i].adjacent[0] = 99999;
+            a->islands[i].exit[0] = 0xFFFFFFF0u;
+        }
+    assert_int_equal(nwn2_file_write(&ctx, &file, odd, 1), WM_OK);
+    nwn2_file_free(&ctx, &file);
+    char *paths[4];
+    for (int v = 0; v < 4; v++) {
+        char name[16];
+        snprintf(name, sizeof name, "%d.svg", v);
+        paths[v] = wmt_join(dir, name);
+        wm_options opts;
+        wm_options_init(&opts);
+        wm_option_set(&ctx, &opts, "view", views[v]);
+        wm_option_set(&ctx, &opts, "path", "3,3 60,60");
+        wm_result r = svg_render_file(&ctx, odd, NULL, paths[v], &opts, 1);
+        if (r == WM_ERR_OPTION) { /* no walkable triangle under a point: draw without the route */
+            wm_options_init(&opts);
+            wm_option_set(&ctx, &opts, "view", views[v]);
+            r = svg_render_file(&ctx, odd, NULL, paths[v], &opts, 1);
+        }
+        assert_int_equal(r, WM_OK);
+    }
+    assert_int_equal(svgt_validate((const char *const *)paths, 4), 0);
+    for (int v = 0; v < 4; v++)
+        free(paths[v]);
+    free(odd);
+    wmt_remove_tree(dir);
+    free(dir);
+    free(trx);
+}
+
 /* --select on a WMO root: that group only. */
 static void wmo_group_selection(void **state)
 {
@@ -723,6 +775,7 @@ int main(void)
         cmocka_unit_test(routes_follow_the_files_tables),
         cmocka_unit_test(options),
         cmocka_unit_test(corrupt_files),
+        cmocka_unit_test(corrupt_nwn2),
         cmocka_unit_test(wmo_group_selection),
         cmocka_unit_test(wmo_liquids),
     };

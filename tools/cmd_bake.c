@@ -10,13 +10,15 @@ static void help(void)
 {
     printf("Usage: walkmesh bake IN.trn|IN.trx -o OUT.trx [--keep-borders] [--git AREA.git [--cut-whole]]\n"
            "                    [--threads N] [--force] [--quiet]\n\n"
-           "Bakes an NWN2 walkmesh the way the toolset does: drops the map-border tiles, splits\n"
-           "triangles along tile lines (meshes imported from elsewhere), turns triangles clockwise,\n"
-           "groups them by tile, rebuilds edges and neighbours, then computes every tile's path\n"
-           "table (Dijkstra over the tile's walkable triangles, 2-D centre distances), line-of-sight\n"
-           "bits where they are provable, the islands and the island path table. Every packet other\n"
-           "than the walkmesh is copied unchanged. The output is byte-identical run to run, whatever\n"
-           "the thread count.\n\n"
+           "Bakes an NWN2 walkmesh the way the toolset does. A baked TRX keeps the toolset's\n"
+           "geometry, triangle order, tiles and links; only the tables are recomputed. A TRN (or\n"
+           "--git) is rebuilt first: map-border tiles dropped, vertices within 1 mm of a tile line\n"
+           "snapped onto it, triangles crossing a line by 10 cm or more split along it, triangles\n"
+           "turned clockwise and grouped by tile, edges and neighbours rebuilt. Then every tile's\n"
+           "path table (Dijkstra over the tile's walkable triangles, 2-D centre distances),\n"
+           "line-of-sight bits where they are provable, the islands and the island path table.\n"
+           "Every packet other than the walkmesh is copied unchanged. The output is byte-identical\n"
+           "run to run, whatever the thread count.\n\n"
            "  -o, --output OUT.trx   file to write (refused when it exists, unless --force)\n"
            "  --keep-borders         keep the triangles of the border tiles (exteriors: 8 tiles\n"
            "                         on each side; interiors have none)\n"
@@ -32,7 +34,7 @@ static void help(void)
            "  --force                overwrite OUT.trx\n"
            "  --quiet                no summary, no progress bar\n\n"
            "A tile's path table addresses at most 127 walkable triangles; a tile with more is an\n"
-           "error naming the tile: simplify the walkable surface there and bake again.\n\n"
+           "error naming the tile and its square: use fewer walkable triangles there and bake again.\n\n"
            "Exit status: 0 baked, 1 usage, 2 input unreadable or not bakeable (e.g. a tile with\n"
            "more than 127 walkable triangles), 3 output not written (exists without --force).\n");
 }
@@ -129,9 +131,10 @@ int cmd_bake(int argc, char **argv)
     else if ((r = nwn2_file_write(&ctx, &file, out, force)) != WM_OK)
         code = cli_fail(&ctx, r, 1);
     else if (!quiet) {
-        printf("%s: baked %u triangles (%u walkable) in %u x %u tiles: %u islands, at most %u walkable per tile\n",
+        printf("%s: baked %u triangles (%u walkable) in %u x %u tiles: %u islands, at most %u walkable per tile%s\n",
                out, file.aswm.triangle_count, stats.walkable_triangles, file.aswm.grid_width,
-               file.aswm.grid_height, stats.island_count, stats.max_tile_nodes);
+               file.aswm.grid_height, stats.island_count, stats.max_tile_nodes,
+               stats.kept_layout ? " (geometry, tiles and links kept from the input)" : "");
         if (stats.border_removed || stats.cut_removed || stats.split_added)
             printf("%s: %u border triangles dropped, %u triangles added by splits, %u removed by %u cutters (%u of "
                    "them removing whole triangles)\n",

@@ -127,6 +127,9 @@ static wm_result walk_nodes(scene_walk *w, const struct aiNode *node, const stru
 static wm_result import_error(wm_ctx *ctx, const char *path)
 {
     const char *why = aiGetErrorString();
+    if (why && strstr(why, "bad_alloc")) /* the address-space limit of the import process (assimp_contained.c) */
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: cannot import: Assimp ran out of memory on this file (the import is "
+                        "limited to 1 GiB): refused", path);
     return wm_error(ctx, WM_ERR_CORRUPT, "%s: cannot import: %s", path, why && *why ? why : "unknown Assimp error");
 }
 

@@ -254,6 +254,19 @@ void nwn2_triangle_geometry(const nwn2_aswm *a, uint32_t t, float centre[2], flo
 double nwn2_triangle_sliver(const nwn2_aswm *a, uint32_t t);
 #define NWN2_SLIVER_RATIO 1e-6
 
+/* A triangle's three vertex positions as one sortable key (the bits of each
+ * corner, corners in ascending order): equal keys = the same triangle,
+ * whatever its vertex indices, order or winding. A total order, NaN included. */
+typedef struct nwn2_corner_key {
+    uint32_t p[9];
+    uint32_t index; /* the triangle's index; ties in nwn2_corner_key_cmp go by it */
+} nwn2_corner_key;
+void nwn2_corner_key_make(nwn2_corner_key *key, const float *positions, const uint32_t v[3], uint32_t index);
+/* Compares the positions only. */
+int nwn2_corner_key_same(const nwn2_corner_key *x, const nwn2_corner_key *y);
+/* qsort order: positions, then index. */
+int nwn2_corner_key_cmp(const void *x, const void *y);
+
 /* ---------------------------------------------------- whole file (TRN/TRX) */
 
 typedef struct nwn2_file {

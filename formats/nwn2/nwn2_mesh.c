@@ -1,4 +1,5 @@
 /* ASWM <-> neutral mesh. */
+#include "bake.h"
 #include "nwn2.h"
 #include "wm_surface.h"
 
@@ -6,6 +7,7 @@
 #define NWN2_MAX_GRID_TILES 65536u
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 int nwn2_triangle_is_border(const nwn2_aswm *a, uint32_t t)
@@ -67,14 +69,55 @@ static int base_is_clockwise(const nwn2_aswm *a)
     return flagged * 2 > a->triangle_count;
 }
 
-static uint32_t tile_coord(float c, float width, uint32_t count)
+/* ---- keeping a baked base's decisions for the triangles that did not change ---- */
+
+/* base_of[t] = the base triangle with the same three vertex positions as
+ * mesh triangle t (each base triangle used once, duplicates in order), or
+ * NWN2_NONE32 for a new or changed triangle. */
+static wm_result match_base(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_aswm *base, uint32_t *base_of)
 {
-    double q = floor((double)c / width);
-    if (!(q >= 0.0))
-        return 0;
-    if (q >= (double)count)
-        return count - 1;
-    return (uint32_t)q;
+    nwn2_corner_key *mk = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *mk);
+    nwn2_corner_key *bk = wm_alloc_array(ctx, base->triangle_count ? base->triangle_count : 1, sizeof *bk);
+    if (!mk || !bk) {
+        wm_free(ctx, mk);
+        wm_free(ctx, bk);
+        return WM_ERR_NOMEM;
+    }
+    for (uint32_t t = 0; t < mesh->triangle_count; t++) {
+        nwn2_corner_key_make(&mk[t], mesh->positions, &mesh->indices[3 * (size_t)t], t);
+        base_of[t] = NWN2_NONE32;
+    }
+    for (uint32_t t = 0; t < base->triangle_count; t++)
+        nwn2_corner_key_make(&bk[t], base->vertices, base->triangles[t].v, t);
+    qsort(mk, mesh->triangle_count, sizeof *mk, nwn2_corner_key_cmp);
+    qsort(bk, base->triangle_count, sizeof *bk, nwn2_corner_key_cmp);
+    for (uint32_t i = 0, j = 0; i < mesh->triangle_count && j < base->triangle_count;) {
+        int c = nwn2_corner_key_same(&mk[i], &bk[j]) ? 0 : nwn2_corner_key_cmp(&mk[i], &bk[j]);
+        if (c == 0)
+            base_of[mk[i++].index] = bk[j++].index;
+        else if (c < 0)
+            i++;
+        else
+            j++;
+    }
+    wm_free(ctx, mk);
+    wm_free(ctx, bk);
+    return WM_OK;
+}
+
+/* The base's vertex order (and so its winding and first vertex) in mesh vertex indices. */
+static int base_vertex_order(const wm_mesh *mesh, const uint32_t *ix, const nwn2_aswm *base, uint32_t bt,
+                             uint32_t out[3])
+{
+    for (int k = 0; k < 3; k++) {
+        const float *want = &base->vertices[3 * (size_t)base->triangles[bt].v[k]];
+        out[k] = NWN2_NONE32;
+        for (int m = 0; m < 3; m++)
+            if (memcmp(&mesh->positions[3 * (size_t)ix[m]], want, 3 * sizeof(float)) == 0)
+                out[k] = ix[m];
+    }
+    return out[0] != out[1] && out[1] != out[2] && out[0] != out[2] && out[0] != NWN2_NONE32 &&
+           out[1] != NWN2_NONE32 && out[2] != NWN2_NONE32;
 }
 
 /* Grows the grid (keeping existing tiles at their x/y) so every centre fits. */
@@ -142,10 +185,25 @@ wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
     nwn2_triangle *tris = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *tris);
     uint32_t *tile_of = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *tile_of);
     uint32_t *order = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *order);
-    uint32_t *start = NULL;
-    if (!vertices || !tris || !tile_of || !order) {
+    uint32_t *pre = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *pre);
+    uint32_t *origin = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *origin);
+    uint32_t *start = NULL, *base_of = NULL, *base_tile = NULL;
+    nwn2_triangle *old = NULL;
+    if (!vertices || !tris || !tile_of || !order || !pre || !origin) {
         r = WM_ERR_NOMEM;
         goto done;
+    }
+    /* A baked base (a TRX): its unchanged triangles keep their tile, their
+     * place in it, their vertex order, links, centre, normal and d. */
+    if (a->triangle_count && nwn2_bake_keeps_layout(a, NULL)) {
+        base_of = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *base_of);
+        base_tile = wm_alloc_array(ctx, a->triangle_count, sizeof *base_tile);
+        if (!base_of || !base_tile) {
+            r = WM_ERR_NOMEM;
+            goto done;
+        }
+        if ((r = match_base(ctx, mesh, a, base_of)))
+            goto done;
     }
     if (mesh->vertex_count)
         memcpy(vertices, mesh->positions, (size_t)mesh->vertex_count * 3 * sizeof(float));
@@ -183,20 +241,36 @@ wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
         r = WM_ERR_NOMEM;
         goto done;
     }
+    for (uint32_t i = 0; base_tile && i < tiles; i++) /* after grow_grid: today's tile numbers */
+        for (uint32_t k = 0; k < a->tiles[i].triangle_count; k++)
+            base_tile[a->tiles[i].triangle_offset + k] = i;
     for (uint32_t t = 0; t < mesh->triangle_count; t++) {
         const uint32_t *ix = &mesh->indices[3 * (size_t)t];
-        float cx = (vertices[3 * (size_t)ix[0]] + vertices[3 * (size_t)ix[1]] + vertices[3 * (size_t)ix[2]]) / 3.0f;
-        float cy = (vertices[3 * (size_t)ix[0] + 1] + vertices[3 * (size_t)ix[1] + 1] +
-                    vertices[3 * (size_t)ix[2] + 1]) / 3.0f;
-        tile_of[t] = tile_coord(cy, a->tile_width, a->grid_height) * a->grid_width +
-                     tile_coord(cx, a->tile_width, a->grid_width);
+        float c[2];
+        nwn2_bake_centre(&vertices[3 * (size_t)ix[0]], &vertices[3 * (size_t)ix[1]], &vertices[3 * (size_t)ix[2]], c);
+        tile_of[t] = base_of && base_of[t] != NWN2_NONE32 ? base_tile[base_of[t]] : nwn2_bake_tile_of(a, c[0], c[1]);
         start[tile_of[t] + 1]++;
     }
     for (uint32_t i = 0; i < tiles; i++)
         start[i + 1] += start[i];
-    /* stable counting sort: a tile's triangles are contiguous, mesh order kept inside */
-    for (uint32_t t = 0; t < mesh->triangle_count; t++)
-        order[start[tile_of[t]]++] = t;
+    /* stable counting sort: a tile's triangles are contiguous; inside a tile the
+     * base's triangles come first in the base's order, then the new ones in mesh order */
+    uint32_t kept = 0;
+    for (uint32_t t = 0; base_of && t < mesh->triangle_count; t++)
+        kept += base_of[t] != NWN2_NONE32;
+    for (uint32_t t = 0; base_of && t < a->triangle_count; t++)
+        base_tile[t] = NWN2_NONE32; /* reused: base triangle -> mesh triangle */
+    for (uint32_t t = 0; base_of && t < mesh->triangle_count; t++)
+        if (base_of[t] != NWN2_NONE32)
+            base_tile[base_of[t]] = t;
+    for (uint32_t i = 0, n = 0; i < (base_of ? a->triangle_count : 0); i++)
+        if (base_tile[i] != NWN2_NONE32)
+            pre[n++] = base_tile[i];
+    for (uint32_t t = 0, n = kept; t < mesh->triangle_count; t++)
+        if (!base_of || base_of[t] == NWN2_NONE32)
+            pre[n++] = t;
+    for (uint32_t i = 0; i < mesh->triangle_count; i++)
+        order[start[tile_of[pre[i]]]++] = pre[i];
     for (uint32_t i = tiles; i > 0; i--)
         start[i] = start[i - 1];
     start[0] = 0;
@@ -211,14 +285,27 @@ wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
         tri->v[2] = clockwise ? ix[1] : ix[2];
         tri->island = NWN2_NO_ISLAND;
         uint32_t flag = wm_surface_nwn2_flag(table, mesh->surfaces[t]) & NWN2_TRI_SURFACE_MASK;
-        tri->flags = (uint16_t)(flag | (mesh->walkable[t] ? NWN2_TRI_WALKABLE : 0) | (clockwise ? NWN2_TRI_CLOCKWISE : 0));
+        int cw = clockwise;
+        origin[i] = NWN2_NONE32;
+        for (int k = 0; k < 3; k++)
+            tri->neighbour[k] = NWN2_NONE32;
+        uint32_t bv[3];
+        if (base_of && base_of[t] != NWN2_NONE32 && base_vertex_order(mesh, ix, a, base_of[t], bv)) {
+            /* an unchanged triangle: the base's vertex order, winding and links (hints for the edges) */
+            const nwn2_triangle *bt = &a->triangles[base_of[t]];
+            memcpy(tri->v, bv, sizeof bv);
+            cw = (bt->flags & NWN2_TRI_CLOCKWISE) != 0;
+            origin[i] = base_of[t];
+            memcpy(tri->neighbour, bt->neighbour, sizeof tri->neighbour);
+        }
+        tri->flags = (uint16_t)(flag | (mesh->walkable[t] ? NWN2_TRI_WALKABLE : 0) | (cw ? NWN2_TRI_CLOCKWISE : 0));
     }
     for (uint32_t i = 0; i < tiles; i++)
         if ((r = reset_tile(ctx, &a->tiles[i], start[i], start[i + 1] - start[i])))
             goto done;
 
     wm_free(ctx, a->vertices);
-    wm_free(ctx, a->triangles);
+    old = a->triangles; /* read below for the kept triangles' stored geometry */
     a->vertices = vertices;
     a->vertex_count = mesh->vertex_count;
     a->triangles = tris;
@@ -231,14 +318,31 @@ wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
     wm_free(ctx, a->trailing);
     a->trailing = NULL;
     a->trailing_size = 0;
-    if ((r = nwn2_aswm_rebuild_edges(ctx, a)))
+    if ((r = nwn2_aswm_rebuild_edges_hinted(ctx, a, origin)))
         goto done;
     nwn2_aswm_recompute_geometry(a);
+    for (uint32_t i = 0; i < a->triangle_count; i++) {
+        nwn2_triangle *tri = &a->triangles[i];
+        if (origin[i] != NWN2_NONE32) {
+            memcpy(tri->centre, old[origin[i]].centre, sizeof tri->centre);
+            memcpy(tri->normal, old[origin[i]].normal, sizeof tri->normal);
+            tri->d = old[origin[i]].d;
+        } else {
+            /* the toolset's centre (the bake's path costs are measured between centres) */
+            nwn2_bake_centre(&a->vertices[3 * (size_t)tri->v[0]], &a->vertices[3 * (size_t)tri->v[1]],
+                             &a->vertices[3 * (size_t)tri->v[2]], tri->centre);
+        }
+    }
 done:
     wm_free(ctx, vertices);
     wm_free(ctx, tris);
+    wm_free(ctx, old);
     wm_free(ctx, tile_of);
     wm_free(ctx, order);
+    wm_free(ctx, pre);
+    wm_free(ctx, origin);
+    wm_free(ctx, base_of);
+    wm_free(ctx, base_tile);
     wm_free(ctx, start);
     return r;
 }

@@ -24,17 +24,39 @@ static int half_edge_cmp(const void *pa, const void *pb)
 
 #define PAIR_HINT_LIMIT 64
 
+/* Two triangles on the same three vertices (duplicates, which toolset files
+ * hold): never each other's neighbour. */
+static int duplicates(const nwn2_triangle *a, const nwn2_triangle *b)
+{
+    for (int i = 0; i < 3; i++)
+        if (a->v[i] != b->v[0] && a->v[i] != b->v[1] && a->v[i] != b->v[2])
+            return 0;
+    return 1;
+}
+
+/* Whether the input linked triangles t and u (both input triangles). */
+static int input_linked(const uint32_t *origin, const nwn2_triangle *tris, uint32_t t, uint32_t u)
+{
+    if (!origin || origin[t] == NWN2_NONE32 || origin[u] == NWN2_NONE32)
+        return 0;
+    const uint32_t *nt = tris[t].neighbour, *nu = tris[u].neighbour;
+    return (nt[0] == origin[u] || nt[1] == origin[u] || nt[2] == origin[u]) &&
+           (nu[0] == origin[t] || nu[1] == origin[t] || nu[2] == origin[t]);
+}
+
 /* Pairs the sides of one vertex pair h[i..j). Two sides: linked. More (a
  * non-manifold edge): sides whose triangles were linked in the input are
  * paired first (hints: origin[t] = input index, t's neighbour[] = input
- * neighbours); sides without input triangle are then paired in order. */
+ * neighbours); sides without input triangle are then paired in order.
+ * A triangle is never paired with its duplicate unless the input did. */
 static void pair_group(const half_edge *h, uint32_t n, const uint32_t *origin, const nwn2_triangle *tris,
                        uint32_t *mate)
 {
     for (uint32_t i = 0; i < n; i++)
         mate[i] = NWN2_NONE32;
     if (n == 2) {
-        if (h[0].tri != h[1].tri) {
+        if (h[0].tri != h[1].tri && (!duplicates(&tris[h[0].tri], &tris[h[1].tri]) ||
+                                     input_linked(origin, tris, h[0].tri, h[1].tri))) {
             mate[0] = 1;
             mate[1] = 0;
         }
@@ -50,9 +72,7 @@ static void pair_group(const half_edge *h, uint32_t n, const uint32_t *origin, c
             uint32_t oj = hints[h[j].tri];
             if (mate[j] != NWN2_NONE32 || oj == NWN2_NONE32 || h[i].tri == h[j].tri)
                 continue;
-            const uint32_t *ni = tris[h[i].tri].neighbour, *nj = tris[h[j].tri].neighbour;
-            int linked = (ni[0] == oj || ni[1] == oj || ni[2] == oj) && (nj[0] == oi || nj[1] == oi || nj[2] == oi);
-            if (linked) {
+            if (input_linked(hints, tris, h[i].tri, h[j].tri)) {
                 mate[i] = j;
                 mate[j] = i;
             }
@@ -62,7 +82,8 @@ static void pair_group(const half_edge *h, uint32_t n, const uint32_t *origin, c
         if (mate[i] != NWN2_NONE32 || (hints && hints[h[i].tri] != NWN2_NONE32))
             continue;
         for (uint32_t j = i + 1; j < n; j++)
-            if (mate[j] == NWN2_NONE32 && (!hints || hints[h[j].tri] == NWN2_NONE32) && h[i].tri != h[j].tri) {
+            if (mate[j] == NWN2_NONE32 && (!hints || hints[h[j].tri] == NWN2_NONE32) && h[i].tri != h[j].tri &&
+                !duplicates(&tris[h[i].tri], &tris[h[j].tri])) {
                 mate[i] = j;
                 mate[j] = i;
                 break;
@@ -240,4 +261,40 @@ void nwn2_aswm_recompute_geometry(nwn2_aswm *a)
         nwn2_triangle *tri = &a->triangles[t];
         nwn2_triangle_geometry(a, t, tri->centre, tri->normal, &tri->d);
     }
+}
+
+static int corners_cmp(const uint32_t *x, const uint32_t *y, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (x[k] != y[k])
+            return x[k] < y[k] ? -1 : 1;
+    return 0;
+}
+
+void nwn2_corner_key_make(nwn2_corner_key *key, const float *positions, const uint32_t v[3], uint32_t index)
+{
+    uint32_t c[3][3];
+    for (int k = 0; k < 3; k++)
+        memcpy(c[k], &positions[3 * (size_t)v[k]], sizeof c[k]);
+    for (int i = 1; i < 3; i++)
+        for (int k = i; k > 0 && corners_cmp(c[k - 1], c[k], 3) > 0; k--) {
+            uint32_t x[3];
+            memcpy(x, c[k], sizeof x);
+            memcpy(c[k], c[k - 1], sizeof x);
+            memcpy(c[k - 1], x, sizeof x);
+        }
+    memcpy(key->p, c, sizeof key->p);
+    key->index = index;
+}
+
+int nwn2_corner_key_same(const nwn2_corner_key *x, const nwn2_corner_key *y)
+{
+    return corners_cmp(x->p, y->p, 9) == 0;
+}
+
+int nwn2_corner_key_cmp(const void *pa, const void *pb)
+{
+    const nwn2_corner_key *x = pa, *y = pb;
+    int c = corners_cmp(x->p, y->p, 9);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
 }

@@ -264,38 +264,13 @@ static void check_triangle(vstate *v, uint32_t t)
         add(v, WM_SEV_WARNING, where, "several surface flags (0x%x)", surf);
 }
 
-typedef struct tri_corners {
-    uint32_t p[9]; /* bits of the three vertex positions, corners in ascending order */
-    uint32_t t;
-} tri_corners;
-
-/* A total order on bit patterns (NaN included): duplicates only need equality. */
-static int corner_cmp(const uint32_t *x, const uint32_t *y)
-{
-    for (int k = 0; k < 3; k++)
-        if (x[k] != y[k])
-            return x[k] < y[k] ? -1 : 1;
-    return 0;
-}
-
-static int tri_corners_cmp(const void *pa, const void *pb)
-{
-    const tri_corners *x = pa, *y = pb;
-    for (int i = 0; i < 3; i++) {
-        int c = corner_cmp(&x->p[3 * i], &y->p[3 * i]);
-        if (c)
-            return c;
-    }
-    return (x->t > y->t) - (x->t < y->t);
-}
-
 /* Triangles with the same three vertex positions as an earlier one. The
  * toolset's files hold some (FORMAT-NOTES section 2; its edge links keep
  * pointing at the real neighbours): a warning. */
 static wm_result check_duplicates(vstate *v)
 {
     const nwn2_aswm *a = v->a;
-    tri_corners *keys = wm_alloc_array(v->ctx, a->triangle_count ? a->triangle_count : 1, sizeof *keys);
+    nwn2_corner_key *keys = wm_alloc_array(v->ctx, a->triangle_count ? a->triangle_count : 1, sizeof *keys);
     if (!keys)
         return WM_ERR_NOMEM;
     uint32_t n = 0;
@@ -303,25 +278,14 @@ static wm_result check_duplicates(vstate *v)
         const uint32_t *tv = a->triangles[t].v;
         if (tv[0] >= a->vertex_count || tv[1] >= a->vertex_count || tv[2] >= a->vertex_count)
             continue; /* reported by check_triangle */
-        uint32_t c[3][3];
-        for (int k = 0; k < 3; k++)
-            memcpy(c[k], &a->vertices[3 * (size_t)tv[k]], sizeof c[k]);
-        for (int i = 1; i < 3; i++)
-            for (int k = i; k > 0 && corner_cmp(c[k - 1], c[k]) > 0; k--) {
-                uint32_t x[3];
-                memcpy(x, c[k], sizeof x);
-                memcpy(c[k], c[k - 1], sizeof x);
-                memcpy(c[k - 1], x, sizeof x);
-            }
-        memcpy(keys[n].p, c, sizeof keys[n].p);
-        keys[n++].t = t;
+        nwn2_corner_key_make(&keys[n++], a->vertices, tv, t);
     }
-    qsort(keys, n, sizeof *keys, tri_corners_cmp);
+    qsort(keys, n, sizeof *keys, nwn2_corner_key_cmp);
     char where[64];
     for (uint32_t i = 1; i < n; i++)
-        if (memcmp(keys[i].p, keys[i - 1].p, sizeof keys[i].p) == 0)
-            add(v, WM_SEV_WARNING, loc(where, sizeof where, "triangle %u", keys[i].t),
-                "duplicate of triangle %u (the same three vertex positions)", keys[i - 1].t);
+        if (nwn2_corner_key_same(&keys[i], &keys[i - 1]))
+            add(v, WM_SEV_WARNING, loc(where, sizeof where, "triangle %u", keys[i].index),
+                "duplicate of triangle %u (the same three vertex positions)", keys[i - 1].index);
     wm_free(v->ctx, keys);
     return WM_OK;
 }

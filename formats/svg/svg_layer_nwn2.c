@@ -523,12 +523,11 @@ wm_result svg_layer_nwn2(svg_plot *plot, const char *path, const svg_render_opti
         return r;
     }
     memset(v.tile_of, 0xff, (size_t)a->triangle_count * sizeof *v.tile_of);
-    for (uint32_t t = 0; t < v.tiles; t++)
-        for (uint32_t k = 0; k < a->tiles[t].triangle_count; k++) {
-            uint64_t i = (uint64_t)a->tiles[t].triangle_offset + k;
-            if (i < a->triangle_count)
-                v.tile_of[i] = t;
-        }
+    for (uint32_t t = 0; t < v.tiles; t++) { /* ranges as stored, clipped to the triangles there are */
+        uint64_t first = a->tiles[t].triangle_offset, end = first + a->tiles[t].triangle_count;
+        for (uint64_t i = first; i < end && i < a->triangle_count; i++)
+            v.tile_of[i] = t;
+    }
     mesh_heights(&v);
     uint32_t islands = 0;
     draw_triangles(plot, &v, colour, &islands);
