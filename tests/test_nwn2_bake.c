@@ -358,6 +358,16 @@ static void test_rebake_reproduces_toolset(void **state)
             nwn2_file rebaked = f;
             rebaked.aswm = baked;
             uint32_t after = validate_errors(&ctx, &rebaked);
+            /* the written file is no larger than the toolset's (with libdeflate; zlib's
+             * best level cannot always make up for the extra line-of-sight bits) */
+            wm_buffer out;
+            wm_buffer_init(&out, &ctx);
+            assert_int_equal(nwn2_file_serialize(&ctx, &rebaked, -1, &out), WM_OK);
+            size_t toolset_size = 0;
+            free(wmt_read_file(files[fi], &toolset_size));
+            if (out.size > toolset_size && nwn2_deflate_is_libdeflate())
+                fail_msg("%s: re-baked file of %zu bytes, the toolset's has %zu", files[fi], out.size, toolset_size);
+            wm_buffer_free(&out);
             const char *name = strrchr(files[fi], '/') ? strrchr(files[fi], '/') + 1 : files[fi];
             printf("  %-36s next hops %llu: %.4f%% equal or tie (%llu tie); islands %u/%u identical; "
                    "island next hops %llu: %.4f%% (%llu tie); %u triangles without twin; validate errors %u/%u%s\n",
@@ -404,6 +414,78 @@ static void test_rebake_reproduces_toolset(void **state)
     assert_int_equal(errors_after, 0);
 }
 
+/* Every toolset triangle found unchanged in the baked mesh (map, by vertex
+ * positions) sits in the tile the toolset put it in. */
+static void assert_tiles_kept(const nwn2_aswm *toolset, const nwn2_aswm *baked, const uint32_t *map)
+{
+    uint32_t *tile_of = malloc((baked->triangle_count + 1) * sizeof *tile_of);
+    for (uint32_t ti = 0; ti < baked->grid_width * baked->grid_height; ti++)
+        for (uint32_t k = 0; k < baked->tiles[ti].triangle_count; k++)
+            tile_of[baked->tiles[ti].triangle_offset + k] = ti;
+    for (uint32_t ti = 0; ti < toolset->grid_width * toolset->grid_height; ti++)
+        for (uint32_t k = 0; k < toolset->tiles[ti].triangle_count; k++) {
+            uint32_t bt = map[toolset->tiles[ti].triangle_offset + k];
+            uint32_t got = bt == UINT32_MAX ? ti : tile_of[bt];
+            if (got != ti) {
+                free(tile_of);
+                fail_msg("toolset triangle %u: tile %u, baked into tile %u", toolset->tiles[ti].triangle_offset + k,
+                         ti, got);
+            }
+        }
+    free(tile_of);
+}
+
+/* A toolset TRX baked again with its area's GIT (the cutters were applied
+ * once already; the toolset's triangulation around them differs from ours, so
+ * some triangles are cut again): validates with 0 errors, and every toolset
+ * triangle that survives whole stays in the toolset's tile. */
+static void test_trx_with_cutters_keeps_tiles(void **state)
+{
+    (void)state;
+    const char *const areas[][2] = {{"nwn2/CSLMordMansion.TRX", "nwn2/CSLMordMansion.GIT"},
+                                    {"nwn2/fh_settlement.trx", "nwn2/fh_settlement.GIT"},
+                                    {"nwn2-areas/oldskull_descent.trx", "nwn2-areas/oldskull_descent.GIT"},
+                                    {"nwn2-areas/shadowdale_mages_guild.trx", "nwn2-areas/shadowdale_mages_guild.GIT"}};
+    for (size_t i = 0; i < sizeof areas / sizeof areas[0]; i++) {
+        char *path = wmt_corpus_path(areas[i][0]), *git = wmt_corpus_path(areas[i][1]);
+        if (!path || !git) {
+            free(path);
+            free(git);
+            print_message("corpus files of %s not available: skipping\n", areas[i][0]);
+            skip();
+        }
+        wm_ctx ctx;
+        nwn2_file f;
+        load_file(path, &f, &ctx);
+        nwn2_cutter_set cutters;
+        assert_int_equal(nwn2_bake_read_git(&ctx, git, &cutters), WM_OK);
+        nwn2_bake_options opts;
+        nwn2_bake_options_init(&opts);
+        opts.cutters = &cutters;
+        nwn2_file baked = f;
+        assert_int_equal(nwn2_aswm_copy(&ctx, &baked.aswm, &f.aswm), WM_OK);
+        nwn2_bake_stats stats;
+        if (nwn2_bake(&ctx, &baked.aswm, &opts, &stats))
+            fail_msg("%s: %s", path, wm_ctx_message(&ctx));
+        assert_false(stats.kept_layout);
+        assert_int_equal(stats.snapped_vertices, 0);
+        uint32_t unmatched = 0;
+        uint32_t *map = match_triangles(&f.aswm, &baked.aswm, &unmatched);
+        assert_tiles_kept(&f.aswm, &baked.aswm, map);
+        printf("  %-40s %u of %u toolset triangles kept whole in their tile; %u pieces added, %u removed\n",
+               areas[i][0], f.aswm.triangle_count - unmatched, f.aswm.triangle_count, stats.split_added,
+               stats.cut_removed);
+        assert_true(f.aswm.triangle_count - unmatched > f.aswm.triangle_count / 2);
+        assert_int_equal(validate_errors(&ctx, &baked), 0);
+        free(map);
+        nwn2_aswm_free(&ctx, &baked.aswm);
+        nwn2_cutter_set_free(&ctx, &cutters);
+        nwn2_file_free(&ctx, &f);
+        free(path);
+        free(git);
+    }
+}
+
 /* convert ... --base X.trx with an unchanged mesh: every triangle keeps the
  * toolset's tile and links, so the bake that follows reproduces the
  * toolset's tables (checked as above, against the toolset's file). With
@@ -445,16 +527,7 @@ static void test_base_keeps_unchanged_triangles(void **state)
             uint32_t unmatched = 0;
             uint32_t *map = match_triangles(&f.aswm, &based, &unmatched);
             assert_int_equal(unmatched, edit ? 1 : 0);
-            uint32_t *tile_of = malloc((based.triangle_count + 1) * sizeof *tile_of);
-            for (uint32_t ti = 0; ti < based.grid_width * based.grid_height; ti++)
-                for (uint32_t k = 0; k < based.tiles[ti].triangle_count; k++)
-                    tile_of[based.tiles[ti].triangle_offset + k] = ti;
-            for (uint32_t ti = 0; ti < f.aswm.grid_width * f.aswm.grid_height; ti++)
-                for (uint32_t k = 0; k < f.aswm.tiles[ti].triangle_count; k++) {
-                    uint32_t bt = map[f.aswm.tiles[ti].triangle_offset + k];
-                    if (bt != UINT32_MAX)
-                        assert_int_equal(tile_of[bt], ti);
-                }
+            assert_tiles_kept(&f.aswm, &based, map);
             if (!edit) {
                 rebake_result res;
                 memset(&res, 0, sizeof res);
@@ -464,7 +537,6 @@ static void test_base_keeps_unchanged_triangles(void **state)
                 assert_int_equal(res.island_wrong, 0);
                 assert_int_equal(res.islands_identical, res.islands_checked);
             }
-            free(tile_of);
             free(map);
             nwn2_aswm_free(&ctx, &based);
         }
@@ -633,6 +705,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rebake_reproduces_toolset),
         cmocka_unit_test(test_base_keeps_unchanged_triangles),
+        cmocka_unit_test(test_trx_with_cutters_keeps_tiles),
         cmocka_unit_test(test_line_of_sight_is_safe),
         cmocka_unit_test(test_tile_with_127_walkable),
         cmocka_unit_test(test_deterministic),

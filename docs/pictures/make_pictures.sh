@@ -1,9 +1,9 @@
 #!/bin/sh
 # Regenerates the README's pictures from the project's own samples in corpus/
-# (no game data): run from the checkout after building (WALKMESH= another binary).
+# (no game data): run from the checkout after building (WALKMESH= another binary, OUT= another folder).
 set -eu
 W=${WALKMESH:-build/tools/walkmesh}
-OUT=docs/pictures
+OUT=${OUT:-docs/pictures}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 # KotOR: the courtyard as an area walkmesh, and the ramp as a placeable with two use hooks

@@ -104,8 +104,9 @@ static void make_clockwise(nwn2_aswm *a)
     }
 }
 
-/* Stable counting sort of the triangles by the tile holding their centre. */
-static wm_result sort_into_tiles(wm_ctx *ctx, nwn2_aswm *a)
+/* Stable counting sort of the triangles by the tile holding their centre,
+ * or by input_tile[input index] for input triangles when given. */
+static wm_result sort_into_tiles(wm_ctx *ctx, nwn2_aswm *a, const uint32_t *input_tile, uint32_t input_count)
 {
     const uint32_t tiles = a->grid_width * a->grid_height;
     uint32_t *tile_of = wm_alloc_array(ctx, a->triangle_count ? a->triangle_count : 1, sizeof *tile_of);
@@ -119,8 +120,9 @@ static wm_result sort_into_tiles(wm_ctx *ctx, nwn2_aswm *a)
     }
     for (uint32_t t = 0; t < a->triangle_count; t++) {
         float c[2];
+        uint32_t origin = a->triangles[t].edge[0];
         triangle_centre(a, t, c);
-        tile_of[t] = nwn2_bake_tile_of(a, c[0], c[1]);
+        tile_of[t] = input_tile && origin < input_count ? input_tile[origin] : nwn2_bake_tile_of(a, c[0], c[1]);
         start[tile_of[t] + 1]++;
     }
     for (uint32_t i = 0; i < tiles; i++)
@@ -237,6 +239,21 @@ wm_result bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts
         return r;
     if ((uint64_t)a->grid_width * a->grid_height > UINT32_MAX / 2)
         return wm_error(ctx, WM_ERR_LIMIT, "tile grid %u x %u is too large", a->grid_width, a->grid_height);
+    /* A baked TRX cut by cutters: its triangles that survive whole keep the
+     * toolset's tile and are neither snapped nor split (tile membership is
+     * the toolset's decision); only the pieces are tiled by rule. */
+    nwn2_bake_options layout_opts = *opts;
+    layout_opts.cutters = NULL;
+    uint32_t *input_tile = NULL;
+    const uint32_t input_count = a->triangle_count;
+    if (nwn2_bake_keeps_layout(a, &layout_opts)) {
+        input_tile = wm_alloc_array(ctx, input_count ? input_count : 1, sizeof *input_tile);
+        if (!input_tile)
+            return WM_ERR_NOMEM;
+        for (uint32_t ti = 0; ti < a->grid_width * a->grid_height; ti++)
+            for (uint32_t k = 0; k < a->tiles[ti].triangle_count; k++)
+                input_tile[a->tiles[ti].triangle_offset + k] = ti;
+    }
     /* Until the edges are rebuilt, edge[0] carries each triangle's input
      * index and neighbour[] its input neighbours: hints for non-manifold edges. */
     for (uint32_t t = 0; t < a->triangle_count; t++) {
@@ -250,13 +267,14 @@ wm_result bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts
     if (opts->cutters && opts->cutters->count)
         r = nwn2_bake_cut(ctx, a, opts->cutters, whole, &stats->split_added, &stats->cut_removed);
     if (!r) {
-        stats->snapped_vertices = nwn2_bake_snap_to_tile_lines(a);
-        r = nwn2_bake_split_tiles(ctx, a, &stats->split_added);
+        stats->snapped_vertices = input_tile ? 0 : nwn2_bake_snap_to_tile_lines(a);
+        r = bake_split_tiles(ctx, a, input_tile != NULL, &stats->split_added);
     }
     if (!r && !opts->keep_borders)
         r = drop_border(ctx, a, &stats->border_removed);
     if (!r)
-        r = sort_into_tiles(ctx, a);
+        r = sort_into_tiles(ctx, a, input_tile, input_count);
+    wm_free(ctx, input_tile);
     if (!r)
         r = compact_vertices(ctx, a);
     if (!r) {

@@ -17,6 +17,10 @@ wm_result bake_parallel(wm_ctx *ctx, unsigned threads, uint32_t count, bake_job_
 wm_result bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, const uint8_t *whole,
                         nwn2_bake_stats *stats);
 
+/* nwn2_bake_split_tiles; with keep_input, triangles still carrying their
+ * input index in edge[0] (stage 1) are never split, only pieces are. */
+wm_result bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, int keep_input, uint32_t *added);
+
 /* Islands without their path table (components, centres, links). */
 wm_result bake_islands_build(wm_ctx *ctx, nwn2_aswm *a, uint32_t island_tag);
 /* Row `from` of the island path table. */

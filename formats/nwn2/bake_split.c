@@ -212,11 +212,19 @@ wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bak
     return bake_subset_add_from(ctx, subset, a, before);
 }
 
+typedef struct tile_split {
+    const bake_line *line;
+    int keep_input; /* input triangles (edge[0] = input index) stay whole */
+} tile_split;
+
 /* A triangle crossing a tile line by less than NWN2_WHOLE_OVERHANG on its
  * smaller side stays whole (it goes to the tile holding its centre). */
 static int overhangs_far(void *user, const nwn2_aswm *a, uint32_t t)
 {
-    const bake_line *l = user;
+    const tile_split *ts = user;
+    const bake_line *l = ts->line;
+    if (ts->keep_input && a->triangles[t].edge[0] != NWN2_NONE32)
+        return 0;
     double above = 0.0, below = 0.0;
     for (int k = 0; k < 3; k++) {
         const float *p = &a->vertices[3 * (size_t)a->triangles[t].v[k]];
@@ -273,6 +281,11 @@ uint32_t nwn2_bake_snap_to_tile_lines(nwn2_aswm *a)
 
 wm_result nwn2_bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, uint32_t *added)
 {
+    return bake_split_tiles(ctx, a, 0, added);
+}
+
+wm_result bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, int keep_input, uint32_t *added)
+{
     bake_splitter s;
     bake_splitter_init(&s);
     wm_result r = WM_OK;
@@ -288,7 +301,8 @@ wm_result nwn2_bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, uint32_t *added)
             if (!crossed[k])
                 continue;
             bake_line l = {axis == 0 ? 1.0 : 0.0, axis == 0 ? 0.0 : 1.0, (double)((float)k * a->tile_width), axis};
-            r = bake_split_line(ctx, &s, a, &l, overhangs_far, &l, NULL, added);
+            tile_split ts = {&l, keep_input};
+            r = bake_split_line(ctx, &s, a, &l, overhangs_far, &ts, NULL, added);
         }
         wm_free(ctx, crossed);
     }

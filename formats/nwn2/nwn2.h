@@ -120,8 +120,15 @@ typedef struct nwn2_aswm_packet_info {
  * the stream must inflate to exactly that size. Free *out_raw with wm_free. */
 wm_result nwn2_aswm_decode_packet(wm_ctx *ctx, const uint8_t *payload, size_t size, const char *source,
                                   uint8_t **out_raw, size_t *out_size, nwn2_aswm_packet_info *out_info);
-/* Builds a packet payload from walkmesh bytes: compressed (zlib level
- * 0..9, -1 = zlib default) or raw. */
+/* Builds a packet payload from walkmesh bytes: compressed or raw. level
+ * 0..9: zlib at that level (6 reproduces the toolset's streams);
+ * NWN2_DEFLATE_DEFAULT: libdeflate level 6 when built with it, else zlib 6;
+ * NWN2_DEFLATE_BEST: libdeflate level 12, else zlib 9. */
+#define NWN2_DEFLATE_DEFAULT (-1)
+#define NWN2_DEFLATE_BEST (-2)
+/* 1 when built with libdeflate (whose level 12 brings every corpus re-bake
+ * under the toolset's file size; zlib's level 9 does not always). */
+int nwn2_deflate_is_libdeflate(void);
 wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, int compress, int level,
                                   wm_buffer *out);
 
@@ -285,8 +292,11 @@ wm_result nwn2_file_read(wm_ctx *ctx, const char *path, nwn2_file *out);
 /* Re-serialises f->aswm into the ASWM packet and serialises the container.
  * level -1: when the walkmesh bytes equal those read, the original packet
  * (and its zlib stream) is kept, so an unchanged file is written back
- * byte-identical; otherwise it is compressed (when the packet was) at the
- * level closest to the toolset's. level 0..9 always re-encodes. */
+ * byte-identical; otherwise it is compressed (when the packet was) with
+ * NWN2_DEFLATE_DEFAULT, and again with NWN2_DEFLATE_BEST when that came out
+ * larger than the packet it replaces although the walkmesh bytes did not
+ * grow (a re-bake; the smaller is kept). level 0..9
+ * always re-encodes with zlib at that level. */
 wm_result nwn2_file_serialize(wm_ctx *ctx, const nwn2_file *f, int level, wm_buffer *out);
 wm_result nwn2_file_write(wm_ctx *ctx, const nwn2_file *f, const char *path, int overwrite);
 

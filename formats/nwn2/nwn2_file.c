@@ -70,8 +70,25 @@ wm_result nwn2_file_serialize(wm_ctx *ctx, const nwn2_file *f, int level, wm_buf
                     level < 0;
     if (!unchanged) {
         /* the walkmesh changed (or a level was asked for): encode it anew */
-        r = nwn2_aswm_encode_packet(ctx, raw.data, raw.size, f->aswm_info.compressed || f->aswm_raw == NULL, level,
+        int compress = f->aswm_info.compressed || f->aswm_raw == NULL;
+        r = nwn2_aswm_encode_packet(ctx, raw.data, raw.size, compress, level < 0 ? NWN2_DEFLATE_DEFAULT : level,
                                     &packet);
+        const uint32_t before = c.packets[f->aswm_packet].size;
+        if (!r && compress && level < 0 && f->aswm_raw && packet.size > before && raw.size <= f->aswm_raw_size) {
+            /* a walkmesh no bigger than the one read (a re-bake) is never written larger than
+             * the packet it replaces when that can be helped: the toolset's streams are zlib
+             * level 6, and a re-bake's extra line-of-sight bits cost entropy. (A TRN baked into
+             * a TRX grows by its tables: no point.) */
+            wm_buffer best;
+            wm_buffer_init(&best, ctx);
+            r = nwn2_aswm_encode_packet(ctx, raw.data, raw.size, 1, NWN2_DEFLATE_BEST, &best);
+            if (!r && best.size < packet.size) {
+                wm_buffer swap = packet;
+                packet = best;
+                best = swap;
+            }
+            wm_buffer_free(&best);
+        }
         if (r)
             goto done;
         if (packet.size > UINT32_MAX) {

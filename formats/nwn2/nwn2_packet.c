@@ -8,8 +8,6 @@
 #endif
 
 #define COMP_HEADER 12u
-/* The toolset's streams carry the default-level zlib header (78 9c). */
-#define NWN2_DEFAULT_DEFLATE_LEVEL 6
 /* Deflate cannot expand data by more than about 1032:1; a claim beyond that
  * is refused before anything is allocated, whatever the byte limit. */
 #define ZLIB_MAX_RATIO 1032u
@@ -88,13 +86,23 @@ static wm_result inflate_exact(wm_ctx *ctx, const uint8_t *stream, size_t size, 
 }
 #endif
 
-/* The default compression: libdeflate at level 6 when built with it (about
- * 4x faster than zlib and never larger on the corpus, see docs/bake.md),
- * else zlib level 6. Returns the stream size, 0 on failure. */
-static size_t deflate_default(const uint8_t *raw, size_t size, uint8_t *out, size_t capacity)
+int nwn2_deflate_is_libdeflate(void)
 {
 #ifdef WALKMESH_HAVE_LIBDEFLATE
-    struct libdeflate_compressor *c = libdeflate_alloc_compressor(NWN2_DEFAULT_DEFLATE_LEVEL);
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+/* The default compression (level NWN2_DEFLATE_DEFAULT): libdeflate at level 6
+ * when built with it (about 4x faster than zlib at level 6 and smaller), else
+ * zlib level 6; NWN2_DEFLATE_BEST: libdeflate level 12, else zlib level 9.
+ * Returns the stream size, 0 on failure. */
+static size_t deflate_default(const uint8_t *raw, size_t size, int level, uint8_t *out, size_t capacity)
+{
+#ifdef WALKMESH_HAVE_LIBDEFLATE
+    struct libdeflate_compressor *c = libdeflate_alloc_compressor(level == NWN2_DEFLATE_BEST ? 12 : 6);
     if (!c)
         return 0;
     size_t produced = libdeflate_zlib_compress(c, raw, size, out, capacity);
@@ -102,7 +110,8 @@ static size_t deflate_default(const uint8_t *raw, size_t size, uint8_t *out, siz
     return produced;
 #else
     uLongf produced = (uLongf)capacity;
-    return compress2(out, &produced, raw, (uLong)size, NWN2_DEFAULT_DEFLATE_LEVEL) == Z_OK ? (size_t)produced : 0;
+    return compress2(out, &produced, raw, (uLong)size, level == NWN2_DEFLATE_BEST ? 9 : 6) == Z_OK ? (size_t)produced
+                                                                                                  : 0;
 #endif
 }
 
@@ -193,7 +202,7 @@ wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, 
         return out->status;
     uLongf produced = bound;
     if (level < 0) {
-        produced = (uLongf)deflate_default(raw, size, out->data + out->size, (size_t)bound);
+        produced = (uLongf)deflate_default(raw, size, level, out->data + out->size, (size_t)bound);
         if (!produced)
             return wm_error(ctx, WM_ERR_NOMEM, "could not compress the ASWM walkmesh");
     } else {

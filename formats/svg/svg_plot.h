@@ -80,7 +80,7 @@ void svg_plot_free(svg_plot *plot);
 /* Index of the class `name`, added with the CSS when new. */
 uint16_t svg_plot_style(svg_plot *plot, const char *name, const char *css_fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    WM_PRINTF(3, 4)
 #endif
     ;
 void svg_plot_face(svg_plot *plot, const float *a, const float *b, const float *c, uint16_t style);
@@ -89,20 +89,20 @@ void svg_plot_segment(svg_plot *plot, uint16_t style, const float *a, const floa
 void svg_plot_dot(svg_plot *plot, uint16_t style, const float *p, float pixels, svg_mark_kind kind);
 void svg_plot_label(svg_plot *plot, uint16_t style, const float *p, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
+    WM_PRINTF(4, 5)
 #endif
     ;
 /* Moves the last label right by that many pixels (beside a marker). */
 void svg_plot_offset_last(svg_plot *plot, float pixels);
 void svg_plot_legend(svg_plot *plot, svg_legend_kind kind, uint16_t style, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
+    WM_PRINTF(4, 5)
 #endif
     ;
 /* Appends a line to the picture's <desc> (facts for scripts and tests). */
 void svg_plot_describe(svg_plot *plot, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
+    WM_PRINTF(2, 3)
 #endif
     ;
 
