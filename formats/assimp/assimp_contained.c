@@ -41,7 +41,7 @@ wm_result wm_assimp_read(wm_ctx *ctx, const char *path, const wm_options *opts, 
 
 enum {
     CHILD_MEMORY_MB = 1024, /* address space of the importing child */
-    CHILD_RESIDENT_MB = 900, /* the parent's watch on its resident size (polled, so below 1 GB) */
+    CHILD_RESIDENT_MB = 768, /* the parent's watch on its resident size (polled: well below 1 GB) */
     CHILD_CPU_SECONDS = 20,
     CHILD_WALL_SECONDS = 25,
 };
@@ -156,7 +156,7 @@ static watch_verdict read_reply(wm_ctx *ctx, pid_t pid, int fd, wm_buffer *reply
     uint8_t chunk[65536];
     for (;;) {
         struct pollfd p = {fd, POLLIN, 0};
-        int ready = poll(&p, 1, 20);
+        int ready = poll(&p, 1, 10);
         if (ready > 0) {
             ssize_t n = read(fd, chunk, sizeof chunk);
             if (n < 0 && errno == EINTR)

@@ -81,8 +81,9 @@ static const wm_option_desc assimp_options[] = {
 
 const wm_format wm_format_assimp = {
     .name = "assimp",
-    .description = "interchange meshes through Assimp: reads OBJ, glTF/GLB, FBX, DAE, PLY, STL and every other "
-                   "format Assimp reads; writes OBJ (+MTL), glTF, GLB, PLY, STL, DAE",
+    .description = "interchange meshes: OBJ (+MTL) read and written by walkmesh itself; glTF/GLB, FBX, DAE, PLY, STL "
+                   "and every other format Assimp reads (in a contained process); writes glTF, GLB, PLY, STL, DAE "
+                   "through Assimp; .blend of Blender 3+, USD and M3D are refused with advice",
     .extensions = assimp_extensions,
     .probe = assimp_probe,
     .read = wm_assimp_read,
