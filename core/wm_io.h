@@ -89,6 +89,20 @@ WM_API wm_result wm_file_read(wm_ctx *ctx, const char *path, uint8_t **out_data,
  * With overwrite == 0 an existing path is refused (WM_ERR_EXISTS). On any
  * failure the temporary file is removed and path is untouched. */
 WM_API wm_result wm_file_write_atomic(wm_ctx *ctx, const char *path, const void *data, size_t size, int overwrite);
+/* Streaming form of wm_file_write_atomic: produce() writes the contents
+ * piece by piece with wm_file_sink_write (no whole file image in memory).
+ * An error from produce() or from a write removes the temporary file and
+ * leaves path untouched; the write error is reported with the path. */
+typedef struct wm_file_sink {
+    int fd;
+    wm_result status; /* sticky: WM_ERR_IO after a failed write */
+    int error;        /* errno of the failed write */
+} wm_file_sink;
+typedef wm_result (*wm_file_producer)(wm_ctx *ctx, void *user, wm_file_sink *sink);
+WM_API wm_result wm_file_write_atomic_with(wm_ctx *ctx, const char *path, int overwrite, wm_file_producer produce,
+                                           void *user);
+/* Appends bytes to the file; returns (and keeps) WM_ERR_IO once a write failed. */
+WM_API wm_result wm_file_sink_write(wm_file_sink *sink, const void *data, size_t size);
 WM_API int wm_file_exists(const char *path);
 /* The file name part of a path: after the last '/' (on Windows also '\\' or a drive's ':'). */
 WM_API const char *wm_path_file_name(const char *path);

@@ -2,6 +2,7 @@
 #include "test_support.h"
 
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,6 +128,52 @@ static void atomic_write_never_leaves_partial_files(void **state)
     free(dir);
 }
 
+/* Writes "piece 0 piece 1 ..." in `pieces` calls, then fails when asked to. */
+typedef struct piecewise {
+    int pieces;
+    int fail;
+} piecewise;
+
+static wm_result write_pieces(wm_ctx *ctx, void *user, wm_file_sink *sink)
+{
+    const piecewise *p = user;
+    for (int i = 0; i < p->pieces; i++) {
+        char text[16];
+        int n = snprintf(text, sizeof text, "piece %d ", i);
+        if (wm_file_sink_write(sink, text, (size_t)n)) return sink->status;
+    }
+    return p->fail ? wm_error(ctx, WM_ERR_LIMIT, "given up") : WM_OK;
+}
+
+static void streamed_write_is_atomic_too(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    char *dir = wmt_make_temp_dir();
+    char *path = wmt_join(dir, "out.bin");
+    piecewise ok = {3, 0}, failing = {5, 1};
+    assert_int_equal(wm_file_write_atomic_with(&ctx, path, 0, write_pieces, &ok), WM_OK);
+    size_t size;
+    uint8_t *data = wmt_read_file(path, &size);
+    const char expected[] = "piece 0 piece 1 piece 2 ";
+    assert_int_equal(size, strlen(expected));
+    assert_memory_equal(data, expected, size);
+    free(data);
+    /* a producer that fails after writing part of the file: the old file stays, no temporary is left */
+    assert_int_equal(wm_file_write_atomic_with(&ctx, path, 1, write_pieces, &failing), WM_ERR_LIMIT);
+    assert_string_equal(ctx.message, "given up");
+    data = wmt_read_file(path, &size);
+    assert_int_equal(size, strlen(expected));
+    assert_memory_equal(data, expected, size);
+    free(data);
+    assert_int_equal(count_entries(dir), 1);
+    assert_int_equal(wm_file_write_atomic_with(&ctx, path, 0, write_pieces, &ok), WM_ERR_EXISTS);
+    wmt_remove_tree(dir);
+    free(path);
+    free(dir);
+}
+
 /* Large blocks take the allocator's huge-page path: contents must survive
  * growing, growing again and shrinking back below the threshold. */
 static void large_blocks_keep_their_contents(void **state)
@@ -160,6 +207,7 @@ int main(void)
         cmocka_unit_test(array_counts_are_checked_before_allocation),
         cmocka_unit_test(buffer_writes_little_endian),
         cmocka_unit_test(atomic_write_never_leaves_partial_files),
+        cmocka_unit_test(streamed_write_is_atomic_too),
         cmocka_unit_test(large_blocks_keep_their_contents),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -70,6 +70,9 @@ wm_result bwm_parse(wm_ctx *ctx, const uint8_t *data, size_t size, const char *s
 wm_result bwm_read_file(wm_ctx *ctx, const char *path, bwm_file *out);
 /* Contiguous layout in section order; an unmodified parsed file comes back byte-identical. */
 wm_result bwm_serialize(wm_ctx *ctx, const bwm_file *file, wm_buffer *out);
+/* The same bytes written to path through the atomic file writer, a block at a
+ * time (no whole file image in memory). */
+wm_result bwm_write_file(wm_ctx *ctx, const bwm_file *file, const char *path, int overwrite);
 
 /* AABB plane flag styles. */
 typedef enum bwm_plane_style {

@@ -186,42 +186,56 @@ wm_result bwm_read_file(wm_ctx *ctx, const char *path, bwm_file *out)
     return r;
 }
 
-/* Little-endian stores into memory reserved up front (whole sections at a time). */
-static uint8_t *store_u32(uint8_t *p, uint32_t v)
+/* The serialiser stages the little-endian image in a small block and hands
+ * it to a sink block by block, so a file is written without its whole image
+ * in memory. Every value of the format is a 4-byte word. */
+#define STAGE_WORDS 65536
+
+typedef wm_result (*bwm_sink_fn)(wm_ctx *ctx, void *user, const uint8_t *data, size_t size);
+
+typedef struct stage {
+    wm_ctx *ctx;
+    uint8_t *data;
+    size_t used;
+    bwm_sink_fn sink;
+    void *user;
+    wm_result status;
+} stage;
+
+static void stage_flush(stage *s)
 {
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-    return p + 4;
+    if (!s->status && s->used) s->status = s->sink(s->ctx, s->user, s->data, s->used);
+    s->used = 0;
 }
 
-static uint8_t *store_f32(uint8_t *p, float v)
+static void put_words(stage *s, const void *words, size_t count)
 {
-    uint32_t bits;
-    memcpy(&bits, &v, 4);
-    return store_u32(p, bits);
+    const uint8_t *w = words;
+    while (count > 0 && !s->status) {
+        size_t room = STAGE_WORDS - s->used / 4, n = count < room ? count : room;
+        uint8_t *p = s->data + s->used;
+        for (size_t i = 0; i < n; i++, p += 4) {
+            uint32_t v;
+            memcpy(&v, w + 4 * i, 4); /* floats too: their bits, without breaking aliasing rules */
+            p[0] = (uint8_t)v;
+            p[1] = (uint8_t)(v >> 8);
+            p[2] = (uint8_t)(v >> 16);
+            p[3] = (uint8_t)(v >> 24);
+        }
+        s->used += n * 4;
+        w += 4 * n;
+        count -= n;
+        if (s->used == (size_t)STAGE_WORDS * 4) stage_flush(s);
+    }
 }
 
-static uint8_t *store_floats(uint8_t *p, const float *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++) p = store_f32(p, v[i]);
-    return p;
-}
-
-static uint8_t *store_u32s(uint8_t *p, const uint32_t *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++) p = store_u32(p, v[i]);
-    return p;
-}
-
-wm_result bwm_serialize(wm_ctx *ctx, const bwm_file *f, wm_buffer *b)
+/* Byte size of the file and the section offsets it will have. */
+static wm_result layout(wm_ctx *ctx, const bwm_file *f, uint32_t off[BWM_SEC_COUNT], size_t *out_size)
 {
     const uint64_t counts[BWM_SEC_COUNT] = {f->vertex_count, f->face_count, f->face_count, f->face_count,
                                             f->face_count, f->aabb_count, f->adjacency_count, f->edge_count,
                                             f->perimeter_count};
     const size_t sizes[BWM_SEC_COUNT] = {12, 12, 4, 12, 4, 44, 12, 8, 4};
-    uint32_t off[BWM_SEC_COUNT];
     uint64_t pos = BWM_HEADER_SIZE;
 
     for (int s = 0; s < BWM_SEC_COUNT; s++) {
@@ -229,42 +243,90 @@ wm_result bwm_serialize(wm_ctx *ctx, const bwm_file *f, wm_buffer *b)
         pos += counts[s] * sizes[s];
     }
     if (pos > 0xFFFFFFFFull) return wm_error(ctx, WM_ERR_LIMIT, "walkmesh too large for 32-bit offsets");
-    wm_buffer_init(b, ctx);
-    if (wm_buffer_reserve(b, (size_t)pos)) return b->status;
-    uint8_t *p = b->data;
-    memcpy(p, BWM_MAGIC, 8);
-    p = store_u32(p + 8, f->type);
-    p = store_floats(p, &f->rel_hook[0][0], 6);
-    p = store_floats(p, &f->abs_hook[0][0], 6);
-    p = store_floats(p, f->position, 3);
+    *out_size = (size_t)pos;
+    return WM_OK;
+}
+
+static wm_result serialize_to(wm_ctx *ctx, const bwm_file *f, const uint32_t off[BWM_SEC_COUNT], bwm_sink_fn sink,
+                              void *user)
+{
+    stage s = {ctx, wm_alloc_array(ctx, STAGE_WORDS, 4), 0, sink, user, WM_OK};
+    if (!s.data) return WM_ERR_NOMEM;
+    memcpy(s.data, BWM_MAGIC, 8); /* bytes as they are, not words */
+    s.used = 8;
+    put_words(&s, &f->type, 1);
+    put_words(&s, &f->rel_hook[0][0], 6);
+    put_words(&s, &f->abs_hook[0][0], 6);
+    put_words(&s, f->position, 3);
     const uint32_t header[16] = {f->vertex_count, off[BWM_SEC_VERTICES], f->face_count, off[BWM_SEC_FACES],
                                  off[BWM_SEC_MATERIALS], off[BWM_SEC_NORMALS], off[BWM_SEC_DISTANCES],
                                  f->aabb_count, off[BWM_SEC_AABB], f->aabb_root, f->adjacency_count,
                                  off[BWM_SEC_ADJACENCY], f->edge_count, off[BWM_SEC_EDGES], f->perimeter_count,
                                  off[BWM_SEC_PERIMETERS]};
-    p = store_u32s(p, header, 16);
-    p = store_floats(p, f->vertices, (size_t)f->vertex_count * 3);
-    p = store_u32s(p, f->faces, (size_t)f->face_count * 3);
-    p = store_u32s(p, f->materials, f->face_count);
-    p = store_floats(p, f->normals, (size_t)f->face_count * 3);
-    p = store_floats(p, f->distances, f->face_count);
-    for (uint32_t i = 0; i < f->aabb_count; i++) {
+    put_words(&s, header, 16);
+    put_words(&s, f->vertices, (size_t)f->vertex_count * 3);
+    put_words(&s, f->faces, (size_t)f->face_count * 3);
+    put_words(&s, f->materials, f->face_count);
+    put_words(&s, f->normals, (size_t)f->face_count * 3);
+    put_words(&s, f->distances, f->face_count);
+    for (uint32_t i = 0; i < f->aabb_count && !s.status; i++) {
         const bwm_aabb_node *n = &f->aabb[i];
-        p = store_floats(p, n->min, 3);
-        p = store_floats(p, n->max, 3);
-        p = store_u32(p, (uint32_t)n->face);
-        p = store_u32(p, n->constant);
-        p = store_u32(p, n->plane);
-        p = store_u32(p, n->left);
-        p = store_u32(p, n->right);
+        uint32_t w[11];
+        memcpy(w, n->min, 12);
+        memcpy(w + 3, n->max, 12);
+        w[6] = (uint32_t)n->face;
+        w[7] = n->constant;
+        w[8] = n->plane;
+        w[9] = n->left;
+        w[10] = n->right;
+        put_words(&s, w, 11);
     }
-    for (size_t i = 0; i < (size_t)f->adjacency_count * 3; i++) p = store_u32(p, (uint32_t)f->adjacency[i]);
-    for (uint32_t i = 0; i < f->edge_count; i++) {
-        p = store_u32(p, f->edges[i].code);
-        p = store_u32(p, (uint32_t)f->edges[i].transition);
+    put_words(&s, f->adjacency, (size_t)f->adjacency_count * 3); /* int32_t: two's complement bits */
+    for (uint32_t i = 0; i < f->edge_count && !s.status; i++) {
+        const uint32_t w[2] = {f->edges[i].code, (uint32_t)f->edges[i].transition};
+        put_words(&s, w, 2);
     }
-    p = store_u32s(p, f->perimeters, f->perimeter_count);
-    b->size = (size_t)(p - b->data);
-    if (b->status) wm_buffer_free(b);
-    return b->status;
+    put_words(&s, f->perimeters, f->perimeter_count);
+    stage_flush(&s);
+    wm_free(ctx, s.data);
+    return s.status;
+}
+
+static wm_result sink_to_buffer(wm_ctx *ctx, void *user, const uint8_t *data, size_t size)
+{
+    (void)ctx;
+    wm_put_bytes(user, data, size);
+    return ((wm_buffer *)user)->status;
+}
+
+wm_result bwm_serialize(wm_ctx *ctx, const bwm_file *f, wm_buffer *b)
+{
+    uint32_t off[BWM_SEC_COUNT];
+    size_t size;
+    wm_result r = layout(ctx, f, off, &size);
+    if (r) return r;
+    wm_buffer_init(b, ctx);
+    if (wm_buffer_reserve(b, size)) return b->status;
+    r = serialize_to(ctx, f, off, sink_to_buffer, b);
+    if (r) wm_buffer_free(b);
+    return r;
+}
+
+static wm_result sink_to_file(wm_ctx *ctx, void *user, const uint8_t *data, size_t size)
+{
+    (void)ctx;
+    return wm_file_sink_write(user, data, size);
+}
+
+static wm_result produce_file(wm_ctx *ctx, void *user, wm_file_sink *sink)
+{
+    uint32_t off[BWM_SEC_COUNT];
+    size_t size;
+    wm_result r = layout(ctx, user, off, &size);
+    return r ? r : serialize_to(ctx, user, off, sink_to_file, sink);
+}
+
+wm_result bwm_write_file(wm_ctx *ctx, const bwm_file *file, const char *path, int overwrite)
+{
+    return wm_file_write_atomic_with(ctx, path, overwrite, produce_file, (void *)file);
 }

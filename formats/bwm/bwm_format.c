@@ -149,7 +149,6 @@ static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *pa
 {
     bwm_plane_style planes;
     bwm_file file, source;
-    wm_buffer buf;
     uint32_t type = type_for_path(path);
     int have_source;
     wm_result r = parse_planes(ctx, opts, &planes);
@@ -177,11 +176,8 @@ static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *pa
     if (!r) r = parse_vec3(ctx, opts, "abs-hook1", file.abs_hook[0]);
     if (!r) r = parse_vec3(ctx, opts, "abs-hook2", file.abs_hook[1]);
     if (!r) r = parse_vec3(ctx, opts, "position", file.position);
-    if (!r) r = bwm_serialize(ctx, &file, &buf);
+    if (!r) r = bwm_write_file(ctx, &file, path, overwrite);
     bwm_file_free(ctx, &file);
-    if (r) return r;
-    r = wm_file_write_atomic(ctx, path, buf.data, buf.size, overwrite);
-    wm_buffer_free(&buf);
     return r;
 }
 

@@ -82,7 +82,7 @@ wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float w
     wm_result r = wm_mesh_validate(ctx, mesh);
     if (!r) r = copy_geometry(ctx, mesh, &welded);
     if (!r) r = wm_mesh_weld(ctx, &welded, weld_tolerance < 0 ? 1e-4f : weld_tolerance, &merged);
-    if (!r) r = wm_mesh_compact(ctx, &welded);
+    if (!r && !merged) r = wm_mesh_compact(ctx, &welded); /* a weld that merged has compacted already */
     if (!r) {
         materials = wm_realloc_array(ctx, NULL, mesh->triangle_count, sizeof(uint32_t));
         if (!materials) r = WM_ERR_NOMEM;
