@@ -22,9 +22,11 @@ corpus=${3:-${WALKMESH_CORPUS_DIR:-$source_dir/../shared/corpus}}
 exe=$package/bin/walkmesh.exe
 state=$(dirname "$package")/wine
 export WINEPREFIX=$state/prefix WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" LC_ALL=C.UTF-8
+# Wine's own temporary folders go under the build folder too, not /tmp.
+export TMPDIR=$state/tmp
 work=$state/work
 rm -rf "$work"
-mkdir -p "$work" "$WINEPREFIX"
+mkdir -p "$work" "$WINEPREFIX" "$TMPDIR"
 cd "$work"
 
 passed=0
