@@ -577,6 +577,33 @@ static void options(void **state)
     free(git);
 }
 
+/* Draws INPUT in every view (with the --path ROUTE when given and a walkable
+ * triangle lies under both points) and checks every picture is valid SVG. */
+static void render_every_view_valid(wm_ctx *ctx, const char *dir, const char *input, const char *route)
+{
+    char *paths[4];
+    for (int v = 0; v < 4; v++) {
+        char name[16];
+        snprintf(name, sizeof name, "%d.svg", v);
+        paths[v] = wmt_join(dir, name);
+        wm_options opts;
+        wm_options_init(&opts);
+        wm_option_set(ctx, &opts, "view", views[v]);
+        if (route)
+            wm_option_set(ctx, &opts, "path", route);
+        wm_result r = svg_render_file(ctx, input, NULL, paths[v], &opts, 1);
+        if (route && r == WM_ERR_OPTION) { /* no walkable triangle under a point: draw without the route */
+            wm_options_init(&opts);
+            wm_option_set(ctx, &opts, "view", views[v]);
+            r = svg_render_file(ctx, input, NULL, paths[v], &opts, 1);
+        }
+        assert_int_equal(r, WM_OK);
+    }
+    assert_int_equal(svgt_validate((const char *const *)paths, 4), 0);
+    for (int v = 0; v < 4; v++)
+        free(paths[v]);
+}
+
 /* Corrupt input: a truncated file is a clean error and leaves no picture;
  * infinite and NaN coordinates still give a valid picture, quickly. */
 static void corrupt_files(void **state)
@@ -600,19 +627,7 @@ static void corrupt_files(void **state)
     memcpy(data + vertices, inf, 4);     /* vertex 0 x */
     memcpy(data + vertices + 16, nan, 4); /* vertex 1 y */
     wmt_write_file(odd, data, size);
-    char *paths[4];
-    for (int v = 0; v < 4; v++) {
-        char name[16];
-        snprintf(name, sizeof name, "%d.svg", v);
-        paths[v] = wmt_join(dir, name);
-        wm_options opts;
-        wm_options_init(&opts);
-        wm_option_set(&ctx, &opts, "view", views[v]);
-        assert_int_equal(svg_render_file(&ctx, odd, NULL, paths[v], &opts, 1), WM_OK);
-    }
-    assert_int_equal(svgt_validate((const char *const *)paths, 4), 0);
-    for (int v = 0; v < 4; v++)
-        free(paths[v]);
+    render_every_view_valid(&ctx, dir, odd, NULL);
     free(data);
     free(cut);
     free(odd);
@@ -648,26 +663,7 @@ static void corrupt_nwn2(void **state)
         }
     assert_int_equal(nwn2_file_write(&ctx, &file, odd, 1), WM_OK);
     nwn2_file_free(&ctx, &file);
-    char *paths[4];
-    for (int v = 0; v < 4; v++) {
-        char name[16];
-        snprintf(name, sizeof name, "%d.svg", v);
-        paths[v] = wmt_join(dir, name);
-        wm_options opts;
-        wm_options_init(&opts);
-        wm_option_set(&ctx, &opts, "view", views[v]);
-        wm_option_set(&ctx, &opts, "path", "3,3 60,60");
-        wm_result r = svg_render_file(&ctx, odd, NULL, paths[v], &opts, 1);
-        if (r == WM_ERR_OPTION) { /* no walkable triangle under a point: draw without the route */
-            wm_options_init(&opts);
-            wm_option_set(&ctx, &opts, "view", views[v]);
-            r = svg_render_file(&ctx, odd, NULL, paths[v], &opts, 1);
-        }
-        assert_int_equal(r, WM_OK);
-    }
-    assert_int_equal(svgt_validate((const char *const *)paths, 4), 0);
-    for (int v = 0; v < 4; v++)
-        free(paths[v]);
+    render_every_view_valid(&ctx, dir, odd, "3,3 60,60");
     free(odd);
     wmt_remove_tree(dir);
     free(dir);

@@ -390,11 +390,6 @@ nomem:
     return wm_error(ctx, WM_ERR_NOMEM, "out of memory building the export scene");
 }
 
-static const char *file_name_of(const char *path)
-{
-    return wm_path_file_name(path);
-}
-
 /* Assimp names side files after a placeholder ("$blobfile"); point the main
  * file at our real side-file names instead. */
 static wm_result rewrite_references(wm_ctx *ctx, const struct aiExportDataBlob *blob, const char *stem,
@@ -423,7 +418,7 @@ static wm_result rewrite_references(wm_ctx *ctx, const struct aiExportDataBlob *
 
 void wm_assimp_stem(const char *path, char *out, size_t out_size)
 {
-    const char *fname = file_name_of(path);
+    const char *fname = wm_path_file_name(path);
     const char *dot = strrchr(fname, '.');
     size_t len = dot && dot != fname ? (size_t)(dot - fname) : strlen(fname);
     snprintf(out, out_size, "%.*s", (int)(len < out_size ? len : out_size - 1), fname);
@@ -437,7 +432,7 @@ wm_result wm_assimp_write_outputs(wm_ctx *ctx, const char *path, const output_fi
 {
     char stem[512];
     wm_assimp_stem(path, stem, sizeof stem);
-    size_t dir_len = (size_t)(file_name_of(path) - path);
+    size_t dir_len = (size_t)(wm_path_file_name(path) - path);
     uint64_t existed = 0;
     unsigned written = 0;
     wm_result r = WM_OK;

@@ -313,17 +313,6 @@ static wm_result apply_transitions(import_state *st)
     return WM_OK;
 }
 
-static void base_name(const char *path, char *out, size_t out_size)
-{
-    const char *start = wm_path_file_name(path);
-    const char *dot = strrchr(start, '.');
-    size_t n = dot && dot != start ? (size_t)(dot - start) : strlen(start);
-    if (n >= out_size)
-        n = out_size - 1;
-    memcpy(out, start, n);
-    out[n] = '\0';
-}
-
 wm_result wm_import_begin(import_state *st, wm_ctx *ctx, const char *path, const char *ext, const wm_options *opts,
                           wm_mesh *out)
 {
@@ -337,7 +326,7 @@ wm_result wm_import_begin(import_state *st, wm_ctx *ctx, const char *path, const
     st->out = out;
     st->path = path;
     st->slope = opts->walkable_slope >= 0 ? opts->walkable_slope : WM_ASSIMP_DEFAULT_SLOPE;
-    base_name(path, out->name, sizeof out->name);
+    wm_assimp_stem(path, out->name, sizeof out->name);
     /* glTF is Y-up in metres by its specification; elsewhere --up decides
      * unless the file says (FBX: see assimp_read.c) */
     st->y_up = opts->up != WM_UP_Z;

@@ -121,6 +121,19 @@ static void put_xy(wm_buffer *out, double x, double y)
     svg_put_number(out, y);
 }
 
+static void put_rect(wm_buffer *out, const char *cls, double x, double y, double width, double height)
+{
+    wm_put_text(out, "<rect class=\"%s\" x=\"", cls);
+    svg_put_number(out, x);
+    wm_put_text(out, "\" y=\"");
+    svg_put_number(out, y);
+    wm_put_text(out, "\" width=\"");
+    svg_put_number(out, width);
+    wm_put_text(out, "\" height=\"");
+    svg_put_number(out, height);
+    wm_put_text(out, "\"/>\n");
+}
+
 static void put_text_at(wm_buffer *out, const char *cls, double x, double y, const char *text, size_t max_chars)
 {
     wm_put_text(out, "<text class=\"%s\" x=\"", cls);
@@ -222,19 +235,8 @@ static void ground_grid(wm_buffer *out, const svg_plot *plot, const svg_layout *
 
 void svg_frame_under(wm_buffer *out, const svg_plot *plot, const svg_layout *lay)
 {
-    wm_put_text(out, "<rect class=\"bg\" x=\"0\" y=\"0\" width=\"");
-    svg_put_number(out, lay->width);
-    wm_put_text(out, "\" height=\"");
-    svg_put_number(out, lay->height);
-    wm_put_text(out, "\"/>\n<rect class=\"pl\" x=\"");
-    svg_put_number(out, lay->left);
-    wm_put_text(out, "\" y=\"");
-    svg_put_number(out, lay->top);
-    wm_put_text(out, "\" width=\"");
-    svg_put_number(out, lay->plot_w);
-    wm_put_text(out, "\" height=\"");
-    svg_put_number(out, lay->plot_h);
-    wm_put_text(out, "\"/>\n");
+    put_rect(out, "bg", 0, 0, lay->width, lay->height);
+    put_rect(out, "pl", lay->left, lay->top, lay->plot_w, lay->plot_h);
     if (plot->view == SVG_VIEW_ISO)
         ground_grid(out, plot, lay);
     else
@@ -310,11 +312,7 @@ static void legend(wm_buffer *out, const svg_plot *plot, const svg_layout *lay)
         double text_x = x + 30;
         switch (row->kind) {
         case SVG_LEGEND_SWATCH:
-            wm_put_text(out, "<rect class=\"%s\" x=\"", cls);
-            svg_put_number(out, x);
-            wm_put_text(out, "\" y=\"");
-            svg_put_number(out, y);
-            wm_put_text(out, "\" width=\"20\" height=\"14\"/>\n");
+            put_rect(out, cls, x, y, 20, 14);
             break;
         case SVG_LEGEND_LINE:
             wm_put_text(out, "<path class=\"%s\" d=\"M", cls);
@@ -330,11 +328,7 @@ static void legend(wm_buffer *out, const svg_plot *plot, const svg_layout *lay)
             break;
         case SVG_LEGEND_RAMP:
             for (unsigned k = 0; k < row->ramp; k++) {
-                wm_put_text(out, "<rect class=\"%s\" x=\"", plot->styles[row->style + k].name);
-                svg_put_number(out, x + 16.0 * k);
-                wm_put_text(out, "\" y=\"");
-                svg_put_number(out, y);
-                wm_put_text(out, "\" width=\"16\" height=\"14\"/>\n");
+                put_rect(out, plot->styles[row->style + k].name, x + 16.0 * k, y, 16, 14);
             }
             text_x = x + 16.0 * row->ramp + 8;
             break;
