@@ -7,6 +7,7 @@ set -euo pipefail
 shopt -s nullglob
 lists=(/etc/apt/sources.list /etc/apt/sources.list.d/*.list)
 stanzas=(/etc/apt/sources.list.d/*.sources)
+stanzas=("${stanzas[@]/*walkmesh-deb-src.sources}")
 if grep -qsE '^(Types:.*deb-src|deb-src )' "${lists[@]}" "${stanzas[@]}"; then
   exit 0
 fi
