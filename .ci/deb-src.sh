@@ -7,10 +7,10 @@ set -euo pipefail
 shopt -s nullglob
 lists=(/etc/apt/sources.list /etc/apt/sources.list.d/*.list)
 stanzas=(/etc/apt/sources.list.d/*.sources)
-stanzas=("${stanzas[@]/*walkmesh-deb-src.sources}")
 if grep -qsE '^(Types:.*deb-src|deb-src )' "${lists[@]}" "${stanzas[@]}"; then
   exit 0
 fi
+stanzas=("${stanzas[@]/*walkmesh-deb-src.sources}") # never read back what this script wrote
 # deb822: a stanza is a paragraph; keep those signed by the Debian archive key.
 for f in "${stanzas[@]}"; do
   awk 'BEGIN { RS = ""; ORS = "\n\n" }
