@@ -53,13 +53,7 @@ wm_result wm_mesh_read_input(wm_ctx *ctx, const wm_input *in, const char *format
 
 wm_result wm_mesh_load(wm_ctx *ctx, const char *path, const char *format, const wm_options *opts, wm_mesh *out)
 {
-    wm_input in;
-    wm_mesh_init(out);
-    wm_result r = wm_input_load(ctx, path, &in);
-    if (!r)
-        r = wm_mesh_read_input(ctx, &in, format, opts, out, NULL, NULL);
-    wm_input_free(ctx, &in);
-    return r;
+    return wm_info_format(ctx, path, format, opts, out, NULL, NULL);
 }
 
 wm_result wm_mesh_load_memory(wm_ctx *ctx, const void *data, size_t size, const char *name, const char *format,
@@ -158,13 +152,7 @@ wm_result wm_info(wm_ctx *ctx, const char *path, const char *format, const wm_op
                   wm_report *report)
 {
     wm_mesh local;
-    wm_mesh *mesh = mesh_or_NULL ? mesh_or_NULL : &local;
-    wm_input in;
-    wm_mesh_init(mesh);
-    wm_result r = wm_input_load(ctx, path, &in);
-    if (!r)
-        r = wm_mesh_read_input(ctx, &in, format, opts, mesh, report, NULL);
-    wm_input_free(ctx, &in);
+    wm_result r = wm_info_format(ctx, path, format, opts, mesh_or_NULL ? mesh_or_NULL : &local, report, NULL);
     if (!mesh_or_NULL)
         wm_mesh_free(ctx, &local);
     return r;
