@@ -17,6 +17,27 @@ void wm_assimp_extension(const char *path, char *out, size_t out_size)
     out[n] = '\0';
 }
 
+void wm_assimp_stem(const char *path, char *out, size_t out_size)
+{
+    const char *fname = wm_path_file_name(path);
+    const char *dot = strrchr(fname, '.');
+    size_t len = dot && dot != fname ? (size_t)(dot - fname) : strlen(fname);
+    snprintf(out, out_size, "%.*s", (int)(len < out_size ? len : out_size - 1), fname);
+}
+
+/* Side files (OBJ's .mtl, glTF's .bin) go beside the main file with its stem; the sink
+ * places them all together. */
+wm_result wm_assimp_write_outputs(wm_sink *sink, const output_file *files, unsigned count)
+{
+    wm_result r = wm_sink_write(sink, NULL, files[0].data, files[0].size);
+    for (unsigned i = 1; !r && i < count; i++) {
+        char suffix[64];
+        snprintf(suffix, sizeof suffix, ".%s", files[i].extension);
+        r = wm_sink_write(sink, suffix, files[i].data, files[i].size);
+    }
+    return r;
+}
+
 /* The extensions listed here are matched directly; any other extension
  * Assimp knows is still found by probing. */
 static const char *const assimp_extensions[] = {"obj", "gltf", "glb", "fbx", "dae", "ply", "stl", "3ds", "blend", "x",

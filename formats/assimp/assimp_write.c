@@ -416,27 +416,6 @@ static wm_result rewrite_references(wm_ctx *ctx, const struct aiExportDataBlob *
     return out->status;
 }
 
-void wm_assimp_stem(const char *path, char *out, size_t out_size)
-{
-    const char *fname = wm_path_file_name(path);
-    const char *dot = strrchr(fname, '.');
-    size_t len = dot && dot != fname ? (size_t)(dot - fname) : strlen(fname);
-    snprintf(out, out_size, "%.*s", (int)(len < out_size ? len : out_size - 1), fname);
-}
-
-/* Side files (OBJ's .mtl, glTF's .bin) go beside the main file with its stem; the sink
- * places them all together. */
-wm_result wm_assimp_write_outputs(wm_sink *sink, const output_file *files, unsigned count)
-{
-    wm_result r = wm_sink_write(sink, NULL, files[0].data, files[0].size);
-    for (unsigned i = 1; !r && i < count; i++) {
-        char suffix[64];
-        snprintf(suffix, sizeof suffix, ".%s", files[i].extension);
-        r = wm_sink_write(sink, suffix, files[i].data, files[i].size);
-    }
-    return r;
-}
-
 wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wm_options *opts)
 {
     const char *path = wm_sink_path(sink);
