@@ -64,6 +64,8 @@ static int convert_one(wm_ctx *ctx, cli_mesh_options *o, const char *in, const c
         wm_input_free(ctx, &source);
     if (r)
         return cli_fail(ctx, r, 0);
+    if (source_format != out_format) /* only a writer of the source's own format reads its bytes */
+        wm_input_drop_bytes(ctx, &source);
     wm_options opts = o->opts;
     opts.source = &source;
     opts.source_format = source_format;
