@@ -3,18 +3,18 @@
  * and memory of a large conversion, and walkmesh welds again anyway. The
  * result is what the Assimp path gives: one object per `o` or `g` (faces
  * before any: "defaultobject"), a material per `usemtl` name (none before the
- * first), polygons triangulated (ear clipping, so concave faces stay
- * inside their outline), `l` edges of transition_<value> objects as
+ * first), polygons triangulated exactly (obj_polygon.c: concave faces
+ * stay inside their outline), `l` edges of transition_<value> objects as
  * transitions. Vertex, normal and texture data other than positions is
  * not needed. */
 #include "import_state.h"
+#include "obj_polygon.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_EAR_CLIPPED = 1024 }; /* larger polygons are fanned: ear clipping is quadratic */
 
 typedef struct name_table {
     char **names;
@@ -93,6 +93,9 @@ typedef struct obj_reader {
     uint16_t object_index;
     uint32_t *polygon; /* vertex indices of the current face */
     uint32_t polygon_capacity;
+    wm_polygon_work work;
+    unsigned long line_number;
+    unsigned long odd_faces[2], odd_face_line[2]; /* not planar, self-intersecting */
 } obj_reader;
 
 static const char *skip_blanks(const char *p, const char *end)
@@ -195,86 +198,46 @@ static wm_result add_triangle(obj_reader *r, uint32_t a, uint32_t b, uint32_t c)
     return wm_import_triangle(&r->st, a, b, c, r->material, r->object_index);
 }
 
-/* Signed doubled area of 2-D triangle (p, q, s). */
-static double cross2(const double *p, const double *q, const double *s)
-{
-    return (q[0] - p[0]) * (s[1] - p[1]) - (q[1] - p[1]) * (s[0] - p[0]);
-}
-
-static int same_point(const double *p, const double *q)
-{
-    return p[0] == q[0] && p[1] == q[1];
-}
-
-/* Ear clipping on the polygon projected along its largest normal axis;
- * falls back to a fan when no ear is found (self-intersecting outline). */
+/* The polygon in r->polygon: a triangle as it is, anything larger through
+ * wm_polygon_triangulate; a face that cannot be triangulated faithfully is
+ * an input error naming its line. */
 static wm_result triangulate(obj_reader *r, uint32_t n)
 {
     const uint32_t *v = r->polygon;
     if (n == 3)
         return add_triangle(r, v[0], v[1], v[2]);
-    const float *pos = r->st.out->positions;
-    wm_result e = WM_OK;
-    if (n > MAX_EAR_CLIPPED) {
-        for (uint32_t i = 1; !e && i + 1 < n; i++)
-            e = add_triangle(r, v[0], v[i], v[i + 1]);
+    wm_polygon_verdict verdict;
+    unsigned flags;
+    wm_result e = wm_polygon_triangulate(r->st.ctx, &r->work, r->st.out->positions, v, n, &verdict, &flags);
+    if (e)
         return e;
-    }
-    double normal[3] = {0, 0, 0}; /* Newell */
-    for (uint32_t i = 0; i < n; i++) {
-        const float *a = pos + 3 * (size_t)v[i], *b = pos + 3 * (size_t)v[(i + 1) % n];
-        normal[0] += ((double)a[1] - b[1]) * ((double)a[2] + b[2]);
-        normal[1] += ((double)a[2] - b[2]) * ((double)a[0] + b[0]);
-        normal[2] += ((double)a[0] - b[0]) * ((double)a[1] + b[1]);
-    }
-    int drop = fabs(normal[0]) > fabs(normal[1]) ? (fabs(normal[0]) > fabs(normal[2]) ? 0 : 2)
-                                                   : (fabs(normal[1]) > fabs(normal[2]) ? 1 : 2);
-    /* (u, w) keeps the projection's winding that of the normal: (y,z), (z,x), (x,y) */
-    int u = (drop + 1) % 3, w = (drop + 2) % 3;
-    double flip = normal[drop] < 0 ? -1 : 1; /* counter-clockwise in the projection */
-    double *flat = wm_alloc_array(r->st.ctx, 2 * (size_t)n, sizeof(double));
-    uint32_t *left = wm_alloc_array(r->st.ctx, n, sizeof(uint32_t));
-    if (!flat || !left) {
-        wm_free(r->st.ctx, flat);
-        wm_free(r->st.ctx, left);
-        return WM_ERR_NOMEM;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        flat[2 * i] = pos[3 * (size_t)v[i] + u];
-        flat[2 * i + 1] = pos[3 * (size_t)v[i] + w] * flip;
-        left[i] = i;
-    }
-    uint32_t remaining = n;
-    while (!e && remaining > 3) {
-        int clipped = 0;
-        for (uint32_t i = 0; i < remaining && !clipped; i++) {
-            uint32_t ia = left[(i + remaining - 1) % remaining], ib = left[i], ic = left[(i + 1) % remaining];
-            const double *a = flat + 2 * ia, *b = flat + 2 * ib, *c = flat + 2 * ic;
-            if (cross2(a, b, c) <= 0)
-                continue; /* reflex or flat corner */
-            int inside = 0;
-            for (uint32_t k = 0; k < remaining && !inside; k++) {
-                uint32_t ik = left[k];
-                const double *p = flat + 2 * ik;
-                if (same_point(p, a) || same_point(p, b) || same_point(p, c))
-                    continue; /* the outline passing through a corner again (a slit) */
-                inside = cross2(a, b, p) >= 0 && cross2(b, c, p) >= 0 && cross2(c, a, p) >= 0;
-            }
-            if (inside)
-                continue;
-            e = add_triangle(r, v[ia], v[ib], v[ic]);
-            memmove(left + i, left + i + 1, (remaining - i - 1) * sizeof *left);
-            remaining--;
-            clipped = 1;
-        }
-        if (!clipped) /* no ear: fan what is left */
-            break;
-    }
-    for (uint32_t i = 1; !e && i + 1 < remaining; i++)
-        e = add_triangle(r, v[left[0]], v[left[i]], v[left[i + 1]]);
-    wm_free(r->st.ctx, flat);
-    wm_free(r->st.ctx, left);
+    if (verdict == WM_POLYGON_TOO_LARGE)
+        return wm_error(r->st.ctx, WM_ERR_CORRUPT,
+                        "%s: line %lu: a concave face of %u vertices: walkmesh triangulates concave faces of up to "
+                        "%u vertices (convex ones of any size); split it",
+                        r->st.path, r->line_number, n, (unsigned)WM_POLYGON_MAX_CONCAVE);
+    if (verdict == WM_POLYGON_NO_EAR)
+        return wm_error(r->st.ctx, WM_ERR_CORRUPT,
+                        "%s: line %lu: the face of %u vertices crosses itself and cannot be triangulated faithfully",
+                        r->st.path, r->line_number, n);
+    for (int k = 0; k < 2; k++)
+        if (flags & (k ? WM_POLYGON_SELF_INTERSECTING : WM_POLYGON_NOT_PLANAR) && r->odd_faces[k]++ == 0)
+            r->odd_face_line[k] = r->line_number;
+    for (uint32_t t = 0; !e && t < n - 2; t++)
+        e = add_triangle(r, v[r->work.triangles[3 * t]], v[r->work.triangles[3 * t + 1]],
+                         v[r->work.triangles[3 * t + 2]]);
     return e;
+}
+
+/* Faces triangulated with a doubt: not flat, or crossing themselves. */
+static void warn_odd_faces(const obj_reader *r)
+{
+    static const char *const what[2] = {"not planar (triangulated on their mean plane)",
+                                        "crossing themselves (triangulated as drawn; check the area)"};
+    for (int k = 0; k < 2; k++)
+        if (r->odd_faces[k])
+            wm_warn(r->st.ctx, "%s: %lu face(s) %s, the first on line %lu", r->st.path, r->odd_faces[k], what[k],
+                    r->odd_face_line[k]);
 }
 
 static void end_object(obj_reader *r)
@@ -377,13 +340,17 @@ wm_result wm_obj_read(wm_ctx *ctx, const char *path, const wm_options *opts, con
         const char *nl = memchr(line, '\n', (size_t)(end - line));
         r.line = line;
         r.end = nl ? nl : end;
+        r.line_number++;
         while (r.end > line && r.end[-1] == '\r')
             r.end--;
         e = read_line(&r);
         line = nl ? nl + 1 : end;
     }
     end_object(&r);
+    if (!e)
+        warn_odd_faces(&r);
     e = wm_import_finish(&r.st, e);
+    wm_polygon_work_free(ctx, &r.work);
     free_names(ctx, &r.materials);
     wm_free(ctx, r.polygon);
     return e;
