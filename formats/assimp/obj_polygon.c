@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 void wm_polygon_work_free(wm_ctx *ctx, wm_polygon_work *w)
 {
@@ -17,6 +18,8 @@ void wm_polygon_work_free(wm_ctx *ctx, wm_polygon_work *w)
     wm_free(ctx, w->next);
     wm_free(ctx, w->ear);
     wm_free(ctx, w->triangles);
+    wm_free(ctx, w->cell_start);
+    wm_free(ctx, w->cell_items);
     *w = (wm_polygon_work){0};
 }
 
@@ -113,38 +116,191 @@ static int edges_cross(const double *a, const double *b, const double *c, const 
     return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
 }
 
-/* O(n^2): only polygons of at most WM_POLYGON_MAX_CONCAVE corners come here. */
-static int self_intersecting(const double *flat, uint32_t n)
+/* ---- A uniform grid over the projected outline, side x side cells: the
+ * ear test looks only at the non-convex corners in the cells an ear's box
+ * covers, the crossing test only at edges sharing a cell. Either stays
+ * O(n^2) at worst (every corner in the box), and the crossing test falls
+ * back to all pairs when the grid would not save work. ---- */
+
+static wm_result grid_reserve(wm_ctx *ctx, wm_polygon_work *w, size_t cells, size_t items)
 {
-    for (uint32_t i = 0; i + 2 < n; i++) {
-        const double *a = flat + 2 * i, *b = flat + 2 * (i + 1);
-        for (uint32_t j = i + 2; j < n; j++) {
-            if (i == 0 && j == n - 1)
-                continue; /* the edge before the first shares its corner */
-            if (edges_cross(a, b, flat + 2 * j, flat + 2 * (j + 1 < n ? j + 1 : 0)))
-                return 1;
-        }
+    if (cells + 1 > w->cells_capacity) {
+        wm_free(ctx, w->cell_start);
+        w->cells_capacity = 0;
+        if (!(w->cell_start = wm_alloc_array(ctx, cells + 1, sizeof(uint32_t))))
+            return WM_ERR_NOMEM;
+        w->cells_capacity = cells + 1;
     }
-    return 0;
+    if (items > w->items_capacity) {
+        wm_free(ctx, w->cell_items);
+        w->items_capacity = 0;
+        if (!(w->cell_items = wm_alloc_array(ctx, items, sizeof(uint32_t))))
+            return WM_ERR_NOMEM;
+        w->items_capacity = items;
+    }
+    memset(w->cell_start, 0, (cells + 1) * sizeof(uint32_t));
+    return WM_OK;
 }
 
-/* Corner b (still on the ring) is an ear: it turns left and no other
- * corner that does not turn left lies in or on its triangle. O(ring). */
+/* Cells per axis for about `items` items, and the grid's frame over the n corners. */
+static void grid_frame(wm_polygon_work *w, uint32_t n, size_t items)
+{
+    w->side = 1;
+    while ((size_t)w->side * w->side < items)
+        w->side++;
+    double hi[2] = {w->flat[0], w->flat[1]};
+    w->lo[0] = w->flat[0], w->lo[1] = w->flat[1];
+    for (uint32_t i = 1; i < n; i++)
+        for (int k = 0; k < 2; k++) {
+            w->lo[k] = fmin(w->lo[k], w->flat[2 * i + k]);
+            hi[k] = fmax(hi[k], w->flat[2 * i + k]);
+        }
+    for (int k = 0; k < 2; k++) {
+        w->cell_size[k] = (hi[k] - w->lo[k]) / w->side;
+        if (!(w->cell_size[k] > 0) || !isfinite(w->cell_size[k]))
+            w->cell_size[k] = INFINITY; /* flat or unbounded along this axis: one cell */
+    }
+}
+
+static uint32_t grid_coord(const wm_polygon_work *w, double x, int axis)
+{
+    double c = (x - w->lo[axis]) / w->cell_size[axis];
+    if (!(c > 0))
+        return 0;
+    return c >= w->side - 1 ? w->side - 1 : (uint32_t)c;
+}
+
+/* The cell ranges [x0, x1] x [y0, y1] covered by the box of points p, q, s (s may be NULL). */
+static void grid_box(const wm_polygon_work *w, const double *p, const double *q, const double *s, uint32_t range[4])
+{
+    for (int k = 0; k < 2; k++) {
+        double lo = fmin(p[k], q[k]), hi = fmax(p[k], q[k]);
+        if (s)
+            lo = fmin(lo, s[k]), hi = fmax(hi, s[k]);
+        range[k] = grid_coord(w, lo, k);
+        range[2 + k] = grid_coord(w, hi, k);
+    }
+}
+
+static int turns_left(const wm_polygon_work *w, uint32_t k)
+{
+    return cross2(w->flat + 2 * w->prev[k], w->flat + 2 * k, w->flat + 2 * w->next[k]) > 0;
+}
+
+/* Counts (pass 0) or files (pass 1) item `item` in cells [r0, r2] x [r1, r3]. */
+static void grid_put(wm_polygon_work *w, int pass, uint32_t item, const uint32_t range[4])
+{
+    for (uint32_t y = range[1]; y <= range[3]; y++)
+        for (uint32_t x = range[0]; x <= range[2]; x++) {
+            uint32_t cell = y * w->side + x;
+            if (pass) /* start[cell] is the fill cursor: it ends where cell + 1 starts */
+                w->cell_items[w->cell_start[cell]++] = item;
+            else
+                w->cell_start[cell + 1]++;
+        }
+}
+
+/* After pass 0: cell starts from the counts; after pass 1: back from the cursors. */
+static void grid_settle(wm_polygon_work *w, int pass)
+{
+    uint32_t cells = w->side * w->side;
+    if (pass == 0) {
+        for (uint32_t c = 0; c < cells; c++)
+            w->cell_start[c + 1] += w->cell_start[c];
+    } else {
+        memmove(w->cell_start + 1, w->cell_start, (size_t)cells * sizeof(uint32_t));
+        w->cell_start[0] = 0;
+    }
+}
+
+/* Files the corners that do not turn left (the only ones that can lie in an
+ * ear: a ring that loses corners never turns a left turn into a right one). */
+static wm_result grid_corners(wm_ctx *ctx, wm_polygon_work *w, uint32_t n)
+{
+    size_t count = 0;
+    for (uint32_t i = 0; i < n; i++)
+        count += !turns_left(w, i);
+    grid_frame(w, n, count);
+    if (grid_reserve(ctx, w, (size_t)w->side * w->side, count))
+        return WM_ERR_NOMEM;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t range[4];
+            grid_box(w, w->flat + 2 * i, w->flat + 2 * i, NULL, range);
+            if (!turns_left(w, i))
+                grid_put(w, pass, i, range);
+        }
+        grid_settle(w, pass);
+    }
+    return WM_OK;
+}
+
+static int crossing_edges(const double *flat, uint32_t n, uint32_t e, uint32_t f)
+{
+    if (e + 1 == f || f + 1 == e || (e == 0 && f == n - 1) || (f == 0 && e == n - 1))
+        return 0; /* neighbours share a corner */
+    return edges_cross(flat + 2 * e, flat + 2 * (e + 1 < n ? e + 1 : 0), flat + 2 * f,
+                       flat + 2 * (f + 1 < n ? f + 1 : 0));
+}
+
+/* Edges in order of their lowest x, for the sweep (qsort has no context argument). */
+typedef struct edge_span {
+    double x0, x1, y0, y1;
+    uint32_t edge;
+} edge_span;
+
+static int by_low_x(const void *p, const void *q)
+{
+    const edge_span *a = p, *b = q;
+    return (a->x0 > b->x0) - (a->x0 < b->x0);
+}
+
+/* Whether two edges of the outline cross: edges sorted by their lowest x,
+ * each tested against the later ones whose x range overlaps its own (and
+ * y range too). O(n log n) for outlines of short edges, O(n^2) at worst. */
+static wm_result self_intersecting(wm_ctx *ctx, wm_polygon_work *w, uint32_t n, int *crosses)
+{
+    edge_span *spans = wm_alloc_array(ctx, n, sizeof *spans);
+    if (!spans)
+        return WM_ERR_NOMEM;
+    for (uint32_t e = 0; e < n; e++) {
+        const double *p = w->flat + 2 * e, *q = w->flat + 2 * (e + 1 < n ? e + 1 : 0);
+        spans[e] = (edge_span){fmin(p[0], q[0]), fmax(p[0], q[0]), fmin(p[1], q[1]), fmax(p[1], q[1]), e};
+    }
+    qsort(spans, n, sizeof *spans, by_low_x);
+    *crosses = 0;
+    for (uint32_t i = 0; i < n && !*crosses; i++)
+        for (uint32_t j = i + 1; j < n && spans[j].x0 <= spans[i].x1 && !*crosses; j++)
+            if (spans[j].y0 <= spans[i].y1 && spans[i].y0 <= spans[j].y1)
+                *crosses = crossing_edges(w->flat, n, spans[i].edge, spans[j].edge);
+    wm_free(ctx, spans);
+    return WM_OK;
+}
+
+/* Corner b (still on the ring) is an ear: it turns left and no corner that
+ * does not turn left lies in or on its triangle. */
 static int is_ear(const wm_polygon_work *w, uint32_t b)
 {
     uint32_t ia = w->prev[b], ic = w->next[b];
     const double *a = w->flat + 2 * ia, *p = w->flat + 2 * b, *c = w->flat + 2 * ic;
     if (cross2(a, p, c) <= 0)
         return 0;
-    for (uint32_t k = w->next[ic]; k != ia; k = w->next[k]) {
-        const double *q = w->flat + 2 * k;
-        if (cross2(w->flat + 2 * w->prev[k], q, w->flat + 2 * w->next[k]) > 0)
-            continue; /* a convex corner cannot be the first thing inside an ear */
-        if (same_point(q, a) || same_point(q, p) || same_point(q, c))
-            continue; /* the outline passing through a corner again (a slit) */
-        if (cross2(a, p, q) >= 0 && cross2(p, c, q) >= 0 && cross2(c, a, q) >= 0)
-            return 0;
-    }
+    uint32_t range[4];
+    grid_box(w, a, p, c, range);
+    for (uint32_t y = range[1]; y <= range[3]; y++)
+        for (uint32_t x = range[0]; x <= range[2]; x++) {
+            uint32_t cell = y * w->side + x;
+            for (uint32_t i = w->cell_start[cell]; i < w->cell_start[cell + 1]; i++) {
+                uint32_t k = w->cell_items[i];
+                if (k == ia || k == b || k == ic || w->prev[k] == UINT32_MAX || turns_left(w, k))
+                    continue; /* clipped, or turning left by now */
+                const double *q = w->flat + 2 * k;
+                if (same_point(q, a) || same_point(q, p) || same_point(q, c))
+                    continue; /* the outline passing through a corner again (a slit) */
+                if (cross2(a, p, q) >= 0 && cross2(p, c, q) >= 0 && cross2(c, a, q) >= 0)
+                    return 0;
+            }
+        }
     return 1;
 }
 
@@ -161,12 +317,15 @@ static double ring_area(const wm_polygon_work *w, uint32_t first)
     return area;
 }
 
-static wm_polygon_verdict clip_ears(wm_polygon_work *w, uint32_t n, double extent2)
+static wm_result clip_ears(wm_ctx *ctx, wm_polygon_work *w, uint32_t n, double extent2, wm_polygon_verdict *verdict)
 {
+    *verdict = WM_POLYGON_OK;
     for (uint32_t i = 0; i < n; i++) {
         w->prev[i] = i ? i - 1 : n - 1;
         w->next[i] = i + 1 < n ? i + 1 : 0;
     }
+    if (grid_corners(ctx, w, n))
+        return WM_ERR_NOMEM;
     for (uint32_t i = 0; i < n; i++)
         w->ear[i] = (uint8_t)is_ear(w, i);
     uint32_t remaining = n, out = 0, at = 0;
@@ -177,8 +336,10 @@ static wm_polygon_verdict clip_ears(wm_polygon_work *w, uint32_t n, double exten
             walked++;
         }
         if (!w->ear[at]) {
-            if (fabs(ring_area(w, at)) > 1e-12 * extent2)
-                return WM_POLYGON_NO_EAR;
+            if (fabs(ring_area(w, at)) > 1e-12 * extent2) {
+                *verdict = WM_POLYGON_NO_EAR;
+                return WM_OK;
+            }
             break; /* what is left has no area: any fan of it is exact */
         }
         uint32_t a = w->prev[at], c = w->next[at];
@@ -187,6 +348,7 @@ static wm_polygon_verdict clip_ears(wm_polygon_work *w, uint32_t n, double exten
         w->triangles[out++] = c;
         w->next[a] = c;
         w->prev[c] = a;
+        w->prev[at] = UINT32_MAX; /* clipped: no longer on the ring */
         remaining--;
         w->ear[a] = (uint8_t)is_ear(w, a);
         w->ear[c] = (uint8_t)is_ear(w, c);
@@ -197,7 +359,7 @@ static wm_polygon_verdict clip_ears(wm_polygon_work *w, uint32_t n, double exten
         w->triangles[out++] = k;
         w->triangles[out++] = w->next[k];
     }
-    return WM_POLYGON_OK;
+    return WM_OK;
 }
 
 wm_result wm_polygon_triangulate(wm_ctx *ctx, wm_polygon_work *w, const float *positions, const uint32_t *corners,
@@ -227,13 +389,10 @@ wm_result wm_polygon_triangulate(wm_ctx *ctx, wm_polygon_work *w, const float *p
         *verdict = WM_POLYGON_TOO_LARGE;
         return WM_OK;
     }
-    *flags |= self_intersecting(w->flat, n) ? WM_POLYGON_SELF_INTERSECTING : 0;
-    double lo[2] = {w->flat[0], w->flat[1]}, hi[2] = {w->flat[0], w->flat[1]};
-    for (uint32_t i = 1; i < n; i++)
-        for (int k = 0; k < 2; k++) {
-            lo[k] = fmin(lo[k], w->flat[2 * i + k]);
-            hi[k] = fmax(hi[k], w->flat[2 * i + k]);
-        }
-    *verdict = clip_ears(w, n, (hi[0] - lo[0]) * (hi[1] - lo[1]) + 1e-300);
-    return WM_OK;
+    int crosses;
+    if (self_intersecting(ctx, w, n, &crosses))
+        return WM_ERR_NOMEM;
+    *flags |= crosses ? WM_POLYGON_SELF_INTERSECTING : 0;
+    double extent2 = (w->cell_size[0] * w->side) * (w->cell_size[1] * w->side); /* the box of the outline */
+    return clip_ears(ctx, w, n, isfinite(extent2) ? extent2 + 1e-300 : 1e-300, verdict);
 }

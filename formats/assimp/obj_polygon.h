@@ -18,6 +18,12 @@ typedef struct wm_polygon_work {
     uint8_t *ear;
     uint32_t *triangles; /* 3 per triangle: corner numbers 0..n-1 */
     uint32_t capacity;
+    /* a uniform grid over the outline's box: per cell, the corners (or edges) in it */
+    double lo[2], cell_size[2];
+    uint32_t side;               /* cells per axis */
+    uint32_t *cell_start;        /* side * side + 1 */
+    uint32_t *cell_items;
+    size_t cells_capacity, items_capacity;
 } wm_polygon_work;
 
 typedef enum wm_polygon_verdict {
