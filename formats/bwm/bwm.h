@@ -96,6 +96,13 @@ typedef struct bwm_build_input {
      * NULL: face index. BioWare's tie order is not derivable from geometry,
      * so a rebuild can take it from the file's existing leaf order. */
     const uint32_t *tie_rank;
+    /* The same vertices, faces and materials, offered to be taken over
+     * (allocated with ctx's allocator) instead of copied. When all three
+     * are given the build owns them from the call on (frees them on
+     * failure, permutes faces and materials in place); otherwise they are
+     * ignored. */
+    float *own_vertices;
+    uint32_t *own_faces, *own_materials;
 } bwm_build_input;
 
 /* Derives everything: stable walkable-first order, normals, distances, AABB
