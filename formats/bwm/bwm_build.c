@@ -297,7 +297,28 @@ static wm_result permute_in_place(wm_ctx *ctx, bwm_file *f, const uint32_t *orde
     return WM_OK;
 }
 
-wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
+/* Arrays bwm_build_taking took over (NULL when copying). */
+typedef struct taken_arrays {
+    float *vertices;
+    uint32_t *faces, *materials;
+} taken_arrays;
+
+/* The file's arrays of per-vertex and per-face data: vertices, faces and
+ * materials taken over or room for copies, normals and distances. */
+static wm_result geometry_arrays(wm_ctx *ctx, const bwm_build_input *in, const taken_arrays *taken, bwm_file *f)
+{
+    uint32_t nf = in->face_count;
+    if (!taken) {
+        f->vertices = wm_realloc_array(ctx, NULL, in->vertex_count, 3 * sizeof(float));
+        f->faces = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(uint32_t));
+        f->materials = wm_realloc_array(ctx, NULL, nf, sizeof(uint32_t));
+    }
+    f->normals = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(float));
+    f->distances = wm_realloc_array(ctx, NULL, nf, sizeof(float));
+    return f->vertices && f->faces && f->materials && f->normals && f->distances ? WM_OK : WM_ERR_NOMEM;
+}
+
+static wm_result build(wm_ctx *ctx, const bwm_build_input *in, const taken_arrays *taken, bwm_file *out)
 {
     bwm_file *f = out;
     uint32_t nf = in->face_count, walkable = 0;
@@ -309,11 +330,11 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
     bwm_file_init(f);
     f->type = in->type;
     f->empty_offsets_zero = in->type == BWM_TYPE_PLACEABLE;
-    int adopt = in->own_vertices && in->own_faces && in->own_materials;
+    int adopt = taken != NULL;
     if (adopt) { /* taken over now: freed with the file on any failure */
-        f->vertices = in->own_vertices;
-        f->faces = in->own_faces;
-        f->materials = in->own_materials;
+        f->vertices = taken->vertices;
+        f->faces = taken->faces;
+        f->materials = taken->materials;
     }
     for (size_t i = 0; i < (size_t)nf * 3; i++)
         if (in->faces[i] >= in->vertex_count) {
@@ -325,14 +346,7 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
 
     f->vertex_count = in->vertex_count;
     f->face_count = nf;
-    if (!adopt) {
-        f->vertices = wm_realloc_array(ctx, NULL, in->vertex_count, 3 * sizeof(float));
-        f->faces = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(uint32_t));
-        f->materials = wm_realloc_array(ctx, NULL, nf, sizeof(uint32_t));
-    }
-    f->normals = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(float));
-    f->distances = wm_realloc_array(ctx, NULL, nf, sizeof(float));
-    if (!f->vertices || !f->faces || !f->materials || !f->normals || !f->distances) goto nomem;
+    if (geometry_arrays(ctx, in, taken, f)) goto nomem;
     if (in->type == BWM_TYPE_AREA && nf > 0) {
         f->aabb_count = 2 * nf - 1;
         f->aabb = wm_realloc_array(ctx, NULL, (size_t)f->aabb_count + BWM_AABB_SPARE_NODES, sizeof(bwm_aabb_node));
@@ -398,6 +412,18 @@ nomem:
     scratch_give_back(ctx, &lent, order);
     bwm_file_free(ctx, f);
     return WM_ERR_NOMEM;
+}
+
+wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
+{
+    return build(ctx, in, NULL, out);
+}
+
+wm_result bwm_build_taking(wm_ctx *ctx, const bwm_build_input *in, float *vertices, uint32_t *faces,
+                           uint32_t *materials, bwm_file *out)
+{
+    taken_arrays taken = {vertices, faces, materials};
+    return build(ctx, in, &taken, out);
 }
 
 /* Position of each face among the leaves of the file's tree in preorder;
