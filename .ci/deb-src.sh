@@ -10,8 +10,10 @@ stanzas=(/etc/apt/sources.list.d/*.sources)
 if grep -qsE '^(Types:.*deb-src|deb-src )' "${lists[@]}" "${stanzas[@]}"; then
   exit 0
 fi
+stanzas=("${stanzas[@]/*walkmesh-deb-src.sources}") # never read back what this script wrote
 # deb822: a stanza is a paragraph; keep those signed by the Debian archive key.
 for f in "${stanzas[@]}"; do
+  [ -f "$f" ] || continue
   awk 'BEGIN { RS = ""; ORS = "\n\n" }
        /Signed-By:[^\n]*debian-archive-keyring/ && /Types:[^\n]*deb/ {
          out = ""
