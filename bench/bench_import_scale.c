@@ -220,7 +220,7 @@ int main(int argc, char **argv)
         snprintf(strrchr(cli, '/'), 32, "/../tools/walkmesh");
     }
     const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    size_point points[3] = {{225, 0, "", {0}, {0}}, {708, 0, "", {0}, {0}}, {1582, 0, "", {0}, {0}}};
+    size_point points[3] = {{.grid = 225}, {.grid = 708}, {.grid = 1582}};
     for (int i = 0; i < 3; i++) {
         size_point *s = &points[i];
         s->triangles = 2L * (s->grid - 1) * (s->grid - 1);
