@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #else
 #define _DEFAULT_SOURCE /* madvise, posix_memalign */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -131,6 +132,26 @@ void wm_platform_once(wm_once *once, void (*init)(void))
     InitOnceExecuteOnce((PINIT_ONCE)once, run_once, (PVOID)(uintptr_t)init, NULL);
 }
 
+void *wm_platform_library_open(const char *name)
+{
+    wchar_t *wide = widen(name);
+    HMODULE module = wide ? LoadLibraryW(wide) : NULL;
+    free(wide);
+    return (void *)module;
+}
+
+void *wm_platform_library_symbol(void *library, const char *name)
+{
+    return (void *)(uintptr_t)GetProcAddress((HMODULE)library, name);
+}
+
+const char *wm_platform_library_error(void)
+{
+    static char message[64];
+    snprintf(message, sizeof message, "Windows error %lu", (unsigned long)GetLastError());
+    return message;
+}
+
 #else /* POSIX */
 
 int wm_platform_open_read(const char *path)
@@ -196,6 +217,22 @@ FILE *wm_platform_fopen(const char *path, const char *mode)
 void wm_platform_once(wm_once *once, void (*init)(void))
 {
     pthread_once(once, init);
+}
+
+void *wm_platform_library_open(const char *name)
+{
+    return dlopen(name, RTLD_NOW | RTLD_LOCAL);
+}
+
+void *wm_platform_library_symbol(void *library, const char *name)
+{
+    return dlsym(library, name);
+}
+
+const char *wm_platform_library_error(void)
+{
+    const char *message = dlerror();
+    return message ? message : "unknown error";
 }
 
 #endif

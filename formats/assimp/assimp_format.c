@@ -1,6 +1,6 @@
 #include "assimp_module.h"
 
-#include <assimp/cimport.h>
+#include "assimp_api.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -18,8 +18,13 @@ static int assimp_probe(const wm_input *in)
     if (!ext[0])
         return 0;
     snprintf(dotted, sizeof dotted, ".%s", ext);
-    /* Assimp decides by extension; a low score leaves room for a game format's magic. */
-    return aiIsExtensionSupported(dotted) ? 10 : wm_assimp_unreadable_extension(ext) ? 5 : 0;
+    /* Assimp decides by extension; a low score leaves room for a game format's magic.
+     * Assimp is loaded only for an extension the list does not name. */
+    for (const char *const *known = assimp_extensions; *known; known++)
+        if (strcmp(*known, ext) == 0)
+            return wm_assimp_unreadable_extension(ext) ? 5 : 10;
+    const wm_assimp_api *ai = wm_assimp_api_load(NULL);
+    return ai && ai->IsExtensionSupported(dotted) ? 10 : 0;
 }
 
 /* OBJ is walkmesh's own reader, on the bytes. Assimp reads the others from the file

@@ -29,13 +29,17 @@ int wm_assimp_material_to_surface(const wm_surface_table *table, const char *nam
 void wm_assimp_surface_material_name(const wm_surface_table *table, uint16_t surface, int walkable, char *out,
                                      size_t out_size);
 
-/* Structural check of an OBJ file before Assimp sees it (Assimp accepts
- * truncated or binary files silently): text only, vertex lines with three
- * numbers, faces with three or more in-range references. Errors name the line. */
+/* Structural check of an OBJ file (Assimp accepts truncated or binary
+ * files silently): text only, vertex lines with three numbers, faces with
+ * three or more in-range references. Errors name the line. */
 wm_result wm_obj_check(wm_ctx *ctx, const char *path, const uint8_t *data, size_t size);
-/* The same, counting `v` and `f` lines (for reserving the mesh). */
-wm_result wm_obj_check_counting(wm_ctx *ctx, const char *path, const uint8_t *data, size_t size,
-                                uint32_t *out_vertices, uint32_t *out_faces);
+/* The same check of one line (trimmed, neither blank nor a comment), with
+ * the `v` and `f` lines before it counted in *vertices and *faces (counted
+ * on). The OBJ reader asks it about any line its fast parser does not take. */
+wm_result wm_obj_check_line(wm_ctx *ctx, const char *path, unsigned long line_no, const char *line, const char *end,
+                            long *vertices, long *faces);
+/* The error for a file without faces. */
+wm_result wm_obj_no_faces(wm_ctx *ctx, const char *path, long vertices, unsigned long lines);
 
 /* A transition on a triangle edge: vertex indices a < b and its value. */
 typedef struct transition_edge {
@@ -64,11 +68,8 @@ wm_result wm_assimp_write_outputs(wm_sink *sink, const output_file *files, unsig
  * per transition value (`l` edges), so Blender's importer keeps them all. */
 wm_result wm_obj_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, int y_up);
 
-/* OBJ read by walkmesh itself (obj_read.c), from the file's bytes already
- * checked by wm_obj_check. */
-wm_result wm_obj_read(wm_ctx *ctx, const char *path, const wm_options *opts, const uint8_t *data, size_t size,
-                      wm_mesh *out);
-/* Checks, then reads an OBJ file's bytes. */
+/* OBJ read by walkmesh itself (obj_read.c) from the file's bytes, in one
+ * pass that checks each line as wm_obj_check does. */
 wm_result wm_obj_check_and_read(wm_ctx *ctx, const char *path, const wm_options *opts, const uint8_t *data,
                                 size_t size, wm_mesh *out);
 

@@ -2,10 +2,9 @@
  * names to surfaces, convert the file's up axis to Z-up. */
 #include "import_state.h"
 
-#include <assimp/cimport.h>
-#include <assimp/material.h>
+#include "assimp_api.h"
+
 #include <assimp/postprocess.h>
-#include <assimp/scene.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 typedef struct scene_walk {
     import_state st;
     const struct aiScene *scene;
+    const wm_assimp_api *ai;
 } scene_walk;
 
 static wm_result collect_transition_lines(scene_walk *w, const struct aiNode *node, const struct aiMesh *mesh,
@@ -32,7 +32,7 @@ static wm_result collect_transition_lines(scene_walk *w, const struct aiNode *no
         float ends[2][3];
         for (int k = 0; k < 2; k++) {
             struct aiVector3D p = mesh->mVertices[face->mIndices[k]];
-            aiTransformVecByMatrix4(&p, transform);
+            w->ai->TransformVecByMatrix4(&p, transform);
             ends[k][0] = p.x;
             ends[k][1] = p.y;
             ends[k][2] = p.z;
@@ -58,7 +58,7 @@ static wm_result add_mesh(scene_walk *w, const struct aiMesh *mesh, const struct
         if (!isfinite(p.x) || !isfinite(p.y) || !isfinite(p.z))
             return wm_error(ctx, WM_ERR_CORRUPT, "%s: mesh '%s' vertex %u: coordinates (%g, %g, %g) are not all finite",
                             st->path, mesh->mName.data, v, (double)p.x, (double)p.y, (double)p.z);
-        aiTransformVecByMatrix4(&p, transform);
+        w->ai->TransformVecByMatrix4(&p, transform);
         float xyz[3] = {p.x, p.y, p.z};
         wm_result r = wm_import_vertex(st, xyz);
         if (r)
@@ -88,7 +88,7 @@ static wm_result walk_nodes(scene_walk *w, const struct aiNode *node, const stru
     if (depth > 256)
         return wm_error(st->ctx, WM_ERR_CORRUPT, "%s: node hierarchy deeper than 256", st->path);
     struct aiMatrix4x4 transform = *parent;
-    aiMultiplyMatrix4(&transform, &node->mTransformation);
+    w->ai->MultiplyMatrix4(&transform, &node->mTransformation);
     int have_object = 0;
     uint16_t object = 0;
     size_t segments_before = st->segment_count;
@@ -124,9 +124,9 @@ static wm_result walk_nodes(scene_walk *w, const struct aiNode *node, const stru
 }
 
 /* Assimp reports its own errors in varied words; name the file once. */
-static wm_result import_error(wm_ctx *ctx, const char *path)
+static wm_result import_error(wm_ctx *ctx, const wm_assimp_api *ai, const char *path)
 {
-    const char *why = aiGetErrorString();
+    const char *why = ai->GetErrorString();
     if (why && strstr(why, "bad_alloc")) /* the address-space limit of the import process (assimp_contained.c) */
         return wm_error(ctx, WM_ERR_CORRUPT, "%s: cannot import: Assimp ran out of memory on this file (the import is "
                         "limited to 1 GiB): refused", path);
@@ -194,13 +194,17 @@ wm_result wm_assimp_read_in_process(wm_ctx *ctx, const char *path, const wm_opti
     if (r)
         return r;
 
-    const struct aiScene *scene = aiImportFile(
+    const wm_assimp_api *ai = wm_assimp_api_load(ctx);
+    if (!ai)
+        return WM_ERR_UNSUPPORTED;
+    const struct aiScene *scene = ai->ImportFile(
         path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_ValidateDataStructure |
                   aiProcess_SortByPType);
     if (!scene)
-        return import_error(ctx, path);
+        return import_error(ctx, ai, path);
     scene_walk w;
     w.scene = scene;
+    w.ai = ai;
     r = wm_import_begin(&w.st, ctx, path, ext, opts, out);
     if (!r && strcmp(ext, "fbx") == 0)
         fbx_axes_and_units(&w);
@@ -212,19 +216,19 @@ wm_result wm_assimp_read_in_process(wm_ctx *ctx, const char *path, const wm_opti
     for (unsigned m = 0; !r && m < scene->mNumMaterials; m++) {
         names[m].length = 0;
         names[m].data[0] = '\0';
-        aiGetMaterialString(scene->mMaterials[m], AI_MATKEY_NAME, &names[m]);
+        ai->GetMaterialString(scene->mMaterials[m], AI_MATKEY_NAME, &names[m]);
         name_list[m] = names[m].data;
     }
     if (!r)
         r = wm_import_materials(&w.st, name_list, scene->mNumMaterials);
     if (!r && scene->mRootNode) {
         struct aiMatrix4x4 identity;
-        aiIdentityMatrix4(&identity);
+        ai->IdentityMatrix4(&identity);
         r = walk_nodes(&w, scene->mRootNode, &identity, 0);
     }
     r = wm_import_finish(&w.st, r);
     wm_free(ctx, names);
     wm_free(ctx, name_list);
-    aiReleaseImport(scene);
+    ai->ReleaseImport(scene);
     return r;
 }

@@ -3,10 +3,7 @@
 #include "assimp_module.h"
 #include "wm_platform.h"
 
-#include <assimp/cexport.h>
-#include <assimp/cimport.h>
-#include <assimp/material.h>
-#include <assimp/scene.h>
+#include "assimp_api.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -392,14 +389,17 @@ wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const
         wm_sink_set_lacking(sink, WM_CAN_TRANSITIONS);
     if (!with_lines && wm_assimp_transition_values(mesh) > 0)
         wm_warn(ctx, "%s: STL holds triangles only: the transitions are left out", path);
+    const wm_assimp_api *ai = wm_assimp_api_load(ctx);
+    if (!ai)
+        return WM_ERR_UNSUPPORTED;
     struct aiScene *scene = NULL;
     r = build_scene(ctx, mesh, y_up, with_lines, &scene);
     if (r)
         return r;
-    const struct aiExportDataBlob *blob = aiExportSceneToBlob(scene, format_id, 0);
+    const struct aiExportDataBlob *blob = ai->ExportSceneToBlob(scene, format_id, 0);
     free_scene(scene);
     if (!blob)
-        return wm_error(ctx, WM_ERR_IO, "%s: Assimp could not export: %s", path, aiGetErrorString());
+        return wm_error(ctx, WM_ERR_IO, "%s: Assimp could not export: %s", path, ai->GetErrorString());
     char stem[512];
     wm_assimp_stem(path, stem, sizeof stem);
 
@@ -425,6 +425,6 @@ wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const
     if (!r)
         r = wm_assimp_write_outputs(sink, files, count);
     wm_buffer_free(&main_file);
-    aiReleaseExportBlob(blob);
+    ai->ReleaseExportBlob(blob);
     return r;
 }

@@ -68,62 +68,70 @@ static long check_face(const char *p, const char *end, long vertex_count, long *
     return refs;
 }
 
-wm_result wm_obj_check(wm_ctx *ctx, const char *path, const uint8_t *data, size_t size)
+static int blank(char c)
 {
-    uint32_t vertices, faces;
-    return wm_obj_check_counting(ctx, path, data, size, &vertices, &faces);
+    return c == ' ' || c == '\t';
 }
 
-wm_result wm_obj_check_counting(wm_ctx *ctx, const char *path, const uint8_t *data, size_t size,
-                                uint32_t *out_vertices, uint32_t *out_faces)
+wm_result wm_obj_check_line(wm_ctx *ctx, const char *path, unsigned long line_no, const char *line, const char *end,
+                            long *vertices, long *faces)
+{
+    for (const char *c = line; c < end; c++)
+        if ((unsigned char)*c < 0x20 && *c != '\t')
+            return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %lu: control character 0x%02x: not a text OBJ file", path,
+                            line_no, (unsigned char)*c);
+    if (end - line >= 2 && line[0] == 'v' && blank(line[1])) {
+        char bad[64];
+        int n = count_numbers(line + 2, end, bad, sizeof bad);
+        if (n == -2)
+            return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %lu: coordinate '%s' is not a finite number", path, line_no,
+                            bad);
+        if (n < 3)
+            return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %lu: vertex needs 3 coordinates, found %s (file truncated?)",
+                            path, line_no, n < 0 ? "a non-number" : n == 0 ? "none" : n == 1 ? "1" : "2");
+        (*vertices)++;
+    } else if (end - line >= 2 && line[0] == 'f' && blank(line[1])) {
+        long bad = 0;
+        long refs = check_face(line + 2, end, *vertices, &bad);
+        if (refs < 0)
+            return bad ? wm_error(ctx, WM_ERR_CORRUPT, "%s: line %lu: face refers to vertex %ld but only %ld are defined",
+                                  path, line_no, bad, *vertices)
+                       : wm_error(ctx, WM_ERR_CORRUPT, "%s: line %lu: malformed face reference", path, line_no);
+        if (refs < 3)
+            return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %lu: face has %ld vertices, needs 3 (file truncated?)", path,
+                            line_no, refs);
+        (*faces)++;
+    }
+    return WM_OK;
+}
+
+wm_result wm_obj_no_faces(wm_ctx *ctx, const char *path, long vertices, unsigned long lines)
+{
+    return wm_error(ctx, WM_ERR_CORRUPT, "%s: no faces (%ld vertices, %lu lines)", path, vertices, lines);
+}
+
+wm_result wm_obj_check(wm_ctx *ctx, const char *path, const uint8_t *data, size_t size)
 {
     if (memchr(data, '\0', size))
         return wm_error(ctx, WM_ERR_CORRUPT, "%s: not a text OBJ file (contains NUL bytes)", path);
     long vertices = 0, faces = 0;
     size_t pos = 0;
-    unsigned line_no = 0;
+    unsigned long line_no = 0;
     while (pos < size) {
         const char *line = (const char *)data + pos;
         const char *nl = memchr(line, '\n', size - pos);
         const char *end = nl ? nl : (const char *)data + size;
         pos = (size_t)(end - (const char *)data) + 1;
         line_no++;
-        while (end > line && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+        while (end > line && (end[-1] == '\r' || blank(end[-1])))
             end--;
-        while (line < end && (*line == ' ' || *line == '\t'))
+        while (line < end && blank(*line))
             line++;
         if (line >= end || *line == '#')
             continue;
-        for (const char *c = line; c < end; c++)
-            if ((unsigned char)*c < 0x20 && *c != '\t')
-                return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: control character 0x%02x: not a text OBJ file",
-                                path, line_no, (unsigned char)*c);
-        if (end - line >= 2 && line[0] == 'v' && (line[1] == ' ' || line[1] == '\t')) {
-            char bad[64];
-            int n = count_numbers(line + 2, end, bad, sizeof bad);
-            if (n == -2)
-                return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: coordinate '%s' is not a finite number", path,
-                                line_no, bad);
-            if (n < 3)
-                return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: vertex needs 3 coordinates, found %s (file truncated?)",
-                                path, line_no, n < 0 ? "a non-number" : n == 0 ? "none" : n == 1 ? "1" : "2");
-            vertices++;
-        } else if (end - line >= 2 && line[0] == 'f' && (line[1] == ' ' || line[1] == '\t')) {
-            long bad = 0;
-            long refs = check_face(line + 2, end, vertices, &bad);
-            if (refs < 0)
-                return bad ? wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: face refers to vertex %ld but only %ld are defined",
-                                      path, line_no, bad, vertices)
-                           : wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: malformed face reference", path, line_no);
-            if (refs < 3)
-                return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: face has %ld vertices, needs 3 (file truncated?)",
-                                path, line_no, refs);
-            faces++;
-        }
+        wm_result r = wm_obj_check_line(ctx, path, line_no, line, end, &vertices, &faces);
+        if (r)
+            return r;
     }
-    if (faces == 0)
-        return wm_error(ctx, WM_ERR_CORRUPT, "%s: no faces (%ld vertices, %u lines)", path, vertices, line_no);
-    *out_vertices = (uint64_t)vertices > UINT32_MAX ? UINT32_MAX : (uint32_t)vertices;
-    *out_faces = (uint64_t)faces > UINT32_MAX ? UINT32_MAX : (uint32_t)faces;
-    return WM_OK;
+    return faces ? WM_OK : wm_obj_no_faces(ctx, path, vertices, line_no);
 }

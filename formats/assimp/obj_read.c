@@ -1,20 +1,22 @@
-/* OBJ read directly (after wm_obj_check has vouched for its structure):
- * Assimp's OBJ import welds and copies per mesh and was most of the time
+/* OBJ read directly, in one pass: each line is parsed once, by a fast
+ * parser for the plain forms ("v -1.25 0 3", "f 1 2/5 -3//2"), and any line
+ * it does not take is checked (obj_check.c: errors name the line) and, when
+ * sound, parsed by strtod. Assimp's OBJ import welds and copies per mesh and was most of the time
  * and memory of a large conversion, and walkmesh welds again anyway. The
  * result is what the Assimp path gives: one object per `o` or `g` (faces
  * before any: "defaultobject"), a material per `usemtl` name (none before the
- * first), polygons triangulated (ear clipping, so concave faces stay
- * inside their outline), `l` edges of transition_<value> objects as
+ * first), polygons triangulated exactly (obj_polygon.c: concave faces
+ * stay inside their outline), `l` edges of transition_<value> objects as
  * transitions. Vertex, normal and texture data other than positions is
  * not needed. */
 #include "import_state.h"
+#include "obj_polygon.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_EAR_CLIPPED = 1024 }; /* larger polygons are fanned: ear clipping is quadratic */
 
 typedef struct name_table {
     char **names;
@@ -93,6 +95,9 @@ typedef struct obj_reader {
     uint16_t object_index;
     uint32_t *polygon; /* vertex indices of the current face */
     uint32_t polygon_capacity;
+    wm_polygon_work work;
+    unsigned long line_number, face_lines;
+    unsigned long odd_faces[2], odd_face_line[2]; /* not planar, self-intersecting */
 } obj_reader;
 
 static const char *skip_blanks(const char *p, const char *end)
@@ -113,35 +118,39 @@ static size_t rest_of_line(const obj_reader *r, const char *p, const char **star
     return (size_t)(e - p);
 }
 
-/* Fast path for plain decimals ("-12.375", "3"); anything else (exponents,
- * inf...) goes through strtod. The numbers were checked by wm_obj_check. */
-static const char *parse_float(const char *p, const char *end, float *out)
+/* A plain decimal ("-12.375", "3", at most 15 digits) ending at a blank or
+ * the line's end; NULL for anything else (exponents, inf, garbage), which
+ * the slow path judges. */
+static const char *fast_float(const char *p, const char *end, float *out)
 {
     p = skip_blanks(p, end);
-    const char *q = p;
-    int negative = q < end && *q == '-';
-    if (q < end && (*q == '-' || *q == '+'))
-        q++;
-    double v = 0;
+    int negative = p < end && *p == '-';
+    if (p < end && (*p == '-' || *p == '+'))
+        p++;
+    double v = 0, scale = 1;
     int digits = 0;
-    while (q < end && *q >= '0' && *q <= '9' && digits < 15) {
-        v = v * 10 + (*q++ - '0');
+    while (p < end && *p >= '0' && *p <= '9' && digits < 15) {
+        v = v * 10 + (*p++ - '0');
         digits++;
     }
-    if (q < end && *q == '.') {
-        q++;
-        double scale = 1;
-        while (q < end && *q >= '0' && *q <= '9' && digits < 15) {
-            v = v * 10 + (*q++ - '0');
+    if (p < end && *p == '.') {
+        p++;
+        while (p < end && *p >= '0' && *p <= '9' && digits < 15) {
+            v = v * 10 + (*p++ - '0');
             scale *= 10;
             digits++;
         }
-        v /= scale;
     }
-    if (digits > 0 && (q == end || *q == ' ' || *q == '\t')) {
-        *out = (float)(negative ? -v : v);
-        return q;
-    }
+    if (digits == 0 || (p < end && *p != ' ' && *p != '\t'))
+        return NULL;
+    *out = (float)((negative ? -v : v) / scale);
+    return p;
+}
+
+/* Any number wm_obj_check_line accepted. */
+static const char *slow_float(const char *p, const char *end, float *out)
+{
+    p = skip_blanks(p, end);
     char buf[64];
     size_t n = 0;
     while (p < end && *p != ' ' && *p != '\t' && n + 1 < sizeof buf)
@@ -153,10 +162,41 @@ static const char *parse_float(const char *p, const char *end, float *out)
     return p;
 }
 
-/* Reads the vertex references of an `f` or `l` line into r->polygon. */
-static wm_result read_references(obj_reader *r, const char *p, uint32_t *count)
+static wm_result read_vertex(obj_reader *r, const char *p)
+{
+    float xyz[3];
+    const char *q = p;
+    for (int k = 0; k < 3 && q; k++)
+        q = fast_float(q, r->end, &xyz[k]);
+    if (!q || skip_blanks(q, r->end) != r->end) { /* not plain, or more than x y z (w, colours) */
+        long vertices = r->file_vertices, faces = 0;
+        wm_result e = wm_obj_check_line(r->st.ctx, r->st.path, r->line_number, p - 2, r->end, &vertices, &faces);
+        if (e)
+            return e;
+        for (int k = 0; k < 3; k++)
+            p = slow_float(p, r->end, &xyz[k]);
+    }
+    r->file_vertices++;
+    return wm_import_vertex(&r->st, xyz);
+}
+
+static wm_result grow_polygon(obj_reader *r)
+{
+    uint32_t capacity = r->polygon_capacity ? 2 * r->polygon_capacity : 16;
+    uint32_t *grown = wm_realloc_array(r->st.ctx, r->polygon, capacity, sizeof(uint32_t));
+    if (!grown)
+        return WM_ERR_NOMEM;
+    r->polygon = grown;
+    r->polygon_capacity = capacity;
+    return WM_OK;
+}
+
+/* Reads the vertex references "v", "v/t", "v//n", "v/t/n" of an `f` or `l`
+ * line into r->polygon; *sound is 0 when one is malformed or out of range. */
+static wm_result read_references(obj_reader *r, const char *p, uint32_t *count, int *sound)
 {
     *count = 0;
+    *sound = 1;
     for (;;) {
         p = skip_blanks(p, r->end);
         if (p >= r->end)
@@ -164,22 +204,20 @@ static wm_result read_references(obj_reader *r, const char *p, uint32_t *count)
         int negative = *p == '-';
         p += negative || *p == '+';
         long index = 0;
+        const char *digits = p;
         while (p < r->end && *p >= '0' && *p <= '9' && index < 0x7fffffffL)
             index = index * 10 + (*p++ - '0');
+        if (p == digits || (p < r->end && *p != '/' && *p != ' ' && *p != '\t'))
+            *sound = 0;
         while (p < r->end && *p != ' ' && *p != '\t') /* "/vt/vn" */
             p++;
         long resolved = negative ? (long)r->file_vertices - index : index - 1;
-        if (resolved < 0 || resolved >= (long)r->file_vertices)
-            return wm_error(r->st.ctx, WM_ERR_CORRUPT, "%s: a face refers to vertex %s%ld of %u", r->st.path,
-                            negative ? "-" : "", index, r->file_vertices);
-        if (*count == r->polygon_capacity) {
-            uint32_t capacity = r->polygon_capacity ? 2 * r->polygon_capacity : 16;
-            uint32_t *grown = wm_realloc_array(r->st.ctx, r->polygon, capacity, sizeof(uint32_t));
-            if (!grown)
-                return WM_ERR_NOMEM;
-            r->polygon = grown;
-            r->polygon_capacity = capacity;
-        }
+        if (index == 0 || resolved < 0 || resolved >= (long)r->file_vertices)
+            *sound = 0;
+        if (!*sound)
+            return WM_OK;
+        if (*count == r->polygon_capacity && grow_polygon(r))
+            return WM_ERR_NOMEM;
         r->polygon[(*count)++] = (uint32_t)resolved;
     }
 }
@@ -195,86 +233,46 @@ static wm_result add_triangle(obj_reader *r, uint32_t a, uint32_t b, uint32_t c)
     return wm_import_triangle(&r->st, a, b, c, r->material, r->object_index);
 }
 
-/* Signed doubled area of 2-D triangle (p, q, s). */
-static double cross2(const double *p, const double *q, const double *s)
-{
-    return (q[0] - p[0]) * (s[1] - p[1]) - (q[1] - p[1]) * (s[0] - p[0]);
-}
-
-static int same_point(const double *p, const double *q)
-{
-    return p[0] == q[0] && p[1] == q[1];
-}
-
-/* Ear clipping on the polygon projected along its largest normal axis;
- * falls back to a fan when no ear is found (self-intersecting outline). */
+/* The polygon in r->polygon: a triangle as it is, anything larger through
+ * wm_polygon_triangulate; a face that cannot be triangulated faithfully is
+ * an input error naming its line. */
 static wm_result triangulate(obj_reader *r, uint32_t n)
 {
     const uint32_t *v = r->polygon;
     if (n == 3)
         return add_triangle(r, v[0], v[1], v[2]);
-    const float *pos = r->st.out->positions;
-    wm_result e = WM_OK;
-    if (n > MAX_EAR_CLIPPED) {
-        for (uint32_t i = 1; !e && i + 1 < n; i++)
-            e = add_triangle(r, v[0], v[i], v[i + 1]);
+    wm_polygon_verdict verdict;
+    unsigned flags;
+    wm_result e = wm_polygon_triangulate(r->st.ctx, &r->work, r->st.out->positions, v, n, &verdict, &flags);
+    if (e)
         return e;
-    }
-    double normal[3] = {0, 0, 0}; /* Newell */
-    for (uint32_t i = 0; i < n; i++) {
-        const float *a = pos + 3 * (size_t)v[i], *b = pos + 3 * (size_t)v[(i + 1) % n];
-        normal[0] += ((double)a[1] - b[1]) * ((double)a[2] + b[2]);
-        normal[1] += ((double)a[2] - b[2]) * ((double)a[0] + b[0]);
-        normal[2] += ((double)a[0] - b[0]) * ((double)a[1] + b[1]);
-    }
-    int drop = fabs(normal[0]) > fabs(normal[1]) ? (fabs(normal[0]) > fabs(normal[2]) ? 0 : 2)
-                                                   : (fabs(normal[1]) > fabs(normal[2]) ? 1 : 2);
-    /* (u, w) keeps the projection's winding that of the normal: (y,z), (z,x), (x,y) */
-    int u = (drop + 1) % 3, w = (drop + 2) % 3;
-    double flip = normal[drop] < 0 ? -1 : 1; /* counter-clockwise in the projection */
-    double *flat = wm_alloc_array(r->st.ctx, 2 * (size_t)n, sizeof(double));
-    uint32_t *left = wm_alloc_array(r->st.ctx, n, sizeof(uint32_t));
-    if (!flat || !left) {
-        wm_free(r->st.ctx, flat);
-        wm_free(r->st.ctx, left);
-        return WM_ERR_NOMEM;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        flat[2 * i] = pos[3 * (size_t)v[i] + u];
-        flat[2 * i + 1] = pos[3 * (size_t)v[i] + w] * flip;
-        left[i] = i;
-    }
-    uint32_t remaining = n;
-    while (!e && remaining > 3) {
-        int clipped = 0;
-        for (uint32_t i = 0; i < remaining && !clipped; i++) {
-            uint32_t ia = left[(i + remaining - 1) % remaining], ib = left[i], ic = left[(i + 1) % remaining];
-            const double *a = flat + 2 * ia, *b = flat + 2 * ib, *c = flat + 2 * ic;
-            if (cross2(a, b, c) <= 0)
-                continue; /* reflex or flat corner */
-            int inside = 0;
-            for (uint32_t k = 0; k < remaining && !inside; k++) {
-                uint32_t ik = left[k];
-                const double *p = flat + 2 * ik;
-                if (same_point(p, a) || same_point(p, b) || same_point(p, c))
-                    continue; /* the outline passing through a corner again (a slit) */
-                inside = cross2(a, b, p) >= 0 && cross2(b, c, p) >= 0 && cross2(c, a, p) >= 0;
-            }
-            if (inside)
-                continue;
-            e = add_triangle(r, v[ia], v[ib], v[ic]);
-            memmove(left + i, left + i + 1, (remaining - i - 1) * sizeof *left);
-            remaining--;
-            clipped = 1;
-        }
-        if (!clipped) /* no ear: fan what is left */
-            break;
-    }
-    for (uint32_t i = 1; !e && i + 1 < remaining; i++)
-        e = add_triangle(r, v[left[0]], v[left[i]], v[left[i + 1]]);
-    wm_free(r->st.ctx, flat);
-    wm_free(r->st.ctx, left);
+    if (verdict == WM_POLYGON_TOO_LARGE)
+        return wm_error(r->st.ctx, WM_ERR_CORRUPT,
+                        "%s: line %lu: a concave face of %u vertices: walkmesh triangulates concave faces of up to "
+                        "%u vertices (convex ones of any size); split it",
+                        r->st.path, r->line_number, n, (unsigned)WM_POLYGON_MAX_CONCAVE);
+    if (verdict == WM_POLYGON_NO_EAR)
+        return wm_error(r->st.ctx, WM_ERR_CORRUPT,
+                        "%s: line %lu: the face of %u vertices crosses itself and cannot be triangulated faithfully",
+                        r->st.path, r->line_number, n);
+    for (int k = 0; k < 2; k++)
+        if (flags & (k ? WM_POLYGON_SELF_INTERSECTING : WM_POLYGON_NOT_PLANAR) && r->odd_faces[k]++ == 0)
+            r->odd_face_line[k] = r->line_number;
+    for (uint32_t t = 0; !e && t < n - 2; t++)
+        e = add_triangle(r, v[r->work.triangles[3 * t]], v[r->work.triangles[3 * t + 1]],
+                         v[r->work.triangles[3 * t + 2]]);
     return e;
+}
+
+/* Faces triangulated with a doubt: not flat, or crossing themselves. */
+static void warn_odd_faces(const obj_reader *r)
+{
+    static const char *const what[2] = {"not planar (triangulated on their mean plane)",
+                                        "crossing themselves (triangulated as drawn; check the area)"};
+    for (int k = 0; k < 2; k++)
+        if (r->odd_faces[k])
+            wm_warn(r->st.ctx, "%s: %lu face(s) %s, the first on line %lu", r->st.path, r->odd_faces[k], what[k],
+                    r->odd_face_line[k]);
 }
 
 static void end_object(obj_reader *r)
@@ -296,38 +294,68 @@ static void begin_object(obj_reader *r, const char *name, size_t n)
     r->have_object = 0;
 }
 
+static wm_result read_face(obj_reader *r, const char *p)
+{
+    uint32_t count;
+    int sound;
+    wm_result e = read_references(r, p, &count, &sound);
+    if (!e && (!sound || count < 3)) {
+        long vertices = r->file_vertices, faces = 0;
+        e = wm_obj_check_line(r->st.ctx, r->st.path, r->line_number, p - 2, r->end, &vertices, &faces);
+        if (!e) /* the check and this parser disagree: refuse rather than guess */
+            e = wm_error(r->st.ctx, WM_ERR_CORRUPT, "%s: line %lu: malformed face", r->st.path, r->line_number);
+    }
+    r->face_lines++;
+    return e ? e : triangulate(r, count);
+}
+
+static wm_result read_transition_edges(obj_reader *r, const char *p)
+{
+    uint32_t count;
+    int sound;
+    wm_result e = read_references(r, p, &count, &sound);
+    if (!e && !sound)
+        return wm_error(r->st.ctx, WM_ERR_CORRUPT, "%s: line %lu: malformed or out-of-range vertex reference",
+                        r->st.path, r->line_number);
+    for (uint32_t i = 0; !e && r->object_is_transition && i + 1 < count; i++) {
+        const float *a = r->st.out->positions + 3 * (size_t)r->polygon[i];
+        const float *b = r->st.out->positions + 3 * (size_t)r->polygon[i + 1];
+        e = wm_import_segment(&r->st, a, b, r->transition);
+        r->object_has_edges = 1;
+    }
+    return e;
+}
+
+/* Whether the text holds a control character (other than tab): written
+ * without an early exit so the compiler can vectorise it. */
+static int has_control(const char *p, const char *end)
+{
+    int found = 0;
+    for (; p < end; p++)
+        found |= (unsigned char)*p < 0x20 && *p != '\t';
+    return found;
+}
+
 static wm_result read_line(obj_reader *r)
 {
     const char *p = skip_blanks(r->line, r->end);
+    while (r->end > p && (r->end[-1] == ' ' || r->end[-1] == '\t'))
+        r->end--;
+    if (p == r->end || *p == '#')
+        return WM_OK;
+    if (has_control(p, r->end)) {
+        long vertices = 0, faces = 0;
+        return wm_obj_check_line(r->st.ctx, r->st.path, r->line_number, p, r->end, &vertices, &faces);
+    }
     size_t n = (size_t)(r->end - p);
     if (n < 2 || (p[1] != ' ' && p[1] != '\t' && !(n >= 7 && strncmp(p, "usemtl", 6) == 0)))
         return WM_OK;
-    if (p[0] == 'v' && (p[1] == ' ' || p[1] == '\t')) {
-        float xyz[3];
-        const char *q = p + 2;
-        for (int k = 0; k < 3; k++)
-            q = parse_float(q, r->end, &xyz[k]);
-        r->file_vertices++;
-        return wm_import_vertex(&r->st, xyz);
-    }
-    if (p[0] == 'f') {
-        uint32_t count;
-        wm_result e = read_references(r, p + 2, &count);
-        if (!e && count >= 3)
-            e = triangulate(r, count);
-        return e;
-    }
-    if (p[0] == 'l') {
-        uint32_t count;
-        wm_result e = read_references(r, p + 2, &count);
-        for (uint32_t i = 0; !e && r->object_is_transition && i + 1 < count; i++) {
-            const float *a = r->st.out->positions + 3 * (size_t)r->polygon[i];
-            const float *b = r->st.out->positions + 3 * (size_t)r->polygon[i + 1];
-            e = wm_import_segment(&r->st, a, b, r->transition);
-            r->object_has_edges = 1;
-        }
-        return e;
-    }
+    if (p[0] == 'v')
+        return read_vertex(r, p + 2);
+    if (p[0] == 'f')
+        return read_face(r, p + 2);
+    if (p[0] == 'l')
+        return read_transition_edges(r, p + 2);
     if (p[0] == 'o' || p[0] == 'g') { /* Assimp maps groups to objects too */
         const char *name;
         size_t len = rest_of_line(r, p + 1, &name);
@@ -348,28 +376,30 @@ static wm_result read_line(obj_reader *r)
     return WM_OK;
 }
 
+/* Room for the mesh, sized once: no more vertices and no more triangles
+ * (beyond faces of four corners or more) than the file has lines. Counting
+ * line breaks costs a few milliseconds; regrowing arrays of hundreds of MB
+ * costs copies and fresh pages. Untouched room costs address space only. */
+static wm_result reserve(wm_ctx *ctx, const char *text, size_t size, wm_mesh *out)
+{
+    uint64_t lines = 1;
+    for (size_t i = 0; i < size; i++)
+        lines += text[i] == '\n';
+    uint64_t most = ctx->limits.max_triangles;
+    return wm_mesh_reserve(ctx, out, (uint32_t)(lines < 3 * most ? lines : 3 * most),
+                           (uint32_t)(lines < most ? lines : most));
+}
+
 wm_result wm_obj_check_and_read(wm_ctx *ctx, const char *path, const wm_options *opts, const uint8_t *data,
                                 size_t size, wm_mesh *out)
 {
-    uint32_t vertices, faces;
-    wm_result r = wm_obj_check_counting(ctx, path, data, size, &vertices, &faces);
-    if (r)
-        return r;
-    /* every face is at least one triangle: no regrowing of the big arrays */
-    if (vertices <= ctx->limits.max_triangles * 3ull && faces <= ctx->limits.max_triangles &&
-        wm_mesh_reserve(ctx, out, vertices, faces)) {
-        wm_mesh_free(ctx, out);
-        return WM_ERR_NOMEM;
-    }
-    return wm_obj_read(ctx, path, opts, data, size, out);
-}
-
-wm_result wm_obj_read(wm_ctx *ctx, const char *path, const wm_options *opts, const uint8_t *data, size_t size,
-                      wm_mesh *out)
-{
     obj_reader r;
     memset(&r, 0, sizeof r);
+    if (memchr(data, '\0', size))
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: not a text OBJ file (contains NUL bytes)", path);
     wm_result e = wm_import_begin(&r.st, ctx, path, "obj", opts, out);
+    if (!e && reserve(ctx, (const char *)data, size, out))
+        e = WM_ERR_NOMEM;
     r.material = UINT32_MAX;
     snprintf(r.object, sizeof r.object, "defaultobject");
     const char *text = (const char *)data, *end = text + size;
@@ -377,13 +407,19 @@ wm_result wm_obj_read(wm_ctx *ctx, const char *path, const wm_options *opts, con
         const char *nl = memchr(line, '\n', (size_t)(end - line));
         r.line = line;
         r.end = nl ? nl : end;
+        r.line_number++;
         while (r.end > line && r.end[-1] == '\r')
             r.end--;
         e = read_line(&r);
         line = nl ? nl + 1 : end;
     }
     end_object(&r);
+    if (!e && r.face_lines == 0)
+        e = wm_obj_no_faces(ctx, path, (long)r.file_vertices, r.line_number);
+    if (!e)
+        warn_odd_faces(&r);
     e = wm_import_finish(&r.st, e);
+    wm_polygon_work_free(ctx, &r.work);
     free_names(ctx, &r.materials);
     wm_free(ctx, r.polygon);
     return e;

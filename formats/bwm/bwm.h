@@ -105,6 +105,13 @@ typedef struct bwm_build_input {
  * Header fields (hooks, position) are left zero. Warns about non-manifold
  * walkable edges, downward walkable faces and degenerate faces. */
 wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out);
+/* The same, taking over vertices, faces and materials (the arrays in->vertices,
+ * in->faces and in->materials point to, allocated with ctx's allocator)
+ * instead of copying them: from the call on they belong to the build, which
+ * puts faces and materials in order where they are and frees all three on
+ * failure. */
+wm_result bwm_build_taking(wm_ctx *ctx, const bwm_build_input *in, float *vertices, uint32_t *faces,
+                           uint32_t *materials, bwm_file *out);
 /* Rebuilds a parsed file in place from its own geometry/materials/transitions.
  * keep_tie_order: break centroid ties by the file's current AABB leaf order
  * (when its tree is sound), so unmodified geometry gives back BioWare's tree. */

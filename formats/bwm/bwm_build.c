@@ -267,7 +267,58 @@ static wm_result walkable_first_order(wm_ctx *ctx, const bwm_build_input *in, sc
     return WM_OK;
 }
 
-wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
+/* Faces and materials put in `order` (new position i holds old order[i])
+ * where they are, one cycle of the permutation at a time: an input taken
+ * over needs no second copy. */
+static wm_result permute_in_place(wm_ctx *ctx, bwm_file *f, const uint32_t *order, scratch s)
+{
+    uint32_t n = f->face_count;
+    uint8_t *done = scratch_take(ctx, &s, n, 1);
+    if (!done) return WM_ERR_NOMEM;
+    memset(done, 0, n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (done[i] || order[i] == i) continue;
+        uint32_t face[3], material = f->materials[i], j = i;
+        memcpy(face, &f->faces[3 * (size_t)i], sizeof face);
+        for (;;) {
+            done[j] = 1;
+            uint32_t k = order[j];
+            if (k == i) {
+                memcpy(&f->faces[3 * (size_t)j], face, sizeof face);
+                f->materials[j] = material;
+                break;
+            }
+            memcpy(&f->faces[3 * (size_t)j], &f->faces[3 * (size_t)k], sizeof face);
+            f->materials[j] = f->materials[k];
+            j = k;
+        }
+    }
+    scratch_give_back(ctx, &s, done);
+    return WM_OK;
+}
+
+/* Arrays bwm_build_taking took over (NULL when copying). */
+typedef struct taken_arrays {
+    float *vertices;
+    uint32_t *faces, *materials;
+} taken_arrays;
+
+/* The file's arrays of per-vertex and per-face data: vertices, faces and
+ * materials taken over or room for copies, normals and distances. */
+static wm_result geometry_arrays(wm_ctx *ctx, const bwm_build_input *in, const taken_arrays *taken, bwm_file *f)
+{
+    uint32_t nf = in->face_count;
+    if (!taken) {
+        f->vertices = wm_realloc_array(ctx, NULL, in->vertex_count, 3 * sizeof(float));
+        f->faces = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(uint32_t));
+        f->materials = wm_realloc_array(ctx, NULL, nf, sizeof(uint32_t));
+    }
+    f->normals = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(float));
+    f->distances = wm_realloc_array(ctx, NULL, nf, sizeof(float));
+    return f->vertices && f->faces && f->materials && f->normals && f->distances ? WM_OK : WM_ERR_NOMEM;
+}
+
+static wm_result build(wm_ctx *ctx, const bwm_build_input *in, const taken_arrays *taken, bwm_file *out)
 {
     bwm_file *f = out;
     uint32_t nf = in->face_count, walkable = 0;
@@ -279,19 +330,23 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
     bwm_file_init(f);
     f->type = in->type;
     f->empty_offsets_zero = in->type == BWM_TYPE_PLACEABLE;
+    int adopt = taken != NULL;
+    if (adopt) { /* taken over now: freed with the file on any failure */
+        f->vertices = taken->vertices;
+        f->faces = taken->faces;
+        f->materials = taken->materials;
+    }
     for (size_t i = 0; i < (size_t)nf * 3; i++)
-        if (in->faces[i] >= in->vertex_count)
-            return wm_error(ctx, WM_ERR_INVALID, "face %u: vertex index %u out of range (%u vertices)",
-                            (unsigned)(i / 3), in->faces[i], in->vertex_count);
+        if (in->faces[i] >= in->vertex_count) {
+            r = wm_error(ctx, WM_ERR_INVALID, "face %u: vertex index %u out of range (%u vertices)",
+                         (unsigned)(i / 3), in->faces[i], in->vertex_count);
+            bwm_file_free(ctx, f);
+            return r;
+        }
 
     f->vertex_count = in->vertex_count;
     f->face_count = nf;
-    f->vertices = wm_realloc_array(ctx, NULL, in->vertex_count, 3 * sizeof(float));
-    f->faces = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(uint32_t));
-    f->materials = wm_realloc_array(ctx, NULL, nf, sizeof(uint32_t));
-    f->normals = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(float));
-    f->distances = wm_realloc_array(ctx, NULL, nf, sizeof(float));
-    if (!f->vertices || !f->faces || !f->materials || !f->normals || !f->distances) goto nomem;
+    if (geometry_arrays(ctx, in, taken, f)) goto nomem;
     if (in->type == BWM_TYPE_AREA && nf > 0) {
         f->aabb_count = 2 * nf - 1;
         f->aabb = wm_realloc_array(ctx, NULL, (size_t)f->aabb_count + BWM_AABB_SPARE_NODES, sizeof(bwm_aabb_node));
@@ -301,12 +356,16 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
     lent = scratch_lend(f->aabb, ((size_t)f->aabb_count + BWM_AABB_SPARE_NODES) * sizeof(bwm_aabb_node));
     order = scratch_take(ctx, &lent, nf, sizeof(uint32_t));
     if (!order) goto nomem;
-    memcpy(f->vertices, in->vertices, (size_t)in->vertex_count * 3 * sizeof(float));
+    if (!adopt) memcpy(f->vertices, in->vertices, (size_t)in->vertex_count * 3 * sizeof(float));
 
     if (walkable_first_order(ctx, in, lent, order, &walkable)) goto nomem;
-    for (uint32_t i = 0; i < nf; i++) {
-        memcpy(&f->faces[3 * (size_t)i], &in->faces[3 * (size_t)order[i]], 3 * sizeof(uint32_t));
-        f->materials[i] = in->materials[order[i]];
+    if (adopt) {
+        if (permute_in_place(ctx, f, order, lent)) goto nomem;
+    } else {
+        for (uint32_t i = 0; i < nf; i++) {
+            memcpy(&f->faces[3 * (size_t)i], &in->faces[3 * (size_t)order[i]], 3 * sizeof(uint32_t));
+            f->materials[i] = in->materials[order[i]];
+        }
     }
     if (in->type == BWM_TYPE_AREA) f->adjacency_count = walkable;
     compute_planes(ctx, f, in, order);
@@ -353,6 +412,18 @@ nomem:
     scratch_give_back(ctx, &lent, order);
     bwm_file_free(ctx, f);
     return WM_ERR_NOMEM;
+}
+
+wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
+{
+    return build(ctx, in, NULL, out);
+}
+
+wm_result bwm_build_taking(wm_ctx *ctx, const bwm_build_input *in, float *vertices, uint32_t *faces,
+                           uint32_t *materials, bwm_file *out)
+{
+    taken_arrays taken = {vertices, faces, materials};
+    return build(ctx, in, &taken, out);
 }
 
 /* Position of each face among the leaves of the file's tree in preorder;

@@ -105,7 +105,14 @@ wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float w
     if (!r) {
         bwm_build_input in = {type, welded.positions, welded.vertex_count, welded.indices, welded.triangle_count,
                               materials, NULL, mesh->transitions, planes, NULL, NULL, NULL};
-        r = bwm_build(ctx, &in, out);
+        if (welded.positions && welded.indices) { /* the build takes them over: no second copy */
+            r = bwm_build_taking(ctx, &in, welded.positions, welded.indices, materials, out);
+            welded.positions = NULL;
+            welded.indices = NULL;
+            materials = NULL;
+        } else {
+            r = bwm_build(ctx, &in, out);
+        }
     }
     wm_free(ctx, materials);
     wm_mesh_free(ctx, &welded);

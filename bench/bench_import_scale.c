@@ -1,0 +1,251 @@
+/* OBJ import at scale (issue 20): `walkmesh convert` of generated grid OBJs
+ * of 100k, 1M and 5M triangles to WOK, each beside a parse floor run on
+ * the same file in the same round (a process that only reads the file and
+ * parses its numbers, with the same plain-decimal loop walkmesh uses), and
+ * at 5M the conversion to glTF, WOK, TRX (--base) and WMO with its peak
+ * memory against the bound 1.5 x output + neutral mesh. Every figure is a
+ * ratio from this one run; CPU is user + system time of each child.
+ *
+ *   bench_import_scale [WALKMESH_CLI [BASE.trx]]   (files go to $TMPDIR)
+ */
+#define _GNU_SOURCE
+#include "bench_support.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A grid of n x n vertices, 2 (n - 1)^2 triangles, Y-up as Blender writes it. */
+static int generate(const char *path, int n)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "# %d x %d grid, %d triangles\no floor\n", n, n, 2 * (n - 1) * (n - 1));
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            fprintf(f, "v %.4f %.4f %.4f\n", i * 0.5, ((i * 7 + j * 13) % 17) * 0.01, -j * 0.5);
+    fprintf(f, "usemtl stone\n");
+    for (int j = 0; j + 1 < n; j++)
+        for (int i = 0; i + 1 < n; i++) {
+            int a = j * n + i + 1, b = a + 1, c = a + n, d = c + 1;
+            fprintf(f, "f %d %d %d\nf %d %d %d\n", a, b, d, a, d, c);
+        }
+    return fclose(f);
+}
+
+typedef struct measure {
+    double cpu; /* user + system of the child */
+    long peak_kb;
+    int status;
+} measure;
+
+static measure in_child(int (*fn)(char *const *), char *const *arg)
+{
+    measure m = {0, 0, -1};
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(fn(arg));
+    int status;
+    struct rusage u;
+    if (pid < 0 || wait4(pid, &status, 0, &u) != pid)
+        return m;
+    m.cpu = (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
+    m.peak_kb = u.ru_maxrss;
+    m.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return m;
+}
+
+static int run_cli(char *const *argv)
+{
+    int null_fd = open("/dev/null", O_WRONLY);
+    dup2(null_fd, 1);
+    dup2(null_fd, 2);
+    execv(argv[0], argv);
+    return 127;
+}
+
+/* The floor: read the file, parse every number of its v and f lines. */
+static int parse_floor(char *const *argv)
+{
+    FILE *f = fopen(argv[0], "rb");
+    if (!f)
+        return 1;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc((size_t)size);
+    if (!text || fread(text, 1, (size_t)size, f) != (size_t)size)
+        return 1;
+    fclose(f);
+    double sum = 0;
+    for (const char *p = text, *end = text + size; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *eol = nl ? nl : end;
+        if (eol - p > 2 && (p[0] == 'v' || p[0] == 'f') && p[1] == ' ')
+            for (const char *q = p + 2; q < eol;) {
+                while (q < eol && *q == ' ')
+                    q++;
+                double sign = q < eol && *q == '-' ? -1 : 1, v = 0, scale = 1;
+                q += q < eol && *q == '-';
+                while (q < eol && *q >= '0' && *q <= '9')
+                    v = v * 10 + (*q++ - '0');
+                if (q < eol && *q == '.')
+                    for (q++; q < eol && *q >= '0' && *q <= '9'; scale *= 10)
+                        v = v * 10 + (*q++ - '0');
+                sum += sign * v / scale;
+                while (q < eol && *q != ' ')
+                    q++;
+            }
+        p = eol + 1;
+    }
+    free(text);
+    return sum == 12345.678 ? 2 : 0; /* keeps the sum alive */
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : 0;
+}
+
+/* Bytes of the files written beside <stem>.gltf (<stem>.bin) or <stem>.wmo
+ * (its groups <stem>_000.wmo...); removed when `remove_them`. */
+static long side_files(const char *stem, int gltf, int remove_them)
+{
+    char side[4200];
+    long bytes = 0;
+    for (int group = 0; group < 100000; group++) {
+        if (gltf && group > 0)
+            break;
+        if (gltf)
+            snprintf(side, sizeof side, "%s.bin", stem);
+        else
+            snprintf(side, sizeof side, "%s_%03d.wmo", stem, group);
+        long size = file_size(side);
+        if (!size && !gltf)
+            break;
+        bytes += size;
+        if (remove_them)
+            remove(side);
+    }
+    return bytes;
+}
+
+typedef struct size_point {
+    int grid;
+    long triangles;
+    char obj[4096];
+    measure convert, floor;
+} size_point;
+
+/* Alternates convert and floor `rounds` times; keeps the least CPU of each (the least disturbed). */
+static int measure_point(const char *cli, const char *tmp, size_point *s, int rounds)
+{
+    char wok[4200];
+    snprintf(wok, sizeof wok, "%s.wok", s->obj);
+    char *convert[] = {(char *)cli, "convert", s->obj, wok, "--force", "--quiet", NULL};
+    char *floor_arg[] = {s->obj, NULL};
+    (void)tmp;
+    s->convert.cpu = s->floor.cpu = 1e30;
+    for (int i = 0; i < rounds; i++) {
+        measure c = in_child(run_cli, convert), f = in_child(parse_floor, floor_arg);
+        if (c.status || f.status) {
+            fprintf(stderr, "%s: convert exit %d, floor exit %d\n", s->obj, c.status, f.status);
+            return -1;
+        }
+        if (c.cpu < s->convert.cpu)
+            s->convert.cpu = c.cpu;
+        if (f.cpu < s->floor.cpu)
+            s->floor.cpu = f.cpu;
+        s->convert.peak_kb = c.peak_kb > s->convert.peak_kb ? c.peak_kb : s->convert.peak_kb;
+    }
+    remove(wok);
+    return 0;
+}
+
+/* Outputs at 5M: peak memory against 1.5 x output + the neutral mesh. */
+static void memory_table(const char *cli, const size_point *s, const char *base_trx)
+{
+    static const char *const kinds[] = {"gltf", "wok", "trx", "wmo"};
+    /* neutral mesh: 12 B a vertex; indices 12, transitions 12, surface 2, object 2, walkable 1 B a triangle */
+    double vertices = (double)s->grid * s->grid;
+    double mesh = 12 * vertices + 29.0 * (double)s->triangles;
+    printf("\n| output (%ld triangles) | peak memory | output size | neutral mesh | bound 1.5 x output + mesh | "
+           "within |\n|---|---|---|---|---|---|\n",
+           s->triangles);
+    for (int k = 0; k < 4; k++) {
+        char out[4200];
+        snprintf(out, sizeof out, "%s.%s", s->obj, kinds[k]);
+        char *argv[10] = {(char *)cli, "convert", (char *)s->obj, out, "--force", "--quiet", NULL};
+        if (k == 2) {
+            if (!base_trx) {
+                printf("| trx | (no base TRX given) | | | | |\n");
+                continue;
+            }
+            argv[6] = "--base";
+            argv[7] = (char *)base_trx;
+            argv[8] = NULL;
+        }
+        measure m = in_child(run_cli, argv);
+        long bytes = file_size(out) + side_files(s->obj, k == 0, 0);
+        double bound = 1.5 * (double)bytes + mesh;
+        if (m.status)
+            printf("| %s | failed (exit %d) | | | | |\n", kinds[k], m.status);
+        else
+            printf("| %s | %.0f MB | %.0f MB | %.0f MB | %.0f MB | %s (%.2f x) |\n", kinds[k], m.peak_kb / 1024.0,
+                   bytes / 1048576.0, mesh / 1048576.0, bound / 1048576.0, m.peak_kb * 1024.0 <= bound ? "yes" : "no",
+                   m.peak_kb * 1024.0 / bound);
+        remove(out);
+        side_files(s->obj, k == 0, 1);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    char cli[4096];
+    if (argc > 1) {
+        snprintf(cli, sizeof cli, "%s", argv[1]);
+    } else { /* beside this program: build/bench/ -> build/tools/walkmesh */
+        ssize_t n = readlink("/proc/self/exe", cli, sizeof cli - 32);
+        if (n <= 0)
+            return 1;
+        cli[n] = '\0';
+        snprintf(strrchr(cli, '/'), 32, "/../tools/walkmesh");
+    }
+    const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    size_point points[3] = {{.grid = 225}, {.grid = 708}, {.grid = 1582}};
+    for (int i = 0; i < 3; i++) {
+        size_point *s = &points[i];
+        s->triangles = 2L * (s->grid - 1) * (s->grid - 1);
+        snprintf(s->obj, sizeof s->obj, "%s/walkmesh-bench-grid-%d.obj", tmp, s->grid);
+        if (access(s->obj, R_OK) != 0 && generate(s->obj, s->grid) != 0) {
+            fprintf(stderr, "cannot write %s\n", s->obj);
+            return 1;
+        }
+        if (measure_point(cli, tmp, s, i == 2 ? 2 : 3))
+            return 1;
+    }
+    printf("| triangles | OBJ size | convert to WOK CPU | parse floor CPU | ratio | peak memory | bytes per triangle |\n"
+           "|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < 3; i++) {
+        const size_point *s = &points[i];
+        printf("| %ld | %.0f MB | %.3f s | %.3f s | %.2f x | %.0f MB | %.0f |\n", s->triangles,
+               file_size(s->obj) / 1048576.0, s->convert.cpu, s->floor.cpu, s->convert.cpu / s->floor.cpu,
+               s->convert.peak_kb / 1024.0, s->convert.peak_kb * 1024.0 / (double)s->triangles);
+    }
+    double exponent = log(points[2].convert.cpu / points[0].convert.cpu) /
+                      log((double)points[2].triangles / (double)points[0].triangles);
+    printf("\ngrowth exponent of convert CPU, 100k -> 5M triangles: %.3f (target <= 1.05)\n", exponent);
+    printf("convert / parse floor at 1M: %.2f x (target <= 3)\n", points[1].convert.cpu / points[1].floor.cpu);
+    printf("bytes per triangle at peak at 5M: %.0f (target <= 120)\n",
+           points[2].convert.peak_kb * 1024.0 / (double)points[2].triangles);
+    memory_table(cli, &points[2], argc > 2 ? argv[2] : NULL);
+    return 0;
+}
