@@ -74,6 +74,8 @@ WM_API void wm_report_finding(wm_report *report, wm_severity severity, const cha
 #endif
     ;
 
+struct wm_picture; /* a picture being drawn (core/picture.h, library-internal) */
+
 typedef struct wm_format {
     const char *name;            /* short id: "bwm", "nwn2", "wmo", "assimp" */
     const char *description;
@@ -92,6 +94,11 @@ typedef struct wm_format {
     /* read and info in one pass, the file read and decoded once (what `walkmesh info`
      * needs). NULL: read, then info. On error *out is left empty. */
     wm_result (*read_info)(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out, wm_report *report);
+    /* Draws the file's own facts into a picture (wm_render): data/size the whole file,
+     * path where it is (for files it names; NULL when drawn from memory).
+     * NULL: pictures show the neutral mesh. */
+    wm_result (*picture)(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path, const wm_options *opts,
+                         struct wm_picture *picture);
 } wm_format;
 
 /* Registry (formats/registry.c). */

@@ -1,6 +1,6 @@
 /* walkmesh render: one SVG picture of a walkmesh, drawn from its own format. */
 #include "cli.h"
-#include "svg/svg_render.h"
+#include "walkmesh.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,7 +104,7 @@ int cmd_render(int argc, char **argv)
         code = EXIT_FORMAT;
     }
     if (!code) {
-        wm_result r = svg_render_file(&ctx, in, format, out, &o.opts, o.force);
+        wm_result r = wm_render_file(&ctx, in, format, out, &o.opts, o.force);
         if (r)
             code = cli_fail(&ctx, r, r == WM_ERR_EXISTS || (r == WM_ERR_IO && strstr(ctx.message, out) &&
                                                             !strstr(ctx.message, in)));

@@ -165,6 +165,13 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
 extern const wm_format wm_format_bwm;
 extern const wm_format wm_format_bwm_ascii;
 
+/* The descriptors' picture hooks (bwm_picture.c): surfaces shaded by height,
+ * perimeters, transitions with their rooms, use hooks. */
+wm_result bwm_picture(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path, const wm_options *opts,
+                      struct wm_picture *picture);
+wm_result bwm_ascii_picture(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path,
+                            const wm_options *opts, struct wm_picture *picture);
+
 #ifdef __cplusplus
 }
 #endif

@@ -326,4 +326,5 @@ const wm_format wm_format_bwm_ascii = {
     NULL,
     NULL,
     ascii_options,
+    .picture = bwm_ascii_picture,
 };

@@ -224,4 +224,5 @@ const wm_format wm_format_bwm = {
     bwm_info_hook,
     bwm_validate_hook,
     bwm_options,
+    .picture = bwm_picture,
 };

@@ -285,6 +285,11 @@ char *wmo_group_path(wm_ctx *ctx, const char *root_path, uint32_t index);
 
 extern const wm_format wm_format_wmo;
 
+/* The descriptor's picture hook (wmo_picture.c): collision by group, floors
+ * solid, walls pale, roofs cut away in the top view, liquids on request. */
+wm_result wmo_picture(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path, const wm_options *opts,
+                      struct wm_picture *picture);
+
 #ifdef __cplusplus
 }
 #endif

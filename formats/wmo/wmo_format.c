@@ -368,6 +368,8 @@ static const wm_option_desc wmo_options[] = {
     {"max-group-triangles", "N", "WMO writing: split groups above N triangles (default and maximum 65535)"},
     {"leaf-size", "N", "WMO writing: BSP leaf size to aim for (default 32)"},
     {"indoor", NULL, "WMO writing: flag written groups indoor (0x2000) instead of outdoor (0x8)"},
+    {"floors", NULL, "render, WMO: only upward-facing (walkable by slope) collision"},
+    {"roofs", NULL, "render, WMO top view: draw roofs over the floors under them (default: cut away)"},
     {NULL, NULL, NULL}};
 
 const wm_format wm_format_wmo = {
@@ -380,4 +382,5 @@ const wm_format wm_format_wmo = {
     wmo_info,
     wmo_validate,
     wmo_options,
+    .picture = wmo_picture,
 };

@@ -2,7 +2,7 @@
  * so a triangle costs only its coordinates), frame under the drawing,
  * faces in painter's order (runs of one style merged into one path),
  * marks, frame over the drawing. Same input, same bytes. */
-#include "svg/svg_plot.h"
+#include "picture.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -33,18 +33,18 @@ static int farthest_first(const void *a, const void *b)
     return x->face < y->face ? -1 : x->face > y->face;
 }
 
-static void put_point(wm_buffer *out, const svg_plot *plot, const svg_layout *lay, const float *p, char command)
+static void put_point(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *lay, const float *p, char command)
 {
     double s[2];
-    svg_to_screen(plot, lay, p, s);
+    wm_pic_to_screen(plot, lay, p, s);
     if (command)
         wm_put_u8(out, (uint8_t)command);
-    svg_put_number(out, s[0]);
+    wm_pic_put_number(out, s[0]);
     wm_put_u8(out, ' ');
-    svg_put_number(out, s[1]);
+    wm_pic_put_number(out, s[1]);
 }
 
-static wm_result write_faces(wm_buffer *out, const svg_plot *plot, const svg_layout *lay)
+static wm_result write_faces(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *lay)
 {
     if (plot->face_count == 0)
         return WM_OK;
@@ -54,7 +54,7 @@ static wm_result write_faces(wm_buffer *out, const svg_plot *plot, const svg_lay
     for (uint32_t f = 0; f < plot->face_count; f++) {
         double depth = 0, q[3];
         for (int k = 0; k < 3; k++) {
-            svg_project(plot->view, plot->faces[f].p + 3 * k, q);
+            wm_pic_project(plot->view, plot->faces[f].p + 3 * k, q);
             depth += q[2];
         }
         order[f].depth = isfinite(depth) ? depth : 0; /* a total order even for corrupt files */
@@ -80,49 +80,49 @@ static wm_result write_faces(wm_buffer *out, const svg_plot *plot, const svg_lay
     return WM_OK;
 }
 
-static void write_mark(wm_buffer *out, const svg_plot *plot, const svg_layout *lay, const svg_mark *m)
+static void write_mark(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *lay, const wm_pic_mark *m)
 {
     const float *p = plot->points + 3 * (size_t)m->first_point;
     double s[2];
-    svg_to_screen(plot, lay, p, s);
+    wm_pic_to_screen(plot, lay, p, s);
     switch (m->kind) {
-    case SVG_MARK_LINE:
-    case SVG_MARK_LOOP:
+    case WM_PIC_MARK_LINE:
+    case WM_PIC_MARK_LOOP:
         wm_put_text(out, "<path d=\"");
         for (uint32_t k = 0; k < m->point_count; k++)
             put_point(out, plot, lay, p + 3 * (size_t)k, k ? 'L' : 'M');
-        wm_put_text(out, "%s\"/>\n", m->kind == SVG_MARK_LOOP ? "Z" : "");
+        wm_put_text(out, "%s\"/>\n", m->kind == WM_PIC_MARK_LOOP ? "Z" : "");
         break;
-    case SVG_MARK_DOT:
+    case WM_PIC_MARK_DOT:
         wm_put_text(out, "<circle cx=\"");
-        svg_put_number(out, s[0]);
+        wm_pic_put_number(out, s[0]);
         wm_put_text(out, "\" cy=\"");
-        svg_put_number(out, s[1]);
+        wm_pic_put_number(out, s[1]);
         wm_put_text(out, "\" r=\"");
-        svg_put_number(out, m->size);
+        wm_pic_put_number(out, m->size);
         wm_put_text(out, "\"/>\n");
         break;
-    case SVG_MARK_CROSS:
+    case WM_PIC_MARK_CROSS:
         wm_put_text(out, "<path d=\"M");
-        svg_put_number(out, s[0] - m->size);
+        wm_pic_put_number(out, s[0] - m->size);
         wm_put_u8(out, ' ');
-        svg_put_number(out, s[1] - m->size);
+        wm_pic_put_number(out, s[1] - m->size);
         wm_put_text(out, "l%.0f %.0fm0 %.0fl%.0f %.0f\"/>\n", 2.0 * m->size, 2.0 * m->size, -2.0 * m->size,
                     -2.0 * m->size, 2.0 * m->size);
         break;
     default:
         wm_put_text(out, "<text x=\"");
-        svg_put_number(out, s[0] + m->size);
+        wm_pic_put_number(out, s[0] + m->size);
         wm_put_text(out, "\" y=\"");
-        svg_put_number(out, s[1]);
+        wm_pic_put_number(out, s[1]);
         wm_put_text(out, "\" dy=\"0.35em\">");
-        svg_put_escaped(out, plot->text + m->text, 64);
+        wm_pic_put_escaped(out, plot->text + m->text, 64);
         wm_put_text(out, "</text>\n");
         break;
     }
 }
 
-static void write_marks(wm_buffer *out, const svg_plot *plot, const svg_layout *lay)
+static void write_marks(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *lay)
 {
     for (uint32_t i = 0; i < plot->mark_count;) {
         uint16_t style = plot->marks[i].style;
@@ -133,42 +133,56 @@ static void write_marks(wm_buffer *out, const svg_plot *plot, const svg_layout *
     }
 }
 
-wm_result svg_plot_write(svg_plot *plot, const char *path, int overwrite)
+wm_result wm_picture_write(wm_picture *plot, wm_buffer *sink)
 {
     if (plot->status)
         return plot->status;
-    svg_layout lay;
-    svg_frame_layout(plot, &lay);
-    wm_buffer out;
+    wm_pic_layout lay;
+    wm_pic_frame_layout(plot, &lay);
+    wm_buffer out; /* the whole document first: the sink gets all of it or nothing */
     wm_buffer_init(&out, plot->ctx);
     wm_put_text(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                       "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"");
-    svg_put_number(&out, lay.width);
+    wm_pic_put_number(&out, lay.width);
     wm_put_text(&out, "\" height=\"");
-    svg_put_number(&out, lay.height);
+    wm_pic_put_number(&out, lay.height);
     wm_put_text(&out, "\" viewBox=\"0 0 ");
-    svg_put_number(&out, lay.width);
+    wm_pic_put_number(&out, lay.width);
     wm_put_u8(&out, ' ');
-    svg_put_number(&out, lay.height);
+    wm_pic_put_number(&out, lay.height);
     wm_put_text(&out, "\">\n<title>");
-    svg_put_escaped(&out, plot->title, sizeof plot->title);
+    wm_pic_put_escaped(&out, plot->title, sizeof plot->title);
     wm_put_text(&out, "</title>\n<desc>");
-    svg_put_escaped(&out, plot->subtitle, sizeof plot->subtitle);
+    wm_pic_put_escaped(&out, plot->subtitle, sizeof plot->subtitle);
     if (plot->desc) {
         wm_put_u8(&out, '\n');
-        svg_put_escaped(&out, plot->desc, (size_t)-1);
+        wm_pic_put_escaped(&out, plot->desc, (size_t)-1);
     }
     wm_put_text(&out, "</desc>\n<style type=\"text/css\"><![CDATA[\n%s", base_css);
     for (uint32_t s = 0; s < plot->style_count; s++)
         wm_put_text(&out, ".%s{%s}\n", plot->styles[s].name, plot->styles[s].css);
     wm_put_text(&out, "]]></style>\n");
-    svg_frame_under(&out, plot, &lay);
+    wm_pic_frame_under(&out, plot, &lay);
+    wm_put_text(&out, "<clipPath id=\"plot\"><rect x=\"");
+    wm_pic_put_number(&out, lay.left);
+    wm_put_text(&out, "\" y=\"");
+    wm_pic_put_number(&out, lay.top);
+    wm_put_text(&out, "\" width=\"");
+    wm_pic_put_number(&out, lay.plot_w);
+    wm_put_text(&out, "\" height=\"");
+    wm_pic_put_number(&out, lay.plot_h);
+    wm_put_text(&out, "\"/></clipPath>\n<g clip-path=\"url(#plot)\">\n");
     wm_result r = write_faces(&out, plot, &lay);
     write_marks(&out, plot, &lay);
-    svg_frame_over(&out, plot, &lay);
+    wm_put_text(&out, "</g>\n");
+    wm_pic_frame_over(&out, plot, &lay);
     wm_put_text(&out, "</svg>\n");
     if (!r)
-        r = out.status ? out.status : wm_file_write_atomic(plot->ctx, path, out.data, out.size, overwrite);
+        r = out.status;
+    if (!r)
+        wm_put_bytes(sink, out.data, out.size);
+    if (!r)
+        r = sink->status;
     wm_buffer_free(&out);
     return r;
 }

@@ -2,7 +2,7 @@
  * --collision-rule), one colour per group, floors (walkable by slope, the
  * module's --walkable-slope) solid and walls pale, liquids (MLIQ) on
  * request. --floors leaves the walls out, so a building's ground plan reads. */
-#include "svg/svg_plot.h"
+#include "picture.h"
 #include "wmo/wmo.h"
 
 #include <ctype.h>
@@ -39,20 +39,20 @@ static wm_result parse_group(wm_ctx *ctx, const char *select, uint32_t *out)
     return WM_OK;
 }
 
-static void group_styles(svg_plot *plot, uint32_t group, uint16_t *floor, uint16_t *wall)
+static void group_styles(wm_picture *plot, uint32_t group, uint16_t *floor, uint16_t *wall)
 {
-    const uint8_t *rgb = svg_palette(group);
+    const uint8_t *rgb = wm_pic_palette(group);
     uint8_t pale[3];
     for (int k = 0; k < 3; k++)
         pale[k] = (uint8_t)(rgb[k] + (255 - rgb[k]) * 3 / 5);
     char name[12], fill[8], line[8];
-    svg_colour(rgb, 1.0, fill);
-    svg_colour(rgb, 0.6, line);
-    snprintf(name, sizeof name, "gf%u", group % SVG_PALETTE_SIZE);
-    *floor = svg_plot_style(plot, name, "fill:%s;fill-opacity:0.75;stroke:%s;stroke-width:0.5", fill, line);
-    svg_colour(pale, 1.0, fill);
-    snprintf(name, sizeof name, "gw%u", group % SVG_PALETTE_SIZE);
-    *wall = svg_plot_style(plot, name, "fill:%s;fill-opacity:0.35;stroke:%s;stroke-opacity:0.6;stroke-width:0.5",
+    wm_pic_colour(rgb, 1.0, fill);
+    wm_pic_colour(rgb, 0.6, line);
+    snprintf(name, sizeof name, "gf%u", group % WM_PIC_PALETTE_SIZE);
+    *floor = wm_picture_style(plot, name, "fill:%s;fill-opacity:0.75;stroke:%s;stroke-width:0.5", fill, line);
+    wm_pic_colour(pale, 1.0, fill);
+    snprintf(name, sizeof name, "gw%u", group % WM_PIC_PALETTE_SIZE);
+    *wall = wm_picture_style(plot, name, "fill:%s;fill-opacity:0.35;stroke:%s;stroke-opacity:0.6;stroke-width:0.5",
                            fill, line);
 }
 
@@ -65,15 +65,21 @@ static void group_name(const wmo_root *root, uint32_t group, char *out, size_t c
         wmo_root_group_name(root, (uint32_t)root->groups[group].name_offset, out, cap);
 }
 
-wm_result svg_layer_wmo(svg_plot *plot, const char *path, const svg_render_options *opts,
-                        const wm_options *mesh_opts)
+wm_result wmo_picture(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path, const wm_options *opts,
+                      wm_picture *plot)
 {
-    wm_ctx *ctx = plot->ctx;
+    (void)data; /* a root names its group files: the module reads them beside path */
+    (void)size;
+    if (!path)
+        return wm_error(ctx, WM_ERR_UNSUPPORTED, "a WMO is drawn from its files (a root names its groups), not from "
+                                                 "memory");
+    plot->unit = "yd";
     uint32_t only;
-    wm_result r = parse_group(ctx, opts->select, &only);
+    wm_result r = parse_group(ctx, plot->select, &only);
+    int floors_only = wm_option_flag(opts, "floors");
     wm_mesh mesh;
     wm_mesh_init(&mesh);
-    if (!r && (r = wm_format_wmo.read(ctx, path, mesh_opts, &mesh)))
+    if (!r && (r = wm_format_wmo.read(ctx, path, opts, &mesh)))
         wm_error_prefix(ctx, path);
     uint32_t *counts = r ? NULL : wm_alloc_array(ctx, mesh.object_count, 3 * sizeof *counts);
     if (!r && !counts)
@@ -82,7 +88,7 @@ wm_result svg_layer_wmo(svg_plot *plot, const char *path, const svg_render_optio
         wm_mesh_free(ctx, &mesh);
         return r;
     }
-    uint16_t liquid = svg_plot_style(plot, "lq", "fill:#1e88e5;fill-opacity:0.45;stroke:#0d47a1;stroke-opacity:0.5;"
+    uint16_t liquid = wm_picture_style(plot, "lq", "fill:#1e88e5;fill-opacity:0.45;stroke:#0d47a1;stroke-opacity:0.5;"
                                                  "stroke-width:0.4");
     uint32_t floors = 0, walls = 0, liquids = 0;
     for (uint32_t t = 0; t < mesh.triangle_count; t++) {
@@ -91,12 +97,12 @@ wm_result svg_layer_wmo(svg_plot *plot, const char *path, const svg_render_optio
         if (only != UINT32_MAX && group != only)
             continue;
         int is_liquid = mesh.surfaces[t] == WM_SURF_LIQUID, is_floor = !is_liquid && mesh.walkable[t];
-        if (opts->floors && !is_floor && !is_liquid)
+        if (floors_only && !is_floor && !is_liquid)
             continue;
         uint16_t floor_style, wall_style;
         group_styles(plot, group, &floor_style, &wall_style);
         const uint32_t *v = mesh.indices + 3 * (size_t)t;
-        svg_plot_face(plot, mesh.positions + 3 * (size_t)v[0], mesh.positions + 3 * (size_t)v[1],
+        wm_picture_face(plot, mesh.positions + 3 * (size_t)v[0], mesh.positions + 3 * (size_t)v[1],
                       mesh.positions + 3 * (size_t)v[2], is_liquid ? liquid : is_floor ? floor_style : wall_style);
         counts[3 * (size_t)object + (is_liquid ? 2 : is_floor ? 0 : 1)]++;
         floors += (uint32_t)is_floor;
@@ -118,24 +124,24 @@ wm_result svg_layer_wmo(svg_plot *plot, const char *path, const svg_render_optio
         group_styles(plot, group, &floor_style, &wall_style);
         char name[64];
         group_name(&root, group, name, sizeof name);
-        svg_plot_legend(plot, SVG_LEGEND_SWATCH, floor_style, "group %u: %u floor, %u wall%s%s", group,
+        wm_picture_legend(plot, WM_PIC_LEGEND_SWATCH, floor_style, "group %u: %u floor, %u wall%s%s", group,
                         counts[3 * (size_t)o], counts[3 * (size_t)o + 1], name[0] ? ", " : "", name);
         groups++;
     }
     if (walls) {
         uint16_t floor_style, wall_style;
         group_styles(plot, 0, &floor_style, &wall_style);
-        svg_plot_legend(plot, SVG_LEGEND_SWATCH, wall_style, "pale: wall (steeper than walkable)");
+        wm_picture_legend(plot, WM_PIC_LEGEND_SWATCH, wall_style, "pale: wall (steeper than walkable)");
     }
     if (liquids)
-        svg_plot_legend(plot, SVG_LEGEND_SWATCH, liquid, "liquid, MLIQ (%u)", liquids);
+        wm_picture_legend(plot, WM_PIC_LEGEND_SWATCH, liquid, "liquid, MLIQ (%u)", liquids);
     snprintf(plot->subtitle, sizeof plot->subtitle, "WoW WMO collision: %u groups, %u floor and %u wall triangles%s%s%s",
-             groups, floors, walls, liquids ? ", liquids" : "", opts->floors ? " (--floors: walls left out)" : "",
+             groups, floors, walls, liquids ? ", liquids" : "", floors_only ? " (--floors: walls left out)" : "",
              only != UINT32_MAX ? ", one group selected" : "");
-    svg_plot_describe(plot, "groups %u", groups);
-    svg_plot_describe(plot, "floors %u walls %u liquid %u", floors, walls, liquids);
+    wm_picture_describe(plot, "groups %u", groups);
+    wm_picture_describe(plot, "floors %u walls %u liquid %u", floors, walls, liquids);
     if (only != UINT32_MAX && groups + liquids == 0)
-        r = wm_error(ctx, WM_ERR_OPTION, "--select %s: no collision in that group", opts->select);
+        r = wm_error(ctx, WM_ERR_OPTION, "--select %s: no collision in that group", plot->select);
     wmo_root_free(ctx, &root);
     wmo_group_free(ctx, &single);
     wm_free(ctx, counts);
