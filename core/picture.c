@@ -156,6 +156,23 @@ void wm_picture_legend(wm_picture *plot, wm_pic_legend_kind kind, uint16_t style
     va_end(args);
 }
 
+void wm_pic_legend_ramp(wm_picture *plot, const uint16_t *styles, unsigned count, const char *fmt, ...)
+{
+    if (plot->legend_count >= WM_PIC_LEGEND_MAX) {
+        plot->legend_dropped++;
+        return;
+    }
+    wm_pic_legend_row *row = &plot->legend[plot->legend_count++];
+    row->kind = WM_PIC_LEGEND_RAMP;
+    row->style = count ? styles[0] : 0;
+    row->ramp = (uint8_t)(count < WM_PIC_RAMP_MAX ? count : WM_PIC_RAMP_MAX);
+    memcpy(row->ramp_style, styles, row->ramp * sizeof *styles);
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(row->text, sizeof row->text, fmt, args);
+    va_end(args);
+}
+
 void wm_picture_describe(wm_picture *plot, const char *fmt, ...)
 {
     va_list args;

@@ -11,7 +11,8 @@
 #include "wm_surface.h"
 
 #define WM_PIC_MAX_STYLES 512u
-#define WM_PIC_LEGEND_MAX 40u /* rows; more are summarised in one "... more" row */
+#define WM_PIC_LEGEND_MAX 40u
+#define WM_PIC_RAMP_MAX 8u /* rows; more are summarised in one "... more" row */
 
 typedef struct wm_pic_style {
     char name[12]; /* CSS class */
@@ -44,13 +45,14 @@ typedef enum wm_pic_legend_kind {
     WM_PIC_LEGEND_LINE,   /* stroke in the style */
     WM_PIC_LEGEND_DOT,    /* circle in the style */
     WM_PIC_LEGEND_TEXT,   /* text only */
-    WM_PIC_LEGEND_RAMP    /* the height ramp: swatches of styles style..style+ramp-1 */
+    WM_PIC_LEGEND_RAMP    /* a ramp: swatches of ramp_style[0..ramp-1] */
 } wm_pic_legend_kind;
 
 typedef struct wm_pic_legend_row {
     uint8_t kind;
     uint16_t style;
     uint8_t ramp;
+    uint16_t ramp_style[WM_PIC_RAMP_MAX];
     char text[72];
 } wm_pic_legend_row;
 
@@ -98,6 +100,12 @@ void wm_picture_label(wm_picture *plot, uint16_t style, const float *p, const ch
 /* Moves the last label right by that many pixels (beside a marker). */
 void wm_picture_offset_last(wm_picture *plot, float pixels);
 void wm_picture_legend(wm_picture *plot, wm_pic_legend_kind kind, uint16_t style, const char *fmt, ...)
+#if defined(__GNUC__)
+    WM_PRINTF(4, 5)
+#endif
+    ;
+/* A ramp row: one swatch per style (at most WM_PIC_RAMP_MAX), then the text. */
+void wm_pic_legend_ramp(wm_picture *plot, const uint16_t *styles, unsigned count, const char *fmt, ...)
 #if defined(__GNUC__)
     WM_PRINTF(4, 5)
 #endif
@@ -150,8 +158,14 @@ void wm_pic_to_screen(const wm_picture *plot, const wm_pic_layout *lay, const fl
  * solid (shade < 1 darkens, band tells the shade classes apart), blocking
  * ones faded. */
 uint16_t wm_pic_surface_style(wm_picture *plot, uint16_t surface, int walkable, double shade, unsigned band);
-/* A transition edge (KotOR room link) with its room number as a label. */
-void wm_pic_draw_transition(wm_picture *plot, const float *a, const float *b, int32_t room);
+/* Transition edges (links to other rooms) as lines, with one label per
+ * transition: a run of edges to one room sharing vertices. Returns the
+ * number of transitions; adds the legend row and the facts to <desc>. */
+typedef struct wm_pic_edge {
+    uint32_t v[2]; /* vertex indices into positions (3 floats each) */
+    int32_t room;
+} wm_pic_edge;
+uint32_t wm_pic_draw_transitions(wm_picture *plot, const float *positions, const wm_pic_edge *edges, uint32_t count);
 /* Legend rows for the surfaces counted in counts[surface] (walkable and not). */
 void wm_pic_legend_surfaces(wm_picture *plot, const uint32_t *walk_counts, const uint32_t *block_counts);
 /* Surface named by --select, or WM_SURFACE_NONE with an error in ctx. */

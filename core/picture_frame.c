@@ -339,7 +339,7 @@ static void legend(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *
             break;
         case WM_PIC_LEGEND_RAMP:
             for (unsigned k = 0; k < row->ramp; k++) {
-                put_rect(out, plot->styles[row->style + k].name, x + 16.0 * k, y, 16, 14);
+                put_rect(out, plot->styles[row->ramp_style[k]].name, x + 16.0 * k, y, 16, 14);
             }
             text_x = x + 16.0 * row->ramp + 8;
             break;

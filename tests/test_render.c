@@ -34,11 +34,68 @@ static int ends_with(const char *s, const char *suffix)
 
 typedef struct kotor_facts {
     uint32_t transitions, hooks, loops;
+    uint32_t rooms;         /* distinct rooms the transitions lead to */
+    int32_t room[64];       /* the first 64 of them */
+    int heights;            /* 1: lo/hi below hold the walkable faces' centre heights */
+    float lo, hi;
 } kotor_facts;
 
 static uint32_t le32(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static float lef32(const uint8_t *p)
+{
+    uint32_t u = le32(p);
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static void add_room(kotor_facts *f, int32_t room)
+{
+    for (uint32_t i = 0; i < f->rooms && i < 64; i++)
+        if (f->room[i] == room)
+            return;
+    if (f->rooms < 64)
+        f->room[f->rooms] = room;
+    f->rooms++;
+}
+
+/* surfacemat.2da rows whose Walk column is 1, as shipped (FORMAT-NOTES section 1). */
+static int walkable_row(uint32_t material)
+{
+    static const uint32_t rows[] = {1, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14, 16, 18, 20, 21, 22};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (rows[i] == material)
+            return 1;
+    return 0;
+}
+
+/* Walkable faces' centre heights: vertex count/offset at 0x48/0x4C, face
+ * count/offset at 0x50/0x54 (three u32 indices), materials at 0x58. */
+static void binary_heights(const uint8_t *data, size_t size, kotor_facts *f)
+{
+    uint32_t nv = le32(data + 0x48), vo = le32(data + 0x4C), nf = le32(data + 0x50), fo = le32(data + 0x54);
+    uint32_t mo = le32(data + 0x58);
+    assert_true((uint64_t)vo + 12ull * nv <= size && (uint64_t)fo + 12ull * nf <= size && (uint64_t)mo + 4ull * nf <= size);
+    f->lo = 1e30f;
+    f->hi = -1e30f;
+    for (uint32_t t = 0; t < nf; t++) {
+        if (!walkable_row(le32(data + mo + 4 * (size_t)t)))
+            continue;
+        float z = 0;
+        for (int k = 0; k < 3; k++) {
+            uint32_t v = le32(data + fo + 12 * (size_t)t + 4 * (size_t)k);
+            assert_true(v < nv);
+            z += lef32(data + vo + 12 * (size_t)v + 8);
+        }
+        z /= 3.0f;
+        f->lo = z < f->lo ? z : f->lo;
+        f->hi = z > f->hi ? z : f->hi;
+        f->heights = 1;
+    }
 }
 
 /* From the bytes (FORMAT-NOTES section 1): type at 0x08, edge count/offset
@@ -48,25 +105,42 @@ static kotor_facts binary_facts(const char *path)
     size_t size;
     uint8_t *data = wmt_read_file(path, &size);
     assert_true(size >= 136);
-    kotor_facts f = {0, le32(data + 8) == 0 ? 2u : 0u, le32(data + 0x80)};
+    kotor_facts f;
+    memset(&f, 0, sizeof f);
+    f.hooks = le32(data + 8) == 0 ? 2u : 0u;
+    f.loops = le32(data + 0x80);
     uint32_t count = le32(data + 0x78), offset = le32(data + 0x7C);
     assert_true((uint64_t)offset + 8ull * count <= size);
-    for (uint32_t e = 0; e < count; e++)
-        f.transitions += (int32_t)le32(data + offset + 8 * (size_t)e + 4) != -1;
+    for (uint32_t e = 0; e < count; e++) {
+        int32_t room = (int32_t)le32(data + offset + 8 * (size_t)e + 4);
+        if (room != -1) {
+            f.transitions++;
+            add_room(&f, room);
+        }
+    }
+    binary_heights(data, size, &f);
     free(data);
     return f;
 }
 
-/* ASCII: the rows of every `roomlinks N` block. */
+/* ASCII: the rows of every `roomlinks N` block ("edge room"). */
 static kotor_facts ascii_facts(const char *path)
 {
     char *text = svgt_load(path);
-    kotor_facts f = {0, 0, 0};
+    kotor_facts f;
+    memset(&f, 0, sizeof f);
+    uint32_t links = 0;
     for (char *line = text; line && *line;) {
         while (*line == ' ' || *line == '\t')
             line++;
-        if (strncasecmp(line, "roomlinks", 9) == 0)
-            f.transitions += (uint32_t)strtoul(line + 9, NULL, 10);
+        long edge, room;
+        if (links && sscanf(line, "%ld %ld", &edge, &room) == 2) {
+            add_room(&f, (int32_t)room);
+            links--;
+        } else if (strncasecmp(line, "roomlinks", 9) == 0) {
+            links = (uint32_t)strtoul(line + 9, NULL, 10);
+            f.transitions += links;
+        }
         line = strchr(line, '\n');
         line = line ? line + 1 : NULL;
     }
@@ -74,19 +148,102 @@ static kotor_facts ascii_facts(const char *path)
     return f;
 }
 
+/* The CSS declarations of class cls in the picture's stylesheet. */
+static const char *css_of(const char *svg, const char *cls)
+{
+    char key[32];
+    snprintf(key, sizeof key, "\n.%s{", cls);
+    const char *at = strstr(svg, key);
+    return at ? at + strlen(key) : NULL;
+}
+
+/* Projected area, in px², of the faces drawn in class cls. */
+static double class_area(const char *svg, const char *cls)
+{
+    char key[48];
+    snprintf(key, sizeof key, "<path class=\"%s\" d=\"", cls);
+    double area = 0;
+    for (const char *at = strstr(svg, key); at; at = strstr(at, key)) {
+        at += strlen(key);
+        double p[6];
+        int used;
+        while (sscanf(at, "M%lf %lfL%lf %lfL%lf %lfZ%n", &p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &used) == 6) {
+            area += fabs((p[2] - p[0]) * (p[5] - p[1]) - (p[3] - p[1]) * (p[4] - p[0])) / 2;
+            at += used;
+        }
+    }
+    return area;
+}
+
+/* Every surface the legend lists is visible: its faces cover some area on
+ * the page, or (walls seen edge-on) are outlined at least 1.5 px wide. */
+static void check_listed_visible(const char *svg)
+{
+    const char *legend = strstr(svg, "top view, looking down");
+    for (const char *at = legend ? strstr(legend, "<rect class=\"") : NULL; at; at = strstr(at + 1, "<rect class=\"")) {
+        char cls[16];
+        if (sscanf(at, "<rect class=\"%15[^\"]\"", cls) != 1 || (cls[0] != 'n' && cls[0] != 'w'))
+            continue;
+        char drawn[32];
+        snprintf(drawn, sizeof drawn, "<path class=\"%s\"", cls);
+        if (!strstr(svg, drawn) && cls[0] == 'w')
+            continue; /* a height ramp swatch: a shade, not a category */
+        assert_non_null(strstr(svg, drawn));
+        const char *css = css_of(svg, cls);
+        assert_non_null(css);
+        if (class_area(svg, cls) < 0.5 && !strstr(css, "stroke-width:1.5"))
+            fail_msg("legend class %s is listed but nothing of it is visible", cls);
+    }
+}
+
+/* Shading by the file's own walkable heights: a range under 0.5 m is flat
+ * (every walkable face in its surface's own colour, the legend's swatch);
+ * otherwise the lowest face gets the darkest shade (class _0), the highest
+ * the surface's own colour (_5), and the legend states the range as the
+ * file has it. */
+static void check_shading(const kotor_facts *f, const char *svg)
+{
+    char text[96];
+    int flat = f->hi - f->lo < 0.5f;
+    snprintf(text, sizeof text, flat ? ">height %.2f to %.2f m, flat: one shade<" : ">height %.2f to %.2f m<",
+             (double)f->lo, (double)f->hi);
+    if (!strstr(svg, text))
+        fail_msg("no legend row '%s'", text);
+    for (int band = 0; band < 5; band++) {
+        snprintf(text, sizeof text, "_%d\" d=\"", band);
+        if (flat || band == 0)
+            assert_int_equal(strstr(svg, text) != NULL, !flat);
+    }
+    assert_non_null(strstr(svg, "_5\" d=\""));
+}
+
+/* One label per transition (a run of edges to one room): as many labels as
+ * rooms the file's edges lead to, each room once. */
 static void check_kotor(const char *path, const char *svg, int view)
 {
-    (void)view;
     int ascii = ends_with(path, ".ascii");
     kotor_facts f = ascii ? ascii_facts(path) : binary_facts(path);
-    assert_int_equal(svgt_count_in_group(svg, "trl", "text"), f.transitions);
+    assert_int_equal(svgt_count_in_group(svg, "trl", "text"), f.rooms);
+    char *labels = svgt_texts_in_group(svg, "trl");
+    for (uint32_t i = 0; i < f.rooms && i < 64; i++) {
+        char label[32];
+        snprintf(label, sizeof label, "room %d\n", f.room[i]);
+        const char *at = strstr(labels, label);
+        assert_non_null(at);
+        assert_null(strstr(at + 1, label));
+    }
+    free(labels);
     assert_int_equal(svgt_count_in_group(svg, "tr", "path"), f.transitions);
     assert_int_equal(svgt_count_in_group(svg, "hk", "circle"), f.hooks);
     /* the legend lists only what is drawn */
-    assert_int_equal(strstr(svg, ">transition, labelled") != NULL, f.transitions > 0);
+    assert_int_equal(strstr(svg, ">transition to a room, labelled") != NULL, f.transitions > 0);
     assert_int_equal(strstr(svg, ">use hook (2)") != NULL, f.hooks > 0);
     if (!ascii)
         assert_int_equal(svgt_count_in_group(svg, "pm", "path"), f.loops);
+    if (f.heights)
+        check_shading(&f, svg);
+    if (view == WM_VIEW_TOP)
+        check_listed_visible(svg);
 }
 
 /* ------------------------------------------------------------- NWN2 facts */

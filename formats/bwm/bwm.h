@@ -8,6 +8,7 @@
 
 #include "wm_format.h"
 #include "wm_io.h"
+#include "wm_surface.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -164,6 +165,11 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
 
 extern const wm_format wm_format_bwm;
 extern const wm_format wm_format_bwm_ascii;
+
+/* KotOR material (surfacemat.2da row) to surface and back (bwm_surface.c):
+ * WM_SURFACE_NONE / -1 when the table has none. */
+uint16_t bwm_surface_of_material(const wm_surface_table *table, uint32_t material);
+int32_t bwm_material_of_surface(const wm_surface_table *table, uint16_t surface);
 
 /* The descriptors' picture hooks (bwm_picture.c): surfaces shaded by height,
  * perimeters, transitions with their rooms, use hooks. */

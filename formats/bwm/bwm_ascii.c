@@ -141,7 +141,7 @@ static wm_result read_faces(text_reader *t, ascii_node *node, wm_mesh *mesh, uin
             return text_error(t, "expected a face row \"v1 v2 v3 ... material\"");
         for (int k = 0; k < 3; k++)
             if (v[k] < 0 || (uint64_t)v[k] >= node->vertex_count) return text_error(t, "face vertex index out of range");
-        uint16_t s = material >= 0 ? wm_surface_from_kotor(table, (int32_t)material) : WM_SURFACE_NONE;
+        uint16_t s = material >= 0 && material <= 0x7FFFFFFFL ? bwm_surface_of_material(table, (uint32_t)material) : WM_SURFACE_NONE;
         if (s == WM_SURFACE_NONE) {
             (*unknown_materials)++;
             s = WM_SURF_UNDEFINED;

@@ -51,16 +51,62 @@ static const float *edge_start(const bwm_file *file, uint32_t code, int end)
     return file->vertices + 3 * (size_t)file->faces[3 * (size_t)f + (e + (uint32_t)end) % 3];
 }
 
+/* Walkable faces are shaded by the height of their centre relative to the
+ * walkmesh's own walkable range: the highest in the surface's own colour
+ * (the legend's swatch), the lowest at SHADE_LOW of it, never near black.
+ * A range under FLAT_RANGE is drawn flat, every face in its own colour: a
+ * floor that varies by 3 cm is not spread over every shade. */
+#define FLAT_RANGE 0.5
+#define SHADE_LOW 0.6
+
+typedef struct height_shading {
+    double lo, hi;
+    uint32_t used[HEIGHT_BANDS]; /* faces per band */
+} height_shading;
+
+static unsigned height_band(const height_shading *h, double z)
+{
+    if (h->hi - h->lo < FLAT_RANGE)
+        return HEIGHT_BANDS - 1;
+    double rel = (z - h->lo) / (h->hi - h->lo);
+    if (!(rel > 0)) /* also NaN */
+        return 0;
+    return rel >= 1 ? HEIGHT_BANDS - 1 : (unsigned)(rel * HEIGHT_BANDS);
+}
+
+static double band_shade(unsigned band)
+{
+    return SHADE_LOW + (1.0 - SHADE_LOW) * band / (HEIGHT_BANDS - 1);
+}
+
+/* The ramp row: a swatch per band in use, in the main walkable surface's
+ * colour, so it shows exactly the shades on the page. */
+static void height_legend(wm_picture *plot, const height_shading *h, uint16_t surface)
+{
+    unsigned lowest = HEIGHT_BANDS;
+    for (unsigned band = 0; band < HEIGHT_BANDS; band++)
+        lowest = h->used[band] && lowest == HEIGHT_BANDS ? band : lowest;
+    if (lowest >= HEIGHT_BANDS - 1) {
+        wm_picture_legend(plot, WM_PIC_LEGEND_TEXT, 0, "height %.2f to %.2f m, flat: one shade", h->lo, h->hi);
+        return;
+    }
+    uint16_t styles[HEIGHT_BANDS];
+    for (unsigned band = lowest; band < HEIGHT_BANDS; band++)
+        styles[band - lowest] = wm_pic_surface_style(plot, surface, 1, band_shade(band), band);
+    wm_pic_legend_ramp(plot, styles, HEIGHT_BANDS - lowest, "height %.2f to %.2f m", h->lo, h->hi);
+    wm_picture_legend(plot, WM_PIC_LEGEND_TEXT, 0, "walkable faces: darker where lower");
+}
+
 static uint32_t draw_faces(wm_picture *plot, const bwm_file *file, const uint8_t *selected)
 {
     wm_ctx *ctx = plot->ctx;
     const wm_surface_table *table = wm_surfaces(ctx);
-    float lo = FLT_MAX, hi = -FLT_MAX;
+    height_shading h = {DBL_MAX, -DBL_MAX, {0}};
     for (uint32_t f = 0; f < file->face_count; f++)
         if (selected[f] && bwm_material_walkable(ctx, file->materials[f])) {
-            float z = centre_z(file, f);
-            lo = z < lo ? z : lo;
-            hi = z > hi ? z : hi;
+            double z = centre_z(file, f);
+            h.lo = z < h.lo ? z : h.lo;
+            h.hi = z > h.hi ? z : h.hi;
         }
     uint32_t *walk = wm_alloc_array(ctx, 2 * (size_t)table->count, sizeof *walk), drawn = 0;
     if (!walk)
@@ -69,35 +115,26 @@ static uint32_t draw_faces(wm_picture *plot, const bwm_file *file, const uint8_t
     for (uint32_t f = 0; f < file->face_count; f++) {
         if (!selected[f])
             continue;
-        uint16_t s = wm_surface_from_kotor(table, (int32_t)file->materials[f]);
-        s = s == WM_SURFACE_NONE || s >= table->count ? WM_SURF_UNDEFINED : s;
+        uint16_t s = bwm_surface_of_material(table, file->materials[f]);
+        s = s == WM_SURFACE_NONE ? WM_SURF_UNDEFINED : s;
         int walkable = bwm_material_walkable(ctx, file->materials[f]);
-        unsigned band = 0;
-        double rel = walkable && hi > lo ? (centre_z(file, f) - lo) / ((double)hi - lo) : 0.0;
-        if (rel > 0) /* false for NaN */
-            band = rel >= 1 ? HEIGHT_BANDS - 1 : (unsigned)(rel * HEIGHT_BANDS);
+        unsigned band = walkable ? height_band(&h, centre_z(file, f)) : 0;
+        h.used[band] += (uint32_t)walkable;
         const uint32_t *v = file->faces + 3 * (size_t)f;
         wm_picture_face(plot, file->vertices + 3 * (size_t)v[0], file->vertices + 3 * (size_t)v[1],
-                      file->vertices + 3 * (size_t)v[2],
-                      wm_pic_surface_style(plot, s, walkable, 0.55 + 0.45 * band / (HEIGHT_BANDS - 1), band));
+                        file->vertices + 3 * (size_t)v[2], wm_pic_surface_style(plot, s, walkable, band_shade(band), band));
         (walkable ? walk : block)[s]++;
         drawn++;
     }
     wm_pic_legend_surfaces(plot, walk, block);
-    wm_free(ctx, walk);
-    if (hi > lo) {
-        uint16_t first = 0;
-        for (unsigned band = 0; band < HEIGHT_BANDS; band++) {
-            char name[8], colour[8];
-            const uint8_t white[3] = {0xff, 0xff, 0xff};
-            snprintf(name, sizeof name, "h%u", band);
-            wm_pic_colour(white, 0.55 + 0.45 * band / (HEIGHT_BANDS - 1), colour);
-            uint16_t s = wm_picture_style(plot, name, "fill:%s;stroke:#000;stroke-opacity:0.3", colour);
-            first = band == 0 ? s : first;
-        }
-        wm_picture_legend(plot, WM_PIC_LEGEND_RAMP, first, "walkable height %.2f to %.2f m", (double)lo, (double)hi);
-        plot->legend[plot->legend_count - 1].ramp = HEIGHT_BANDS;
+    uint16_t main_surface = 0;
+    for (uint32_t s = 0; s < table->count; s++)
+        main_surface = walk[s] > walk[main_surface] ? (uint16_t)s : main_surface;
+    if (h.hi >= h.lo) {
+        height_legend(plot, &h, main_surface);
+        wm_picture_describe(plot, "walkable height %.3f %.3f", h.lo, h.hi);
     }
+    wm_free(ctx, walk);
     return drawn;
 }
 
@@ -137,18 +174,19 @@ static uint32_t draw_perimeters(wm_picture *plot, const bwm_file *file, const ui
 
 static uint32_t draw_transitions(wm_picture *plot, const bwm_file *file, const uint8_t *selected)
 {
+    wm_pic_edge *edges = wm_alloc_array(plot->ctx, file->edge_count ? file->edge_count : 1, sizeof *edges);
     uint32_t count = 0;
-    for (uint32_t e = 0; e < file->edge_count; e++) {
-        uint32_t code = file->edges[e].code;
-        if (file->edges[e].transition < 0 || code / 3 >= file->face_count || !selected[code / 3])
+    for (uint32_t e = 0; edges && e < file->edge_count; e++) {
+        uint32_t code = file->edges[e].code, f = code / 3, k = code % 3;
+        if (file->edges[e].transition < 0 || f >= file->face_count || !selected[f])
             continue;
-        wm_pic_draw_transition(plot, edge_start(file, code, 0), edge_start(file, code, 1), file->edges[e].transition);
-        count++;
+        edges[count].v[0] = file->faces[3 * (size_t)f + k];
+        edges[count].v[1] = file->faces[3 * (size_t)f + (k + 1) % 3];
+        edges[count++].room = file->edges[e].transition;
     }
-    if (count)
-        wm_picture_legend(plot, WM_PIC_LEGEND_LINE, wm_picture_style(plot, "tr", "%s", ""),
-                        "transition, labelled with its room (%u)", count);
-    return count;
+    uint32_t runs = edges ? wm_pic_draw_transitions(plot, file->vertices, edges, count) : 0;
+    wm_free(plot->ctx, edges);
+    return runs;
 }
 
 static uint32_t draw_hooks(wm_picture *plot, const bwm_file *file)
@@ -185,17 +223,16 @@ static wm_result draw(wm_ctx *ctx, const uint8_t *data, size_t size, const char 
     plot->unit = "m";
     const wm_surface_table *table = wm_surfaces(ctx);
     for (uint32_t f = 0; f < file.face_count; f++)
-        selected[f] = only == WM_SURFACE_NONE || wm_surface_from_kotor(table, (int32_t)file.materials[f]) == only;
+        selected[f] = only == WM_SURFACE_NONE || bwm_surface_of_material(table, file.materials[f]) == only;
     uint32_t drawn = draw_faces(plot, &file, selected);
     uint32_t loops = draw_perimeters(plot, &file, selected, only == WM_SURFACE_NONE);
-    uint32_t transitions = draw_transitions(plot, &file, selected);
+    draw_transitions(plot, &file, selected);
     uint32_t hooks = draw_hooks(plot, &file);
     snprintf(plot->subtitle, sizeof plot->subtitle, "KotOR %s walkmesh%s: %u of %u faces drawn%s%s",
              file.type == BWM_TYPE_AREA ? "area (WOK)" : "placeable/door (PWK/DWK)", ascii ? " (ASCII, as compiled)" : "",
              drawn, file.face_count, only != WM_SURFACE_NONE ? ", surface " : "", only != WM_SURFACE_NONE ? plot->select : "");
     wm_picture_describe(plot, "faces %u", drawn);
     wm_picture_describe(plot, "perimeter loops %u", loops);
-    wm_picture_describe(plot, "transitions %u", transitions);
     wm_picture_describe(plot, "hooks %u", hooks);
     if (only != WM_SURFACE_NONE && drawn == 0)
         r = wm_error(ctx, WM_ERR_OPTION, "--select %s: no face has that surface", plot->select);

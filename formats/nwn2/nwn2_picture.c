@@ -116,7 +116,7 @@ static void draw_triangles(wm_picture *plot, const nwn2_view *v, const uint8_t *
             style = island_style(plot, colour[tri->island]);
             walk++;
         } else { /* a TRN, not baked: no islands yet */
-            uint16_t s = wm_surface_from_nwn2_flags(table, tri->flags);
+            uint16_t s = nwn2_surface_of_flags(table, tri->flags);
             s = s == WM_SURFACE_NONE || s >= table->count ? WM_SURF_UNDEFINED : s;
             style = wm_pic_surface_style(plot, s, 1, 1.0, 9);
             by_surface[s]++;
