@@ -46,6 +46,10 @@ void wm_pic_put_number(wm_buffer *out, double v)
 {
     if (!isfinite(v))
         v = 0;
+    if (fabs(v) >= 1e15) { /* hundredths would not fit a long long (and are noise at this size) */
+        wm_put_text(out, "%.0f", v);
+        return;
+    }
     long long hundredths = llround(v * 100.0);
     const char *sign = hundredths < 0 ? "-" : "";
     unsigned long long a = (unsigned long long)(hundredths < 0 ? -hundredths : hundredths);
