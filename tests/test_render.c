@@ -692,6 +692,44 @@ static char *render_ok(const char *dir, const char *const *extra)
     return svg;
 }
 
+/* Triangles drawn in class cls (one "M" each). */
+static uint32_t class_triangles(const char *svg, const char *cls)
+{
+    char key[48];
+    snprintf(key, sizeof key, "<path class=\"%s\" d=\"", cls);
+    uint32_t n = 0;
+    for (const char *at = strstr(svg, key); at; at = strstr(at, key))
+        for (at += strlen(key); *at && *at != '"'; at++)
+            n += *at == 'M';
+    return n;
+}
+
+/* A WMO's roofs over floors are cut away (outlined) from above, so the
+ * interior's plan shows; every floor is still drawn, as floor or outline.
+ * The lumber mill has a roof over its floor; --roofs fills them again. */
+static void wmo_roofs_cut_away(void **state)
+{
+    (void)state;
+    char *wmo = wmt_corpus_path_or_skip("wmo/warcraftnet__duskwood_lumbermill.wmo");
+    char *dir = wmt_make_temp_dir();
+    const char *cut[] = {wmo, NULL}, *roofs[] = {wmo, "--roofs", NULL}, *front[] = {wmo, "--view", "front", NULL};
+    char *a = render_ok(dir, cut), *b = render_ok(dir, roofs), *c = render_ok(dir, front);
+    uint32_t outlined = class_triangles(a, "rf");
+    assert_true(outlined > 0);
+    assert_non_null(strstr(a, ">roof over a floor, cut away ("));
+    assert_int_equal(class_triangles(a, "gf0") + outlined, class_triangles(b, "gf0"));
+    assert_int_equal(class_triangles(b, "rf"), 0);
+    assert_int_equal(class_triangles(c, "rf"), 0); /* from the side nothing hides the floors */
+    print_message("lumber mill: %u of %u floor triangles are roofs, cut away from above\n", outlined,
+                  class_triangles(b, "gf0"));
+    free(a);
+    free(b);
+    free(c);
+    wmt_remove_tree(dir);
+    free(dir);
+    free(wmo);
+}
+
 static void options(void **state)
 {
     (void)state;
@@ -967,6 +1005,7 @@ int main(void)
         cmocka_unit_test(corrupt_nwn2),
         cmocka_unit_test(wmo_group_selection),
         cmocka_unit_test(wmo_liquids),
+        cmocka_unit_test(wmo_roofs_cut_away),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

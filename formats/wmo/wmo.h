@@ -285,6 +285,10 @@ char *wmo_group_path(wm_ctx *ctx, const char *root_path, uint32_t index);
 
 extern const wm_format wm_format_wmo;
 
+/* roof[t] = 1 for each floor[t] triangle with another floor triangle under
+ * its centre, a person's height lower (wmo_roofs.c; bounded work). */
+wm_result wmo_find_roofs(wm_ctx *ctx, const wm_mesh *mesh, const uint8_t *floor, uint8_t *roof);
+
 /* The descriptor's picture hook (wmo_picture.c): collision by group, floors
  * solid, walls pale, roofs cut away in the top view, liquids on request. */
 wm_result wmo_picture(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path, const wm_options *opts,
