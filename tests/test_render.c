@@ -9,6 +9,7 @@
 #include "test_wmo_raw.h"
 #include "nwn2/bake.h"
 #include "nwn2/nwn2.h"
+#include "nwn2/wm_nwn2_route.h"
 #include "wm_picture.h"
 
 #include <ctype.h>
@@ -612,6 +613,18 @@ static void route_case(const char *path, const nwn2_aswm *a, uint32_t s, uint32_
     if (start == s && goal == g)
         assert_int_equal(table_says, reachable);
     uint32_t n = check_route(a, svg, from, to, table_says);
+    /* the public route API gives the picture's route */
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_nwn2_route route;
+    assert_int_equal(wm_nwn2_route_find_file(&ctx, path, from, to, &route), WM_OK);
+    assert_int_equal(route.start, start);
+    assert_int_equal(route.goal, goal);
+    assert_int_equal(route.reached, table_says);
+    const char *list = strstr(svg, "route triangles ") + strlen("route triangles ");
+    for (uint32_t i = 0; i < route.count; i++)
+        assert_int_equal(strtoul(list, (char **)&list, 10), route.triangles[i]);
+    wm_nwn2_route_free(&ctx, &route);
     print_message("%s: route over %u triangles, %s\n", base_name(path), n, table_says ? "reached" : "no route");
     free(svg);
     free(out);
