@@ -44,29 +44,25 @@ static void put_point(wm_buffer *out, const wm_picture *plot, const wm_pic_layou
     wm_pic_put_number(out, s[1]);
 }
 
-static wm_result write_faces(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *lay)
+/* Faces seen edge-on (walls from above) cover no pixels: they are written
+ * after the marks as outlines in their style, so a wall under a perimeter
+ * line still shows. */
+static int edge_on(const wm_picture *plot, const wm_pic_layout *lay, const float *p)
 {
-    if (plot->face_count == 0)
-        return WM_OK;
-    face_order *order = wm_alloc_array(plot->ctx, plot->face_count, sizeof *order);
-    if (!order)
-        return WM_ERR_NOMEM;
-    for (uint32_t f = 0; f < plot->face_count; f++) {
-        double depth = 0, q[3];
-        for (int k = 0; k < 3; k++) {
-            wm_pic_project(plot->view, plot->faces[f].p + 3 * k, q);
-            depth += q[2];
-        }
-        order[f].depth = isfinite(depth) ? depth : 0; /* a total order even for corrupt files */
-        order[f].face = f;
-    }
-    /* Painter's order: the farthest faces first, so nearer ones cover them. */
-    qsort(order, plot->face_count, sizeof *order, farthest_first);
-    wm_put_text(out, "<g id=\"faces\">\n");
-    for (uint32_t i = 0; i < plot->face_count;) {
+    double a[2], b[2], c[2];
+    wm_pic_to_screen(plot, lay, p, a);
+    wm_pic_to_screen(plot, lay, p + 3, b);
+    wm_pic_to_screen(plot, lay, p + 6, c);
+    return !(fabs((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])) >= 1.0); /* 0.5 px², or NaN */
+}
+
+static void write_runs(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *lay, const face_order *order,
+                       uint32_t count)
+{
+    for (uint32_t i = 0; i < count;) {
         uint16_t style = plot->faces[order[i].face].style;
         wm_put_text(out, "<path class=\"%s\" d=\"", plot->styles[style].name);
-        for (; i < plot->face_count && plot->faces[order[i].face].style == style; i++) {
+        for (; i < count && plot->faces[order[i].face].style == style; i++) {
             const float *p = plot->faces[order[i].face].p;
             put_point(out, plot, lay, p, 'M');
             put_point(out, plot, lay, p + 3, 'L');
@@ -75,8 +71,31 @@ static wm_result write_faces(wm_buffer *out, const wm_picture *plot, const wm_pi
         }
         wm_put_text(out, "\"/>\n");
     }
-    wm_put_text(out, "</g>\n");
-    wm_free(plot->ctx, order);
+}
+
+/* Painter's order (the farthest faces first, so nearer ones cover them);
+ * *edge_on_first: where the edge-on faces begin in *out. */
+static wm_result order_faces(const wm_picture *plot, const wm_pic_layout *lay, face_order **out,
+                             uint32_t *edge_on_first)
+{
+    face_order *order = wm_alloc_array(plot->ctx, plot->face_count ? plot->face_count : 1, sizeof *order);
+    if (!order)
+        return WM_ERR_NOMEM;
+    uint32_t front = 0, back = plot->face_count;
+    for (uint32_t f = 0; f < plot->face_count; f++) {
+        double depth = 0, q[3];
+        for (int k = 0; k < 3; k++) {
+            wm_pic_project(plot->view, plot->faces[f].p + 3 * k, q);
+            depth += q[2];
+        }
+        face_order *slot = edge_on(plot, lay, plot->faces[f].p) ? &order[--back] : &order[front++];
+        slot->depth = isfinite(depth) ? depth : 0; /* a total order even for corrupt files */
+        slot->face = f;
+    }
+    qsort(order, front, sizeof *order, farthest_first);
+    qsort(order + front, plot->face_count - front, sizeof *order, farthest_first);
+    *out = order;
+    *edge_on_first = front;
     return WM_OK;
 }
 
@@ -172,8 +191,19 @@ wm_result wm_picture_write(wm_picture *plot, wm_buffer *sink)
     wm_put_text(&out, "\" height=\"");
     wm_pic_put_number(&out, lay.plot_h);
     wm_put_text(&out, "\"/></clipPath>\n<g clip-path=\"url(#plot)\">\n");
-    wm_result r = write_faces(&out, plot, &lay);
-    write_marks(&out, plot, &lay);
+    face_order *order = NULL;
+    uint32_t edge_on_first = 0;
+    wm_result r = order_faces(plot, &lay, &order, &edge_on_first);
+    if (!r) {
+        wm_put_text(&out, "<g id=\"faces\">\n");
+        write_runs(&out, plot, &lay, order, edge_on_first);
+        wm_put_text(&out, "</g>\n");
+        write_marks(&out, plot, &lay);
+        wm_put_text(&out, "<g id=\"faces-edge-on\">\n");
+        write_runs(&out, plot, &lay, order + edge_on_first, plot->face_count - edge_on_first);
+        wm_put_text(&out, "</g>\n");
+    }
+    wm_free(plot->ctx, order);
     wm_put_text(&out, "</g>\n");
     wm_pic_frame_over(&out, plot, &lay);
     wm_put_text(&out, "</svg>\n");

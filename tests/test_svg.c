@@ -13,14 +13,18 @@
 
 #define count_occurrences svgt_count
 
-/* Triangles in the faces group: one "M" per triangle. */
+/* Triangles in the faces groups (those seen edge-on are drawn last, over
+ * the marks): one "M" per triangle. */
 static size_t face_triangles(const char *text)
 {
-    const char *start = strstr(text, "<g id=\"faces\">"), *end = start ? strstr(start, "</g>") : NULL;
-    assert_non_null(end);
     size_t n = 0;
-    for (const char *p = start; p < end; p++)
-        n += *p == 'M';
+    for (int k = 0; k < 2; k++) {
+        const char *start = strstr(text, k ? "<g id=\"faces-edge-on\">" : "<g id=\"faces\">");
+        const char *end = start ? strstr(start, "</g>") : NULL;
+        assert_non_null(end);
+        for (const char *p = start; p < end; p++)
+            n += *p == 'M';
+    }
     return n;
 }
 

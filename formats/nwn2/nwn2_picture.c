@@ -24,6 +24,7 @@ typedef struct nwn2_view {
     uint32_t *tile_of;    /* per triangle, NWN2_NONE32 none */
     uint32_t first, last; /* selected tiles */
     float zlo, zhi;
+    float xy_lo[2], xy_hi[2]; /* the vertices' extent: the picture is cropped to it */
 } nwn2_view;
 
 static const float *vertex(const nwn2_aswm *a, uint32_t t, int k)
@@ -206,8 +207,11 @@ static uint32_t draw_tiles(wm_picture *plot, const nwn2_view *v, int numbers)
         wm_picture_legend(plot, WM_PIC_LEGEND_LINE, grid, "tile, numbered (%u of %ux%u, %g m)", drawn, a->grid_width,
                           a->grid_height, (double)w);
     else
-        wm_picture_legend(plot, WM_PIC_LEGEND_LINE, grid, "tile (%u of %ux%u, %g m); number = row x %u + column",
-                          drawn, a->grid_width, a->grid_height, (double)w, a->grid_width);
+    {
+        wm_picture_legend(plot, WM_PIC_LEGEND_LINE, grid, "tile (%u of %ux%u, %g m)", drawn, a->grid_width,
+                          a->grid_height, (double)w);
+        wm_picture_legend(plot, WM_PIC_LEGEND_TEXT, grid, "tile number = row x %u + column", a->grid_width);
+    }
     return drawn;
 }
 
@@ -222,8 +226,12 @@ static uint32_t draw_tile_numbers(wm_picture *plot, const nwn2_view *v)
     float w = a->tile_width;
     uint32_t drawn = 0;
     for (uint32_t t = v->first; t <= v->last && t < v->tiles; t++, drawn++) {
-        float corner[3] = {((float)(t % a->grid_width) + 0.18f) * w, ((float)(t / a->grid_width) + 0.12f) * w,
-                           v->zhi};
+        /* the south-west corner of the part of the tile the picture shows */
+        float lo[2] = {(float)(t % a->grid_width) * w, (float)(t / a->grid_width) * w}, corner[3] = {0, 0, v->zhi};
+        for (int k = 0; k < 2; k++) {
+            float from = fmaxf(lo[k], v->xy_lo[k]), to = fminf(lo[k] + w, v->xy_hi[k]);
+            corner[k] = from + fminf(k ? 0.12f * w : 0.18f * w, fmaxf(to - from, 0.0f) * 0.3f);
+        }
         wm_picture_label(plot, text, corner, "%u", t);
     }
     return drawn;
@@ -352,15 +360,19 @@ static wm_result draw_cutters(wm_picture *plot, const nwn2_view *v, const char *
 
 static void mesh_heights(nwn2_view *v)
 {
-    v->zlo = FLT_MAX;
-    v->zhi = -FLT_MAX;
+    v->zlo = v->xy_lo[0] = v->xy_lo[1] = FLT_MAX;
+    v->zhi = v->xy_hi[0] = v->xy_hi[1] = -FLT_MAX;
     for (uint32_t i = 0; i < v->a->vertex_count; i++) {
-        float z = v->a->vertices[3 * (size_t)i + 2];
-        v->zlo = z < v->zlo ? z : v->zlo;
-        v->zhi = z > v->zhi ? z : v->zhi;
+        const float *p = v->a->vertices + 3 * (size_t)i;
+        v->zlo = fminf(v->zlo, p[2]);
+        v->zhi = fmaxf(v->zhi, p[2]);
+        for (int k = 0; k < 2; k++) {
+            v->xy_lo[k] = fminf(v->xy_lo[k], p[k]);
+            v->xy_hi[k] = fmaxf(v->xy_hi[k], p[k]);
+        }
     }
     if (v->a->vertex_count == 0)
-        v->zlo = v->zhi = 0;
+        v->zlo = v->zhi = v->xy_lo[0] = v->xy_lo[1] = v->xy_hi[0] = v->xy_hi[1] = 0;
 }
 
 /* "island colours c0 c1 ...": the palette entry of every island, in order. */
