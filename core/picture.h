@@ -148,6 +148,8 @@ typedef struct wm_pic_layout {
     double left, top, plot_w, plot_h, width, height, legend_x;
     float world_lo[3], world_hi[3];
 } wm_pic_layout;
+/* <rect class="cls" .../> */
+void wm_pic_put_rect(wm_buffer *out, const char *cls, double x, double y, double width, double height);
 void wm_pic_frame_layout(const wm_picture *plot, wm_pic_layout *lay);
 void wm_pic_frame_under(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *lay);
 void wm_pic_frame_over(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *lay);

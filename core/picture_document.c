@@ -182,15 +182,9 @@ wm_result wm_picture_write(wm_picture *plot, wm_buffer *sink)
         wm_put_text(&out, ".%s{%s}\n", plot->styles[s].name, plot->styles[s].css);
     wm_put_text(&out, "]]></style>\n");
     wm_pic_frame_under(&out, plot, &lay);
-    wm_put_text(&out, "<clipPath id=\"plot\"><rect x=\"");
-    wm_pic_put_number(&out, lay.left);
-    wm_put_text(&out, "\" y=\"");
-    wm_pic_put_number(&out, lay.top);
-    wm_put_text(&out, "\" width=\"");
-    wm_pic_put_number(&out, lay.plot_w);
-    wm_put_text(&out, "\" height=\"");
-    wm_pic_put_number(&out, lay.plot_h);
-    wm_put_text(&out, "\"/></clipPath>\n<g clip-path=\"url(#plot)\">\n");
+    wm_put_text(&out, "<clipPath id=\"plot\">");
+    wm_pic_put_rect(&out, "pl", lay.left, lay.top, lay.plot_w, lay.plot_h);
+    wm_put_text(&out, "</clipPath>\n<g clip-path=\"url(#plot)\">\n");
     face_order *order = NULL;
     uint32_t edge_on_first = 0;
     wm_result r = order_faces(plot, &lay, &order, &edge_on_first);

@@ -132,7 +132,7 @@ static void put_xy(wm_buffer *out, double x, double y)
     wm_pic_put_number(out, y);
 }
 
-static void put_rect(wm_buffer *out, const char *cls, double x, double y, double width, double height)
+void wm_pic_put_rect(wm_buffer *out, const char *cls, double x, double y, double width, double height)
 {
     wm_put_text(out, "<rect class=\"%s\" x=\"", cls);
     wm_pic_put_number(out, x);
@@ -246,8 +246,8 @@ static void ground_grid(wm_buffer *out, const wm_picture *plot, const wm_pic_lay
 
 void wm_pic_frame_under(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *lay)
 {
-    put_rect(out, "bg", 0, 0, lay->width, lay->height);
-    put_rect(out, "pl", lay->left, lay->top, lay->plot_w, lay->plot_h);
+    wm_pic_put_rect(out, "bg", 0, 0, lay->width, lay->height);
+    wm_pic_put_rect(out, "pl", lay->left, lay->top, lay->plot_w, lay->plot_h);
     if (plot->view == WM_VIEW_ISO)
         ground_grid(out, plot, lay);
     else
@@ -323,7 +323,7 @@ static void legend(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *
         double text_x = x + 30;
         switch (row->kind) {
         case WM_PIC_LEGEND_SWATCH:
-            put_rect(out, cls, x, y, 20, 14);
+            wm_pic_put_rect(out, cls, x, y, 20, 14);
             break;
         case WM_PIC_LEGEND_LINE:
             wm_put_text(out, "<path class=\"%s\" d=\"M", cls);
@@ -339,7 +339,7 @@ static void legend(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *
             break;
         case WM_PIC_LEGEND_RAMP:
             for (unsigned k = 0; k < row->ramp; k++) {
-                put_rect(out, plot->styles[row->ramp_style[k]].name, x + 16.0 * k, y, 16, 14);
+                wm_pic_put_rect(out, plot->styles[row->ramp_style[k]].name, x + 16.0 * k, y, 16, 14);
             }
             text_x = x + 16.0 * row->ramp + 8;
             break;
