@@ -173,6 +173,12 @@ void wm_pic_legend_surfaces(wm_picture *plot, const uint32_t *walk_counts, const
 /* Surface named by --select, or WM_SURFACE_NONE with an error in ctx. */
 wm_result wm_pic_select_surface(wm_ctx *ctx, const char *select, uint16_t *out);
 
+/* A picture with the view ("view" in opts), the title, and the selection
+ * ("select"), in units until the module says otherwise. */
+wm_result wm_picture_start(wm_ctx *ctx, const wm_options *opts, const char *title, wm_picture *plot);
+/* After drawing (r: how it went): "nothing to draw" when no face was drawn,
+ * else the SVG into svg; frees the picture either way. */
+wm_result wm_picture_finish(wm_picture *plot, const char *name, wm_result r, wm_buffer *svg);
 /* The neutral mesh by surface, with transitions (formats without a hook). */
 wm_result wm_picture_mesh(wm_picture *plot, const wm_mesh *mesh);
 

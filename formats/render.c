@@ -5,9 +5,7 @@
  * of them. */
 #include "picture.h"
 
-#include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 static int declares(const wm_format *format, const char *name)
 {
@@ -33,42 +31,6 @@ static wm_result refuse_foreign_options(wm_ctx *ctx, const wm_options *opts, con
                         owner ? owner->name : "other", format->name);
     }
     return WM_OK;
-}
-
-static wm_result parse_view(wm_ctx *ctx, const wm_options *opts, wm_view *out)
-{
-    static const char *const views[] = {"top", "front", "side", "iso"};
-    const char *view = opts ? wm_option_get(opts, "view") : NULL;
-    *out = WM_VIEW_TOP;
-    if (!view)
-        return WM_OK;
-    for (int v = 0; v < 4; v++)
-        if (strcasecmp(view, views[v]) == 0) {
-            *out = (wm_view)v;
-            return WM_OK;
-        }
-    return wm_error(ctx, WM_ERR_OPTION, "--view %s: expected top, front, side or iso", view);
-}
-
-static wm_result start(wm_ctx *ctx, const wm_options *opts, const char *title, wm_picture *plot)
-{
-    wm_view view;
-    wm_result r = parse_view(ctx, opts, &view);
-    if (!r)
-        r = wm_picture_init(plot, ctx, view, title, "units");
-    if (!r)
-        plot->select = opts ? wm_option_get(opts, "select") : NULL;
-    return r;
-}
-
-static wm_result finish(wm_picture *plot, const char *name, wm_result r, wm_buffer *svg)
-{
-    if (!r && plot->face_count == 0)
-        r = wm_error(plot->ctx, WM_ERR_INVALID, "%s: nothing to draw%s", name, plot->select ? " in the selection" : "");
-    if (!r)
-        r = wm_picture_write(plot, svg);
-    wm_picture_free(plot);
-    return r;
 }
 
 static wm_result draw_neutral(wm_ctx *ctx, const char *path, const wm_format *format, const wm_options *opts,
@@ -103,14 +65,14 @@ static wm_result render_image(wm_ctx *ctx, const uint8_t *data, size_t size, con
         r = refuse_foreign_options(ctx, opts, format);
     wm_picture plot;
     if (!r)
-        r = start(ctx, opts, name, &plot);
+        r = wm_picture_start(ctx, opts, name, &plot);
     if (r)
         return r;
     if (format->picture)
         r = format->picture(ctx, data, size, path, opts, &plot);
     else
         r = draw_neutral(ctx, path, format, opts, &plot);
-    return finish(&plot, name, r, svg);
+    return wm_picture_finish(&plot, name, r, svg);
 }
 
 wm_result wm_render(wm_ctx *ctx, const char *in_path, const wm_format *format, const wm_options *opts, wm_buffer *svg)
@@ -142,17 +104,4 @@ wm_result wm_render_file(wm_ctx *ctx, const char *in_path, const wm_format *form
         r = wm_file_write_atomic(ctx, out_path, svg.data, svg.size, overwrite);
     wm_buffer_free(&svg);
     return r;
-}
-
-wm_result wm_render_mesh(wm_ctx *ctx, const wm_mesh *mesh, const char *title, const wm_options *opts, wm_buffer *svg)
-{
-    wm_result r = wm_mesh_validate(ctx, mesh);
-    if (!r && mesh->triangle_count == 0)
-        r = wm_error(ctx, WM_ERR_INVALID, "%s: nothing to draw: the mesh has no triangles", title);
-    wm_picture plot;
-    if (!r)
-        r = start(ctx, opts, title, &plot);
-    if (r)
-        return r;
-    return finish(&plot, title, wm_picture_mesh(&plot, mesh), svg);
 }

@@ -171,12 +171,13 @@ extern const wm_format wm_format_bwm_ascii;
 uint16_t bwm_surface_of_material(const wm_surface_table *table, uint32_t material);
 int32_t bwm_material_of_surface(const wm_surface_table *table, uint16_t surface);
 
-/* The descriptors' picture hooks (bwm_picture.c): surfaces shaded by height,
- * perimeters, transitions with their rooms, use hooks. */
+/* Pictures (bwm_picture.c): surfaces shaded by height, perimeters,
+ * transitions with their rooms, use hooks. bwm_picture is the binary
+ * descriptor's hook; an ASCII walkmesh read into a mesh is drawn as
+ * KOTORMax would compile it with bwm_picture_of_mesh. */
 wm_result bwm_picture(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path, const wm_options *opts,
                       struct wm_picture *picture);
-wm_result bwm_ascii_picture(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path,
-                            const wm_options *opts, struct wm_picture *picture);
+wm_result bwm_picture_of_mesh(wm_ctx *ctx, const wm_mesh *mesh, const char *name, struct wm_picture *picture);
 
 #ifdef __cplusplus
 }

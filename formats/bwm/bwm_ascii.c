@@ -310,6 +310,23 @@ static wm_result ascii_read_hook(wm_ctx *ctx, const char *path, const wm_options
     return r;
 }
 
+/* Pictures: read here (with --room-offset), drawn by bwm_picture.c. */
+static wm_result ascii_picture_hook(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path,
+                                   const wm_options *opts, struct wm_picture *picture)
+{
+    wm_mesh mesh;
+    wm_mesh_init(&mesh);
+    const char *name = path ? path : "<memory>";
+    wm_result r = path ? ascii_read_hook(ctx, path, opts, &mesh)
+                       : bwm_ascii_parse(ctx, (const char *)data, size, name, NULL, &mesh);
+    if (r)
+        wm_error_prefix(ctx, name);
+    else
+        r = bwm_picture_of_mesh(ctx, &mesh, name, picture);
+    wm_mesh_free(ctx, &mesh);
+    return r;
+}
+
 static const char *const ascii_extensions[] = {"ascii", NULL};
 
 static const wm_option_desc ascii_options[] = {
@@ -326,5 +343,5 @@ const wm_format wm_format_bwm_ascii = {
     NULL,
     NULL,
     ascii_options,
-    .picture = bwm_ascii_picture,
+    .picture = ascii_picture_hook,
 };

@@ -2,7 +2,8 @@
  * perimeter loops, transition edges labelled with their room, and the use
  * hooks of placeables and doors. Binary files are drawn from their own
  * tables; ASCII walkmeshes are built first (as KOTORMax would compile
- * them) so their perimeters and room links are the ones a .wok would get. */
+ * them) so their perimeters and room links are the ones a .wok would get:
+ * bwm_ascii.c reads them and hands the mesh over (bwm_picture_of_mesh). */
 #include "picture.h"
 #include "bwm/bwm.h"
 
@@ -11,32 +12,6 @@
 #include <string.h>
 
 #define HEIGHT_BANDS 6u
-
-/* ASCII walkmeshes are built as KOTORMax would compile them. From a file
- * the module's reader applies its options (--room-offset). */
-static wm_result load(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path, int ascii,
-                      const wm_options *opts, bwm_file *file)
-{
-    const char *name = path ? path : "<memory>";
-    if (!ascii)
-        return bwm_parse(ctx, data, size, name, file);
-    wm_mesh mesh;
-    wm_mesh_init(&mesh);
-    wm_result r = path ? wm_format_bwm_ascii.read(ctx, path, opts, &mesh)
-                       : bwm_ascii_parse(ctx, (const char *)data, size, name, NULL, &mesh);
-    if (r) {
-        wm_error_prefix(ctx, name);
-        wm_mesh_free(ctx, &mesh);
-        return r;
-    }
-    wm_ctx quiet = *ctx; /* the builder's warnings are about editing, not about looking */
-    quiet.warn = NULL;
-    r = bwm_from_mesh(&quiet, &mesh, BWM_TYPE_AREA, -1.0f, BWM_PLANES_BIOWARE, file);
-    if (r)
-        wm_error(ctx, r, "%s: %s", name, quiet.message);
-    wm_mesh_free(ctx, &mesh);
-    return r;
-}
 
 static float centre_z(const bwm_file *file, uint32_t f)
 {
@@ -204,51 +179,65 @@ static uint32_t draw_hooks(wm_picture *plot, const bwm_file *file)
     return 2;
 }
 
-static wm_result draw(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path, int ascii,
-                      const wm_options *opts, wm_picture *plot)
+/* Draws a decoded file (consumed: freed here). */
+static wm_result draw(wm_ctx *ctx, bwm_file *file, int ascii, wm_picture *plot)
 {
     uint16_t only = WM_SURFACE_NONE;
     wm_result r = wm_pic_select_surface(ctx, plot->select, &only);
-    bwm_file file;
-    bwm_file_init(&file);
-    if (!r)
-        r = load(ctx, data, size, path, ascii, opts, &file);
-    uint8_t *selected = r ? NULL : wm_alloc_array(ctx, file.face_count, 1);
+    uint8_t *selected = r ? NULL : wm_alloc_array(ctx, file->face_count ? file->face_count : 1, 1);
     if (!r && !selected)
         r = WM_ERR_NOMEM;
     if (r) {
-        bwm_file_free(ctx, &file);
+        bwm_file_free(ctx, file);
         return r;
     }
     plot->unit = "m";
     const wm_surface_table *table = wm_surfaces(ctx);
-    for (uint32_t f = 0; f < file.face_count; f++)
-        selected[f] = only == WM_SURFACE_NONE || bwm_surface_of_material(table, file.materials[f]) == only;
-    uint32_t drawn = draw_faces(plot, &file, selected);
-    uint32_t loops = draw_perimeters(plot, &file, selected, only == WM_SURFACE_NONE);
-    draw_transitions(plot, &file, selected);
-    uint32_t hooks = draw_hooks(plot, &file);
+    for (uint32_t f = 0; f < file->face_count; f++)
+        selected[f] = only == WM_SURFACE_NONE || bwm_surface_of_material(table, file->materials[f]) == only;
+    uint32_t drawn = draw_faces(plot, file, selected);
+    uint32_t loops = draw_perimeters(plot, file, selected, only == WM_SURFACE_NONE);
+    draw_transitions(plot, file, selected);
+    uint32_t hooks = draw_hooks(plot, file);
     snprintf(plot->subtitle, sizeof plot->subtitle, "KotOR %s walkmesh%s: %u of %u faces drawn%s%s",
-             file.type == BWM_TYPE_AREA ? "area (WOK)" : "placeable/door (PWK/DWK)", ascii ? " (ASCII, as compiled)" : "",
-             drawn, file.face_count, only != WM_SURFACE_NONE ? ", surface " : "", only != WM_SURFACE_NONE ? plot->select : "");
+             file->type == BWM_TYPE_AREA ? "area (WOK)" : "placeable/door (PWK/DWK)",
+             ascii ? " (ASCII, as compiled)" : "", drawn, file->face_count, only != WM_SURFACE_NONE ? ", surface " : "",
+             only != WM_SURFACE_NONE ? plot->select : "");
     wm_picture_describe(plot, "faces %u", drawn);
     wm_picture_describe(plot, "perimeter loops %u", loops);
     wm_picture_describe(plot, "hooks %u", hooks);
     if (only != WM_SURFACE_NONE && drawn == 0)
         r = wm_error(ctx, WM_ERR_OPTION, "--select %s: no face has that surface", plot->select);
     wm_free(ctx, selected);
-    bwm_file_free(ctx, &file);
+    bwm_file_free(ctx, file);
     return r;
 }
 
 wm_result bwm_picture(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path, const wm_options *opts,
                       wm_picture *plot)
 {
-    return draw(ctx, data, size, path, 0, opts, plot);
+    (void)opts;
+    bwm_file file;
+    bwm_file_init(&file);
+    wm_result r = bwm_parse(ctx, data, size, path ? path : "<memory>", &file);
+    if (r) {
+        bwm_file_free(ctx, &file);
+        return r;
+    }
+    return draw(ctx, &file, 0, plot);
 }
 
-wm_result bwm_ascii_picture(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path,
-                            const wm_options *opts, wm_picture *plot)
+wm_result bwm_picture_of_mesh(wm_ctx *ctx, const wm_mesh *mesh, const char *name, wm_picture *plot)
 {
-    return draw(ctx, data, size, path, 1, opts, plot);
+    bwm_file file;
+    bwm_file_init(&file);
+    wm_ctx quiet = *ctx; /* the builder's warnings are about editing, not about looking */
+    quiet.warn = NULL;
+    wm_result r = bwm_from_mesh(&quiet, mesh, BWM_TYPE_AREA, -1.0f, BWM_PLANES_BIOWARE, &file);
+    if (r) {
+        wm_error(ctx, r, "%s: %s", name, quiet.message);
+        bwm_file_free(ctx, &file);
+        return r;
+    }
+    return draw(ctx, &file, 1, plot);
 }

@@ -289,9 +289,11 @@ extern const wm_format wm_format_wmo;
  * its centre, a person's height lower (wmo_roofs.c; bounded work). */
 wm_result wmo_find_roofs(wm_ctx *ctx, const wm_mesh *mesh, const uint8_t *floor, uint8_t *roof);
 
-/* The descriptor's picture hook (wmo_picture.c): collision by group, floors
- * solid, walls pale, roofs cut away in the top view, liquids on request. */
-wm_result wmo_picture(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path, const wm_options *opts,
+/* The picture of a WMO's collision as the module reads it (wmo_picture.c;
+ * the descriptor's hook reads, this draws): by group, floors solid, walls
+ * pale, roofs cut away from above, liquids on request. path: the file, for
+ * its group names. */
+wm_result wmo_picture(wm_ctx *ctx, const wm_mesh *collision, const char *path, const wm_options *opts,
                       struct wm_picture *picture);
 
 #ifdef __cplusplus

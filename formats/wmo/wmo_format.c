@@ -126,6 +126,26 @@ static wm_result wmo_read(wm_ctx *ctx, const char *path, const wm_options *opts,
     return r;
 }
 
+/* Pictures read the collision here and leave the drawing to wmo_picture.c. */
+static wm_result wmo_picture_hook(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path,
+                                  const wm_options *opts, struct wm_picture *picture)
+{
+    (void)data; /* a root names its group files: they are read beside path */
+    (void)size;
+    if (!path)
+        return wm_error(ctx, WM_ERR_UNSUPPORTED, "a WMO is drawn from its files (a root names its groups), not from "
+                                                 "memory");
+    wm_mesh mesh;
+    wm_result r = wmo_read(ctx, path, opts, &mesh);
+    if (r) {
+        wm_error_prefix(ctx, path);
+        return r;
+    }
+    r = wmo_picture(ctx, &mesh, path, opts, picture);
+    wm_mesh_free(ctx, &mesh);
+    return r;
+}
+
 static wm_result wmo_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts, int overwrite)
 {
     wmo_write_options w;
@@ -382,5 +402,5 @@ const wm_format wm_format_wmo = {
     wmo_info,
     wmo_validate,
     wmo_options,
-    .picture = wmo_picture,
+    .picture = wmo_picture_hook,
 };

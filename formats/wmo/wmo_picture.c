@@ -155,32 +155,23 @@ static uint32_t group_legend(wm_ctx *ctx, wm_picture *plot, const char *path, co
     return groups;
 }
 
-wm_result wmo_picture(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path, const wm_options *opts,
+wm_result wmo_picture(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts,
                       wm_picture *plot)
 {
-    (void)data; /* a root names its group files: the module reads them beside path */
-    (void)size;
-    if (!path)
-        return wm_error(ctx, WM_ERR_UNSUPPORTED, "a WMO is drawn from its files (a root names its groups), not from "
-                                                 "memory");
     plot->unit = "yd";
     uint32_t only;
     wm_result r = parse_group(ctx, plot->select, &only);
     int floors_only = wm_option_flag(opts, "floors");
-    wm_mesh mesh;
-    wm_mesh_init(&mesh);
-    if (!r && (r = wm_format_wmo.read(ctx, path, opts, &mesh)))
-        wm_error_prefix(ctx, path);
     wmo_tally n;
     memset(&n, 0, sizeof n);
     uint8_t *roof = NULL;
-    if (!r && !(n.counts = wm_alloc_array(ctx, mesh.object_count ? mesh.object_count : 1, 3 * sizeof *n.counts)))
+    if (!r && !(n.counts = wm_alloc_array(ctx, mesh->object_count ? mesh->object_count : 1, 3 * sizeof *n.counts)))
         r = WM_ERR_NOMEM;
     if (!r)
-        r = roof_mask(ctx, plot, &mesh, opts, &roof);
+        r = roof_mask(ctx, plot, mesh, opts, &roof);
     if (!r) {
-        draw_collision(plot, &mesh, only, floors_only, roof, &n);
-        uint32_t groups = group_legend(ctx, plot, path, &mesh, &n);
+        draw_collision(plot, mesh, only, floors_only, roof, &n);
+        uint32_t groups = group_legend(ctx, plot, path, mesh, &n);
         snprintf(plot->subtitle, sizeof plot->subtitle,
                  "WoW WMO collision: %u groups, %u floor and %u wall triangles%s%s%s%s", groups, n.floors, n.walls,
                  n.liquids ? ", liquids" : "", floors_only ? " (--floors: walls left out)" : "",
@@ -193,6 +184,5 @@ wm_result wmo_picture(wm_ctx *ctx, const uint8_t *data, size_t size, const char 
     }
     wm_free(ctx, roof);
     wm_free(ctx, n.counts);
-    wm_mesh_free(ctx, &mesh);
     return r;
 }
