@@ -33,65 +33,55 @@ static wm_result refuse_foreign_options(wm_ctx *ctx, const wm_options *opts, con
     return WM_OK;
 }
 
-static wm_result draw_neutral(wm_ctx *ctx, const char *path, const wm_format *format, const wm_options *opts,
+static wm_result draw_neutral(wm_ctx *ctx, const wm_input *in, const wm_format *format, const wm_options *opts,
                               wm_picture *plot)
 {
-    if (!path)
-        return wm_error(ctx, WM_ERR_UNSUPPORTED, "the %s format is drawn from a file, not from memory", format->name);
     wm_mesh mesh;
-    wm_result r = format->read(ctx, path, opts, &mesh);
-    if (r) {
-        wm_error_prefix(ctx, path);
+    wm_result r = format->read(ctx, in, opts, &mesh, NULL);
+    if (r)
         return r;
-    }
     r = wm_picture_mesh(plot, &mesh);
     wm_mesh_free(ctx, &mesh);
     return r;
 }
 
-/* data/size: the file image; path: its name on disk (NULL from memory). */
-static wm_result render_image(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path, const char *name,
-                              const wm_format *format, const wm_options *opts, wm_buffer *svg)
+static wm_result render_input(wm_ctx *ctx, const wm_input *in, const wm_format *format, const wm_options *opts,
+                              wm_buffer *svg)
 {
-    wm_result r = WM_OK;
-    if (!format) {
-        size_t count;
-        const wm_format *const *all = wm_formats(&count);
-        r = wm_format_probe_memory(ctx, data, size < 4096 ? size : 4096, size, name, all, count, &format);
-    }
+    wm_result r = format ? WM_OK : wm_format_detect(ctx, in, &format);
     if (!r && !format->read && !format->picture)
-        r = wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: the %s format cannot be read", name, format->name);
+        r = wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: the %s format cannot be read", in->name, format->name);
     if (!r)
         r = refuse_foreign_options(ctx, opts, format);
     wm_picture plot;
     if (!r)
-        r = wm_picture_start(ctx, opts, name, &plot);
+        r = wm_picture_start(ctx, opts, in->name, &plot);
     if (r)
         return r;
     if (format->picture)
-        r = format->picture(ctx, data, size, path, opts, &plot);
+        r = format->picture(ctx, in, opts, &plot);
     else
-        r = draw_neutral(ctx, path, format, opts, &plot);
-    return wm_picture_finish(&plot, name, r, svg);
+        r = draw_neutral(ctx, in, format, opts, &plot);
+    return wm_picture_finish(&plot, in->name, r, svg);
 }
 
 wm_result wm_render(wm_ctx *ctx, const char *in_path, const wm_format *format, const wm_options *opts, wm_buffer *svg)
 {
-    wm_result r = format ? WM_OK : wm_format_detect(ctx, in_path, &format);
-    uint8_t *data = NULL;
-    size_t size = 0;
-    if (!r && format->picture) /* read once here; formats drawn from the neutral mesh read it themselves */
-        r = wm_file_read(ctx, in_path, &data, &size);
-    if (!r)
-        r = render_image(ctx, data, size, in_path, in_path, format, opts, svg);
-    wm_free(ctx, data);
+    wm_input in;
+    wm_result r = wm_input_load(ctx, in_path, &in);
+    if (r)
+        return r;
+    r = render_input(ctx, &in, format, opts, svg);
+    wm_input_free(ctx, &in);
     return r;
 }
 
 wm_result wm_render_memory(wm_ctx *ctx, const uint8_t *data, size_t size, const char *name, const wm_format *format,
                            const wm_options *opts, wm_buffer *svg)
 {
-    return render_image(ctx, data, size, NULL, name ? name : "walkmesh", format, opts, svg);
+    wm_input in;
+    wm_input_borrow(&in, data, size, name ? name : "walkmesh");
+    return render_input(ctx, &in, format, opts, svg);
 }
 
 wm_result wm_render_file(wm_ctx *ctx, const char *in_path, const wm_format *format, const char *out_path,

@@ -74,6 +74,8 @@ wm_result bwm_serialize(wm_ctx *ctx, const bwm_file *file, wm_buffer *out);
 /* The same bytes written to path through the atomic file writer, a block at a
  * time (no whole file image in memory). */
 wm_result bwm_write_file(wm_ctx *ctx, const bwm_file *file, const char *path, int overwrite);
+/* The same into a sink's main output (the caller commits). */
+wm_result bwm_write_sink(wm_ctx *ctx, const bwm_file *file, wm_sink *sink);
 
 /* AABB plane flag styles. */
 typedef enum bwm_plane_style {
@@ -175,8 +177,7 @@ int32_t bwm_material_of_surface(const wm_surface_table *table, uint16_t surface)
  * transitions with their rooms, use hooks. bwm_picture is the binary
  * descriptor's hook; an ASCII walkmesh read into a mesh is drawn as
  * KOTORMax would compile it with bwm_picture_of_mesh. */
-wm_result bwm_picture(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path, const wm_options *opts,
-                      struct wm_picture *picture);
+wm_result bwm_picture(wm_ctx *ctx, const wm_input *in, const wm_options *opts, struct wm_picture *picture);
 wm_result bwm_picture_of_mesh(wm_ctx *ctx, const wm_mesh *mesh, const char *name, struct wm_picture *picture);
 
 #ifdef __cplusplus

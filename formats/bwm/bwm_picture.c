@@ -213,13 +213,12 @@ static wm_result draw(wm_ctx *ctx, bwm_file *file, int ascii, wm_picture *plot)
     return r;
 }
 
-wm_result bwm_picture(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path, const wm_options *opts,
-                      wm_picture *plot)
+wm_result bwm_picture(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_picture *plot)
 {
     (void)opts;
     bwm_file file;
     bwm_file_init(&file);
-    wm_result r = bwm_parse(ctx, data, size, path ? path : "<memory>", &file);
+    wm_result r = bwm_parse(ctx, in->data, in->size, in->name, &file);
     if (r) {
         bwm_file_free(ctx, &file);
         return r;

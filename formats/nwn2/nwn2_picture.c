@@ -442,10 +442,11 @@ static wm_result open_view(wm_ctx *ctx, const uint8_t *data, size_t size, const 
     return r;
 }
 
-wm_result nwn2_picture(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path, const wm_options *opts,
-                       wm_picture *plot)
+wm_result nwn2_picture(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_picture *plot)
 {
-    const char *name = path ? path : "<memory>";
+    const uint8_t *data = in->data;
+    size_t size = in->size;
+    const char *name = in->name ? in->name : "<memory>";
     float route[4];
     int has_path;
     wm_result r = parse_path(ctx, opts, route, &has_path);

@@ -18,7 +18,6 @@ int nwn2_triangle_in_range(const nwn2_aswm *a, uint32_t t);
 void nwn2_triangle_centre(const nwn2_aswm *a, uint32_t t, float out[3]);
 
 /* The descriptor's picture hook (nwn2_picture.c). */
-wm_result nwn2_picture(wm_ctx *ctx, const uint8_t *data, size_t size, const char *path, const wm_options *opts,
-                       struct wm_picture *picture);
+wm_result nwn2_picture(wm_ctx *ctx, const wm_input *in, const wm_options *opts, struct wm_picture *picture);
 
 #endif

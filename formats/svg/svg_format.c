@@ -4,14 +4,14 @@
  * through their own module's picture hook. */
 #include "wm_picture.h"
 
-static wm_result svg_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts, int overwrite)
+static wm_result svg_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wm_options *opts)
 {
-    const char *title = opts && opts->source_path ? opts->source_path : mesh->name[0] ? mesh->name : "walkmesh";
+    const char *title = opts && opts->source ? opts->source->name : mesh->name[0] ? mesh->name : "walkmesh";
     wm_buffer svg;
     wm_buffer_init(&svg, ctx);
     wm_result r = wm_render_mesh(ctx, mesh, wm_path_file_name(title), opts, &svg);
     if (!r)
-        r = wm_file_write_atomic(ctx, path, svg.data, svg.size, overwrite);
+        r = wm_sink_write(sink, NULL, svg.data, svg.size);
     wm_buffer_free(&svg);
     return r;
 }

@@ -277,8 +277,11 @@ wm_result wmo_build_collision_group(wm_ctx *ctx, const float *positions, uint32_
                                     const uint32_t *indices, uint32_t triangle_count, uint32_t name_offset,
                                     uint32_t group_flags, uint32_t leaf_size, wm_buffer *out);
 
-/* Writes mesh as root `path` plus groups path_NNN.wmo. */
-wm_result wmo_write_mesh(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wmo_write_options *opts);
+/* Writes mesh into the sink: the root as its main output, the groups as side outputs
+ * "_NNN.wmo" (root X.wmo, groups X_000.wmo...). The caller commits. */
+wm_result wmo_write_mesh(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wmo_write_options *opts);
+/* The same into root `path` and its groups, all or nothing (opts->overwrite). */
+wm_result wmo_write_file(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wmo_write_options *opts);
 
 /* Group file path for root path and index: "dir/X.wmo" -> "dir/X_007.wmo". Returns malloc'ed (ctx) string. */
 char *wmo_group_path(wm_ctx *ctx, const char *root_path, uint32_t index);
@@ -292,7 +295,7 @@ wm_result wmo_find_roofs(wm_ctx *ctx, const wm_mesh *mesh, const uint8_t *floor,
 /* The picture of a WMO's collision as the module reads it (wmo_picture.c;
  * the descriptor's hook reads, this draws): by group, floors solid, walls
  * pale, roofs cut away from above, liquids on request. path: the file, for
- * its group names. */
+ * its group names (NULL: none). */
 wm_result wmo_picture(wm_ctx *ctx, const wm_mesh *collision, const char *path, const wm_options *opts,
                       struct wm_picture *picture);
 

@@ -130,7 +130,9 @@ static uint32_t group_legend(wm_ctx *ctx, wm_picture *plot, const char *path, co
     wmo_group single;
     wm_ctx quiet = *ctx; /* names only: the file was read already */
     quiet.warn = NULL;
-    if (wmo_load(&quiet, path, &root, &single) != WM_OK)
+    memset(&root, 0, sizeof root);
+    memset(&single, 0, sizeof single);
+    if (!path || wmo_load(&quiet, path, &root, &single) != WM_OK) /* no path (memory): no names */
         memset(&root, 0, sizeof root);
     uint32_t groups = 0;
     for (uint32_t o = 0; o < mesh->object_count; o++) {
