@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 
     uint32_t *materials = malloc(sizeof(uint32_t) * mesh.triangle_count);
     for (uint32_t t = 0; t < mesh.triangle_count; t++)
-        materials[t] = (uint32_t)wm_surface_kotor_id(wm_surfaces(&ctx), mesh.surfaces[t]);
+        materials[t] = (uint32_t)bwm_material_of_surface(wm_surfaces(&ctx), mesh.surfaces[t]);
     bwm_build_input in = {BWM_TYPE_AREA, mesh.positions, mesh.vertex_count, mesh.indices, mesh.triangle_count, materials,
                           NULL, NULL, BWM_PLANES_BIOWARE, NULL, NULL, NULL};
     bwm_file file;

@@ -61,11 +61,35 @@ static int find_by_normalised(const wm_surface_table *table, const char *key)
     return -1;
 }
 
-uint16_t wm_surface_from_kotor(const wm_surface_table *table, int32_t kotor_id)
+uint16_t wm_surface_named(const wm_surface_table *table, const char *name)
 {
     for (uint32_t i = 0; i < table->count; i++)
-        if (table->entries[i].kotor_id == kotor_id && kotor_id >= 0)
+        if (strcmp(table->entries[i].name, name) == 0)
             return (uint16_t)i;
+    return WM_SURFACE_NONE;
+}
+
+int wm_surface_code_of(const wm_surface_table *table, uint16_t surface, const char *scheme, int64_t *out)
+{
+    if (surface >= table->count)
+        return 0;
+    const wm_surface *s = &table->entries[surface];
+    for (unsigned k = 0; k < s->code_count; k++)
+        if (strcmp(s->codes[k].scheme, scheme) == 0) {
+            *out = s->codes[k].value;
+            return 1;
+        }
+    return 0;
+}
+
+uint16_t wm_surface_by_code(const wm_surface_table *table, const char *scheme, int64_t value)
+{
+    for (uint32_t i = 0; i < table->count; i++) {
+        int64_t code;
+        if (table->entries[i].code_count && wm_surface_code_of(table, (uint16_t)i, scheme, &code) && code == value &&
+            value != WM_SURFACE_CODE_NONE)
+            return (uint16_t)i;
+    }
     return WM_SURFACE_NONE;
 }
 
@@ -101,7 +125,7 @@ uint16_t wm_surface_from_name(const wm_surface_table *table, const char *name)
         if (found >= 0)
             return (uint16_t)found;
     }
-    /* Numeric forms: "12", "mat_12", "Surface12", "wok_12" are KotOR ids. */
+    /* Numeric forms: "12", "mat_12", "Surface12", "wok_12" are surface ids (rows). */
     size_t digits_at = strlen(key);
     while (digits_at > 0 && isdigit((unsigned char)key[digits_at - 1]))
         digits_at--;
@@ -109,28 +133,11 @@ uint16_t wm_surface_from_name(const wm_surface_table *table, const char *name)
         int known_prefix = digits_at == 0;
         for (int p = 0; prefixes[p] && !known_prefix; p++)
             known_prefix = strlen(prefixes[p]) == digits_at && strncmp(key, prefixes[p], digits_at) == 0;
-        if (known_prefix)
-            return wm_surface_from_kotor(table, atoi(key + digits_at));
+        int id = atoi(key + digits_at);
+        if (known_prefix && id < (int)table->count)
+            return (uint16_t)id;
     }
     return WM_SURFACE_NONE;
-}
-
-uint16_t wm_surface_from_nwn2_flags(const wm_surface_table *table, uint32_t flags)
-{
-    for (uint32_t i = 0; i < table->count; i++)
-        if (table->entries[i].nwn2_flag && (flags & table->entries[i].nwn2_flag))
-            return (uint16_t)i;
-    return WM_SURFACE_NONE;
-}
-
-int32_t wm_surface_kotor_id(const wm_surface_table *table, uint16_t surface)
-{
-    return surface < table->count ? table->entries[surface].kotor_id : -1;
-}
-
-uint32_t wm_surface_nwn2_flag(const wm_surface_table *table, uint16_t surface)
-{
-    return surface < table->count ? table->entries[surface].nwn2_flag : 0;
 }
 
 const char *wm_surface_name(const wm_surface_table *table, uint16_t surface)
@@ -159,71 +166,81 @@ static int parse_int(const char *s, long *out)
     return 1;
 }
 
-static wm_result parse_line(wm_ctx *ctx, wm_surface_table *t, char *line, const char *source, unsigned line_no)
+static wm_result add_code(wm_ctx *ctx, wm_surface *s, const char *scheme, size_t scheme_len, int64_t value,
+                          const char *source, unsigned line_no)
 {
-    char *fields[7];
-    int n = 0;
-    for (char *tok = strtok(line, " \t\r"); tok && n < 7; tok = strtok(NULL, " \t\r"))
-        fields[n++] = tok;
-    if (n == 0)
-        return WM_OK;
-    if (strcmp(fields[0], "fallback") == 0) {
-        if (n != 2)
-            return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: 'fallback' takes one surface name", source, line_no);
-        char key[64];
-        normalise(fields[1], key, sizeof key);
-        int found = find_by_normalised(t, key);
-        if (found < 0)
-            return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: fallback surface '%s' is not in the table", source,
-                            line_no, fields[1]);
-        t->fallback = (uint16_t)found;
-        return WM_OK;
-    }
-    if (n < 5 || n > 6)
-        return wm_error(ctx, WM_ERR_CORRUPT,
-                        "%s: line %u: expected 'name walkable kotor-id nwn2-flag colour [aliases]', got %d fields",
-                        source, line_no, n);
-    wm_surface s;
-    memset(&s, 0, sizeof s);
-    if (strlen(fields[0]) >= sizeof s.name)
-        return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: surface name '%s' is longer than %zu characters", source,
-                        line_no, fields[0], sizeof s.name - 1);
-    for (size_t i = 0; fields[0][i]; i++)
-        s.name[i] = (char)tolower((unsigned char)fields[0][i]);
-    long walkable, kotor, nwn2, colour;
-    if (!parse_int(fields[1], &walkable) || (walkable != 0 && walkable != 1))
-        return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: walkable must be 0 or 1, got '%s'", source, line_no, fields[1]);
+    if (s->code_count == WM_SURFACE_MAX_CODES || scheme_len == 0 || scheme_len >= sizeof s->codes[0].scheme)
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: at most %d codes, each scheme=value with a scheme of 1 to "
+                        "15 characters", source, line_no, WM_SURFACE_MAX_CODES);
+    wm_surface_code *c = &s->codes[s->code_count++];
+    for (size_t i = 0; i < scheme_len; i++)
+        c->scheme[i] = (char)tolower((unsigned char)scheme[i]);
+    c->value = value;
+    return WM_OK;
+}
+
+/* "kotor=4", "nwn2=0x20", "kotor=none". */
+static wm_result parse_code(wm_ctx *ctx, wm_surface *s, const char *field, const char *source, unsigned line_no)
+{
+    const char *eq = strchr(field, '=');
+    long value = WM_SURFACE_CODE_NONE;
+    if (strcmp(eq + 1, "none") != 0 && (!parse_int(eq + 1, &value) || value < 0 || value > 0x7FFFFFFFL))
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: bad code '%s' (scheme=number or scheme=none)", source,
+                        line_no, field);
+    return add_code(ctx, s, field, (size_t)(eq - field), value, source, line_no);
+}
+
+/* The older six columns: name walkable kotor-id nwn2-flag colour aliases. */
+static wm_result parse_legacy_codes(wm_ctx *ctx, wm_surface *s, char **fields, const char *source, unsigned line_no)
+{
+    long kotor, nwn2;
     if (!parse_int(fields[2], &kotor) || kotor < -1 || kotor > 65535)
         return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: bad KotOR id '%s'", source, line_no, fields[2]);
     if (!parse_int(fields[3], &nwn2) || nwn2 < 0 || nwn2 > 0xFFFF)
         return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: bad NWN2 flag '%s'", source, line_no, fields[3]);
-    char hex[16];
-    snprintf(hex, sizeof hex, "0x%s", fields[4]);
-    if (strlen(fields[4]) != 6 || !parse_int(hex, &colour))
-        return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: colour must be rrggbb, got '%s'", source, line_no, fields[4]);
-    s.walkable = (int)walkable;
-    s.kotor_id = (int32_t)kotor;
-    s.nwn2_flag = (uint32_t)nwn2;
-    s.color[0] = (uint8_t)(colour >> 16);
-    s.color[1] = (uint8_t)(colour >> 8);
-    s.color[2] = (uint8_t)colour;
-    if (n == 6 && strcmp(fields[5], "-") != 0) {
-        /* comma-separated; empty items are skipped */
-        for (char *a = fields[5], *next; *a; a = next) {
-            size_t len = strcspn(a, ",");
-            next = a[len] ? a + len + 1 : a + len;
-            a[len] = '\0';
-            if (len == 0)
-                continue;
-            if (s.alias_count == WM_SURFACE_MAX_ALIASES || strlen(a) >= sizeof s.aliases[0])
-                return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: at most %d aliases of at most 31 characters",
-                                source, line_no, WM_SURFACE_MAX_ALIASES);
-            strcpy(s.aliases[s.alias_count++], a);
-        }
+    wm_result r = add_code(ctx, s, "kotor", 5, kotor, source, line_no);
+    return r ? r : add_code(ctx, s, "nwn2", 4, nwn2 ? nwn2 : WM_SURFACE_CODE_NONE, source, line_no);
+}
+
+static wm_result parse_aliases(wm_ctx *ctx, wm_surface *s, char *list, const char *source, unsigned line_no)
+{
+    if (strcmp(list, "-") == 0)
+        return WM_OK;
+    /* comma-separated; empty items are skipped */
+    for (char *a = list, *next; *a; a = next) {
+        size_t len = strcspn(a, ",");
+        next = a[len] ? a + len + 1 : a + len;
+        a[len] = '\0';
+        if (len == 0)
+            continue;
+        if (s->alias_count == WM_SURFACE_MAX_ALIASES || strlen(a) >= sizeof s->aliases[0])
+            return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: at most %d aliases of at most 31 characters", source,
+                            line_no, WM_SURFACE_MAX_ALIASES);
+        strcpy(s->aliases[s->alias_count++], a);
     }
+    return WM_OK;
+}
+
+static wm_result parse_fallback(wm_ctx *ctx, wm_surface_table *t, char **fields, int n, const char *source,
+                                unsigned line_no)
+{
+    if (n != 2)
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: 'fallback' takes one surface name", source, line_no);
+    char key[64];
+    normalise(fields[1], key, sizeof key);
+    int found = find_by_normalised(t, key);
+    if (found < 0)
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: fallback surface '%s' is not in the table", source,
+                        line_no, fields[1]);
+    t->fallback = (uint16_t)found;
+    return WM_OK;
+}
+
+static wm_result store(wm_ctx *ctx, wm_surface_table *t, const wm_surface *s, const char *source, unsigned line_no)
+{
     for (uint32_t i = 0; i < t->count; i++)
-        if (strcmp(t->entries[i].name, s.name) == 0) {
-            t->entries[i] = s;
+        if (strcmp(t->entries[i].name, s->name) == 0) {
+            t->entries[i] = *s;
             return WM_OK;
         }
     if (t->count >= 0xFFFE)
@@ -232,8 +249,58 @@ static wm_result parse_line(wm_ctx *ctx, wm_surface_table *t, char *line, const 
     if (!entries)
         return WM_ERR_NOMEM;
     t->entries = entries;
-    t->entries[t->count++] = s;
+    t->entries[t->count++] = *s;
     return WM_OK;
+}
+
+#define MAX_FIELDS (4 + WM_SURFACE_MAX_CODES + 1)
+
+static wm_result parse_line(wm_ctx *ctx, wm_surface_table *t, char *line, const char *source, unsigned line_no)
+{
+    char *fields[MAX_FIELDS], *codes[MAX_FIELDS];
+    int n = 0, n_codes = 0;
+    for (char *tok = strtok(line, " \t\r"); tok && n + n_codes < MAX_FIELDS; tok = strtok(NULL, " \t\r")) {
+        if (strchr(tok, '=') && n >= 3)
+            codes[n_codes++] = tok;
+        else
+            fields[n++] = tok;
+    }
+    if (n == 0)
+        return WM_OK;
+    if (strcmp(fields[0], "fallback") == 0)
+        return parse_fallback(ctx, t, fields, n, source, line_no);
+    int legacy = n >= 5;
+    if (n < 3 || n > 6 || (legacy && n_codes))
+        return wm_error(ctx, WM_ERR_CORRUPT,
+                        "%s: line %u: expected 'name walkable rrggbb [aliases] [scheme=code...]', got %d fields",
+                        source, line_no, n + n_codes);
+    wm_surface s;
+    memset(&s, 0, sizeof s);
+    if (strlen(fields[0]) >= sizeof s.name)
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: surface name '%s' is longer than %zu characters", source,
+                        line_no, fields[0], sizeof s.name - 1);
+    for (size_t i = 0; fields[0][i]; i++)
+        s.name[i] = (char)tolower((unsigned char)fields[0][i]);
+    long walkable, colour;
+    if (!parse_int(fields[1], &walkable) || (walkable != 0 && walkable != 1))
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: walkable must be 0 or 1, got '%s'", source, line_no, fields[1]);
+    const char *colour_field = fields[legacy ? 4 : 2];
+    char hex[16];
+    snprintf(hex, sizeof hex, "0x%s", colour_field);
+    if (strlen(colour_field) != 6 || !parse_int(hex, &colour))
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: line %u: colour must be rrggbb, got '%s'", source, line_no,
+                        colour_field);
+    s.walkable = (int)walkable;
+    s.color[0] = (uint8_t)(colour >> 16);
+    s.color[1] = (uint8_t)(colour >> 8);
+    s.color[2] = (uint8_t)colour;
+    wm_result r = legacy ? parse_legacy_codes(ctx, &s, fields, source, line_no) : WM_OK;
+    for (int c = 0; !r && c < n_codes; c++)
+        r = parse_code(ctx, &s, codes[c], source, line_no);
+    int alias_field = legacy ? 5 : 3;
+    if (!r && n > alias_field)
+        r = parse_aliases(ctx, &s, fields[alias_field], source, line_no);
+    return r ? r : store(ctx, t, &s, source, line_no);
 }
 
 wm_result wm_surface_table_parse(wm_ctx *ctx, const wm_surface_table *base, const char *text, size_t length,

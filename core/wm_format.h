@@ -129,6 +129,8 @@ WM_API void wm_sink_close(wm_sink *sink);
 /* What the neutral mesh carries into a format (declared by each descriptor). */
 enum { WM_CAN_TRANSITIONS = 1u << 0 /* the written file keeps edge transitions */ };
 
+struct wm_picture; /* a picture being drawn (core/picture.h, library-internal) */
+
 typedef struct wm_format {
     const char *name;            /* short id: "bwm", "nwn2", "wmo", "assimp" */
     const char *description;
@@ -146,6 +148,9 @@ typedef struct wm_format {
      * check ran (even with findings). NULL: not offered. */
     wm_result (*validate)(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_report *report);
     const wm_option_desc *options; /* terminated by a {NULL} entry; may be NULL */
+    /* Draws the input's own facts into a picture (wm_render; core/picture.h). NULL:
+     * pictures show the neutral mesh. */
+    wm_result (*picture)(wm_ctx *ctx, const wm_input *in, const wm_options *opts, struct wm_picture *picture);
 } wm_format;
 
 /* Registry (formats/registry.c). */

@@ -87,7 +87,7 @@ static void test_pykotor_text_matches_binary(void **state)
     for (uint32_t i = 0; i < 3 * m.vertex_count; i++) assert_true(fabsf(a[i] - b[i]) < 1e-4f);
     uint32_t *ma = malloc(4 * (size_t)m.triangle_count), *mb = malloc(4 * (size_t)f.face_count);
     for (uint32_t t = 0; t < m.triangle_count; t++)
-        ma[t] = (uint32_t)wm_surface_kotor_id(wm_surfaces(&ctx), m.surfaces[t]);
+        ma[t] = (uint32_t)bwm_material_of_surface(wm_surfaces(&ctx), m.surfaces[t]);
     memcpy(mb, f.materials, 4 * (size_t)f.face_count);
     qsort(ma, m.triangle_count, 4, cmp_u32);
     qsort(mb, f.face_count, 4, cmp_u32);

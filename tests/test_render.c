@@ -9,9 +9,11 @@
 #include "test_wmo_raw.h"
 #include "nwn2/bake.h"
 #include "nwn2/nwn2.h"
-#include "svg/svg_render.h"
+#include "nwn2/wm_nwn2_route.h"
+#include "wm_picture.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,11 +35,68 @@ static int ends_with(const char *s, const char *suffix)
 
 typedef struct kotor_facts {
     uint32_t transitions, hooks, loops;
+    uint32_t rooms;         /* distinct rooms the transitions lead to */
+    int32_t room[64];       /* the first 64 of them */
+    int heights;            /* 1: lo/hi below hold the walkable faces' centre heights */
+    float lo, hi;
 } kotor_facts;
 
 static uint32_t le32(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static float lef32(const uint8_t *p)
+{
+    uint32_t u = le32(p);
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static void add_room(kotor_facts *f, int32_t room)
+{
+    for (uint32_t i = 0; i < f->rooms && i < 64; i++)
+        if (f->room[i] == room)
+            return;
+    if (f->rooms < 64)
+        f->room[f->rooms] = room;
+    f->rooms++;
+}
+
+/* surfacemat.2da rows whose Walk column is 1, as shipped (FORMAT-NOTES section 1). */
+static int walkable_row(uint32_t material)
+{
+    static const uint32_t rows[] = {1, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14, 16, 18, 20, 21, 22};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (rows[i] == material)
+            return 1;
+    return 0;
+}
+
+/* Walkable faces' centre heights: vertex count/offset at 0x48/0x4C, face
+ * count/offset at 0x50/0x54 (three u32 indices), materials at 0x58. */
+static void binary_heights(const uint8_t *data, size_t size, kotor_facts *f)
+{
+    uint32_t nv = le32(data + 0x48), vo = le32(data + 0x4C), nf = le32(data + 0x50), fo = le32(data + 0x54);
+    uint32_t mo = le32(data + 0x58);
+    assert_true((uint64_t)vo + 12ull * nv <= size && (uint64_t)fo + 12ull * nf <= size && (uint64_t)mo + 4ull * nf <= size);
+    f->lo = 1e30f;
+    f->hi = -1e30f;
+    for (uint32_t t = 0; t < nf; t++) {
+        if (!walkable_row(le32(data + mo + 4 * (size_t)t)))
+            continue;
+        float z = 0;
+        for (int k = 0; k < 3; k++) {
+            uint32_t v = le32(data + fo + 12 * (size_t)t + 4 * (size_t)k);
+            assert_true(v < nv);
+            z += lef32(data + vo + 12 * (size_t)v + 8);
+        }
+        z /= 3.0f;
+        f->lo = z < f->lo ? z : f->lo;
+        f->hi = z > f->hi ? z : f->hi;
+        f->heights = 1;
+    }
 }
 
 /* From the bytes (FORMAT-NOTES section 1): type at 0x08, edge count/offset
@@ -47,25 +106,42 @@ static kotor_facts binary_facts(const char *path)
     size_t size;
     uint8_t *data = wmt_read_file(path, &size);
     assert_true(size >= 136);
-    kotor_facts f = {0, le32(data + 8) == 0 ? 2u : 0u, le32(data + 0x80)};
+    kotor_facts f;
+    memset(&f, 0, sizeof f);
+    f.hooks = le32(data + 8) == 0 ? 2u : 0u;
+    f.loops = le32(data + 0x80);
     uint32_t count = le32(data + 0x78), offset = le32(data + 0x7C);
     assert_true((uint64_t)offset + 8ull * count <= size);
-    for (uint32_t e = 0; e < count; e++)
-        f.transitions += (int32_t)le32(data + offset + 8 * (size_t)e + 4) != -1;
+    for (uint32_t e = 0; e < count; e++) {
+        int32_t room = (int32_t)le32(data + offset + 8 * (size_t)e + 4);
+        if (room != -1) {
+            f.transitions++;
+            add_room(&f, room);
+        }
+    }
+    binary_heights(data, size, &f);
     free(data);
     return f;
 }
 
-/* ASCII: the rows of every `roomlinks N` block. */
+/* ASCII: the rows of every `roomlinks N` block ("edge room"). */
 static kotor_facts ascii_facts(const char *path)
 {
     char *text = svgt_load(path);
-    kotor_facts f = {0, 0, 0};
+    kotor_facts f;
+    memset(&f, 0, sizeof f);
+    uint32_t links = 0;
     for (char *line = text; line && *line;) {
         while (*line == ' ' || *line == '\t')
             line++;
-        if (strncasecmp(line, "roomlinks", 9) == 0)
-            f.transitions += (uint32_t)strtoul(line + 9, NULL, 10);
+        long edge, room;
+        if (links && sscanf(line, "%ld %ld", &edge, &room) == 2) {
+            add_room(&f, (int32_t)room);
+            links--;
+        } else if (strncasecmp(line, "roomlinks", 9) == 0) {
+            links = (uint32_t)strtoul(line + 9, NULL, 10);
+            f.transitions += links;
+        }
         line = strchr(line, '\n');
         line = line ? line + 1 : NULL;
     }
@@ -73,25 +149,130 @@ static kotor_facts ascii_facts(const char *path)
     return f;
 }
 
+/* The CSS declarations of class cls in the picture's stylesheet. */
+static const char *css_of(const char *svg, const char *cls)
+{
+    char key[32];
+    snprintf(key, sizeof key, "\n.%s{", cls);
+    const char *at = strstr(svg, key);
+    return at ? at + strlen(key) : NULL;
+}
+
+/* Projected area, in px², of the faces drawn in class cls. */
+static double class_area(const char *svg, const char *cls)
+{
+    char key[48];
+    snprintf(key, sizeof key, "<path class=\"%s\" d=\"", cls);
+    double area = 0;
+    for (const char *at = strstr(svg, key); at; at = strstr(at, key)) {
+        at += strlen(key);
+        double p[6];
+        int used;
+        while (sscanf(at, "M%lf %lfL%lf %lfL%lf %lfZ%n", &p[0], &p[1], &p[2], &p[3], &p[4], &p[5], &used) == 6) {
+            area += fabs((p[2] - p[0]) * (p[5] - p[1]) - (p[3] - p[1]) * (p[4] - p[0])) / 2;
+            at += used;
+        }
+    }
+    return area;
+}
+
+/* Every surface the legend lists is visible: its faces cover some area on
+ * the page, or (walls seen edge-on) are outlined at least 1.5 px wide. */
+static void check_listed_visible(const char *svg)
+{
+    const char *legend = strstr(svg, "top view, looking down");
+    for (const char *at = legend ? strstr(legend, "<rect class=\"") : NULL; at; at = strstr(at + 1, "<rect class=\"")) {
+        char cls[16];
+        if (sscanf(at, "<rect class=\"%15[^\"]\"", cls) != 1 || (cls[0] != 'n' && cls[0] != 'w'))
+            continue;
+        char drawn[32];
+        snprintf(drawn, sizeof drawn, "<path class=\"%s\"", cls);
+        if (!strstr(svg, drawn) && cls[0] == 'w')
+            continue; /* a height ramp swatch: a shade, not a category */
+        assert_non_null(strstr(svg, drawn));
+        const char *css = css_of(svg, cls);
+        assert_non_null(css);
+        if (class_area(svg, cls) < 0.5 && !strstr(css, "stroke-width:1.5"))
+            fail_msg("legend class %s is listed but nothing of it is visible", cls);
+    }
+}
+
+/* Shading by the file's own walkable heights: a range under 0.5 m is flat
+ * (every walkable face in its surface's own colour, the legend's swatch);
+ * otherwise the lowest face gets the darkest shade (class _0), the highest
+ * the surface's own colour (_5), and the legend states the range as the
+ * file has it. */
+static void check_shading(const kotor_facts *f, const char *svg)
+{
+    char text[96];
+    int flat = f->hi - f->lo < 0.5f;
+    snprintf(text, sizeof text, flat ? ">height %.2f to %.2f m, flat: one shade<" : ">height %.2f to %.2f m<",
+             (double)f->lo, (double)f->hi);
+    if (!strstr(svg, text))
+        fail_msg("no legend row '%s'", text);
+    for (int band = 0; band < 5; band++) {
+        snprintf(text, sizeof text, "_%d\" d=\"", band);
+        if (flat || band == 0)
+            assert_int_equal(strstr(svg, text) != NULL, !flat);
+    }
+    assert_non_null(strstr(svg, "_5\" d=\""));
+}
+
+/* One label per transition (a run of edges to one room): as many labels as
+ * rooms the file's edges lead to, each room once. */
 static void check_kotor(const char *path, const char *svg, int view)
 {
-    (void)view;
     int ascii = ends_with(path, ".ascii");
     kotor_facts f = ascii ? ascii_facts(path) : binary_facts(path);
-    assert_int_equal(svgt_count_in_group(svg, "trl", "text"), f.transitions);
+    assert_int_equal(svgt_count_in_group(svg, "trl", "text"), f.rooms);
+    char *labels = svgt_texts_in_group(svg, "trl");
+    for (uint32_t i = 0; i < f.rooms && i < 64; i++) {
+        char label[32];
+        snprintf(label, sizeof label, "room %d\n", f.room[i]);
+        const char *at = strstr(labels, label);
+        assert_non_null(at);
+        assert_null(strstr(at + 1, label));
+    }
+    free(labels);
     assert_int_equal(svgt_count_in_group(svg, "tr", "path"), f.transitions);
     assert_int_equal(svgt_count_in_group(svg, "hk", "circle"), f.hooks);
     /* the legend lists only what is drawn */
-    assert_int_equal(strstr(svg, ">transition, labelled") != NULL, f.transitions > 0);
+    assert_int_equal(strstr(svg, ">transition to a room, labelled") != NULL, f.transitions > 0);
     assert_int_equal(strstr(svg, ">use hook (2)") != NULL, f.hooks > 0);
     if (!ascii)
         assert_int_equal(svgt_count_in_group(svg, "pm", "path"), f.loops);
+    if (f.heights)
+        check_shading(&f, svg);
+    if (view == WM_VIEW_TOP)
+        check_listed_visible(svg);
 }
 
 /* ------------------------------------------------------------- NWN2 facts */
 
+/* A tile's width on the page: the picture is cropped to the triangles and
+ * its longest side is 960 px (docs/render.md), 3 % padding each side. The
+ * iso view's extent is not a plain span: it is measured as the top view's. */
+static double nwn2_tile_pixels(const nwn2_aswm *a, int view)
+{
+    double lo[3] = {1e30, 1e30, 1e30}, hi[3] = {-1e30, -1e30, -1e30};
+    for (uint32_t t = 0; t < a->triangle_count; t++)
+        for (int k = 0; k < 3; k++)
+            if (a->triangles[t].v[k] < a->vertex_count)
+                for (int c = 0; c < 3; c++) {
+                    double x = a->vertices[3 * (size_t)a->triangles[t].v[k] + c];
+                    lo[c] = x < lo[c] ? x : lo[c];
+                    hi[c] = x > hi[c] ? x : hi[c];
+                }
+    int u = view == WM_VIEW_SIDE ? 1 : 0, v = view == WM_VIEW_FRONT || view == WM_VIEW_SIDE ? 2 : 1;
+    double extent = fmax(hi[u] - lo[u], hi[v] - lo[v]);
+    return a->tile_width * 960.0 / (extent * 1.06);
+}
+
 /* Top and iso: one label per tile; front and side see the tiles edge-on and
- * label each column (front, constant x) or row (side, constant y) of tiles. */
+ * label each column (front, constant x) or row (side, constant y) of tiles.
+ * Numbers and the island graph only where they are readable: a tile over
+ * 40 px wide on the page (992 numbers covered a 32 x 31 area's rooms). A
+ * number is never under an island dot: numbers are drawn after the dots. */
 static void check_nwn2(const char *path, const char *svg, int view)
 {
     wm_ctx ctx;
@@ -99,10 +280,20 @@ static void check_nwn2(const char *path, const char *svg, int view)
     nwn2_file file;
     assert_int_equal(nwn2_file_read(&ctx, path, &file), WM_OK);
     const nwn2_aswm *a = &file.aswm;
-    uint32_t labels = view == SVG_VIEW_FRONT  ? a->grid_width
-                      : view == SVG_VIEW_SIDE ? a->grid_height
+    uint32_t labels = view == WM_VIEW_FRONT  ? a->grid_width
+                      : view == WM_VIEW_SIDE ? a->grid_height
                                               : a->grid_width * a->grid_height;
-    assert_int_equal(svgt_count_in_group(svg, "tn", "text"), labels);
+    double tile_pixels = nwn2_tile_pixels(a, view);
+    /* page padding aside; iso spans more than the top view, so it is only ever less readable */
+    int readable = view != WM_VIEW_ISO && tile_pixels >= 44, crowded = tile_pixels < 36;
+    uint32_t numbers = svgt_count_in_group(svg, "tn", "text");
+    if (readable)
+        assert_int_equal(numbers, labels);
+    if (crowded)
+        assert_int_equal(numbers, 0);
+    const char *dots = strstr(svg, "<g class=\"ic\">"), *first_number = strstr(svg, "<g class=\"tn\">");
+    if (dots && first_number)
+        assert_true(first_number > dots);
     /* islands that hold a walkable triangle */
     uint8_t *seen = calloc(a->island_count + 1, 1);
     uint32_t islands = 0;
@@ -111,7 +302,10 @@ static void check_nwn2(const char *path, const char *svg, int view)
         if ((a->triangles[t].flags & NWN2_TRI_WALKABLE) && i < a->island_count && !seen[i]++)
             islands++;
     }
-    assert_int_equal(svgt_count_in_group(svg, "ic", "circle"), islands);
+    if (readable)
+        assert_int_equal(svgt_count_in_group(svg, "ic", "circle"), islands);
+    if (crowded)
+        assert_int_equal(svgt_count_in_group(svg, "ic", "circle"), 0);
     free(seen);
     /* linked islands (the file's adjacency lists) never share a colour */
     const char *colours = strstr(svg, "island colours");
@@ -158,7 +352,7 @@ static int64_t legend_group(const char *svg, uint32_t g)
 
 static void check_wmo(const char *path, const char *svg, int view)
 {
-    if (view != SVG_VIEW_TOP) /* the legend is the same in every view */
+    if (view != WM_VIEW_TOP) /* the legend is the same in every view */
         return;
     size_t n = strlen(path);
     int is_group = n > 8 && path[n - 8] == '_' && isdigit((unsigned char)path[n - 5]);
@@ -207,7 +401,7 @@ static void render_folder(const char *folder, const char *const *suffixes,
             wm_options opts;
             wm_options_init(&opts);
             wm_option_set(&ctx, &opts, "view", views[v]);
-            wm_result r = svg_render_file(&ctx, files[i], NULL, paths[v], &opts, 1);
+            wm_result r = wm_render_file(&ctx, files[i], NULL, paths[v], &opts, 1);
             if (r != WM_OK) {
                 /* only WMO LOD groups hold nothing to draw (no MOPY, no collision) */
                 if (!strstr(files[i], "_lod") || r != WM_ERR_INVALID || !strstr(ctx.message, "nothing to draw"))
@@ -419,6 +613,18 @@ static void route_case(const char *path, const nwn2_aswm *a, uint32_t s, uint32_
     if (start == s && goal == g)
         assert_int_equal(table_says, reachable);
     uint32_t n = check_route(a, svg, from, to, table_says);
+    /* the public route API gives the picture's route */
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_nwn2_route route;
+    assert_int_equal(wm_nwn2_route_find_file(&ctx, path, from, to, &route), WM_OK);
+    assert_int_equal(route.start, start);
+    assert_int_equal(route.goal, goal);
+    assert_int_equal(route.reached, table_says);
+    const char *list = strstr(svg, "route triangles ") + strlen("route triangles ");
+    for (uint32_t i = 0; i < route.count; i++)
+        assert_int_equal(strtoul(list, (char **)&list, 10), route.triangles[i]);
+    wm_nwn2_route_free(&ctx, &route);
     print_message("%s: route over %u triangles, %s\n", base_name(path), n, table_says ? "reached" : "no route");
     free(svg);
     free(out);
@@ -499,6 +705,44 @@ static char *render_ok(const char *dir, const char *const *extra)
     return svg;
 }
 
+/* Triangles drawn in class cls (one "M" each). */
+static uint32_t class_triangles(const char *svg, const char *cls)
+{
+    char key[48];
+    snprintf(key, sizeof key, "<path class=\"%s\" d=\"", cls);
+    uint32_t n = 0;
+    for (const char *at = strstr(svg, key); at; at = strstr(at, key))
+        for (at += strlen(key); *at && *at != '"'; at++)
+            n += *at == 'M';
+    return n;
+}
+
+/* A WMO's roofs over floors are cut away (outlined) from above, so the
+ * interior's plan shows; every floor is still drawn, as floor or outline.
+ * The lumber mill has a roof over its floor; --roofs fills them again. */
+static void wmo_roofs_cut_away(void **state)
+{
+    (void)state;
+    char *wmo = wmt_corpus_path_or_skip("wmo/warcraftnet__duskwood_lumbermill.wmo");
+    char *dir = wmt_make_temp_dir();
+    const char *cut[] = {wmo, NULL}, *roofs[] = {wmo, "--roofs", NULL}, *front[] = {wmo, "--view", "front", NULL};
+    char *a = render_ok(dir, cut), *b = render_ok(dir, roofs), *c = render_ok(dir, front);
+    uint32_t outlined = class_triangles(a, "rf");
+    assert_true(outlined > 0);
+    assert_non_null(strstr(a, ">roof over a floor, cut away ("));
+    assert_int_equal(class_triangles(a, "gf0") + outlined, class_triangles(b, "gf0"));
+    assert_int_equal(class_triangles(b, "rf"), 0);
+    assert_int_equal(class_triangles(c, "rf"), 0); /* from the side nothing hides the floors */
+    print_message("lumber mill: %u of %u floor triangles are roofs, cut away from above\n", outlined,
+                  class_triangles(b, "gf0"));
+    free(a);
+    free(b);
+    free(c);
+    wmt_remove_tree(dir);
+    free(dir);
+    free(wmo);
+}
+
 static void options(void **state)
 {
     (void)state;
@@ -554,7 +798,7 @@ static void options(void **state)
     const char *wrong[] = {"render", wok, "-o", out, "--path", "1,2", "3,4", NULL};
     char *err = NULL;
     assert_int_equal(wmt_run_cli(NULL, &err, wrong), 1);
-    assert_non_null(strstr(err, "--path applies to NWN2"));
+    assert_non_null(strstr(err, "--path applies to nwn2 files only"));
     free(err);
     const char *view[] = {"render", wok, "-o", out, "--view", "below", NULL};
     assert_int_equal(wmt_run_cli(NULL, NULL, view), 1);
@@ -591,11 +835,11 @@ static void render_every_view_valid(wm_ctx *ctx, const char *dir, const char *in
         wm_option_set(ctx, &opts, "view", views[v]);
         if (route)
             wm_option_set(ctx, &opts, "path", route);
-        wm_result r = svg_render_file(ctx, input, NULL, paths[v], &opts, 1);
+        wm_result r = wm_render_file(ctx, input, NULL, paths[v], &opts, 1);
         if (route && r == WM_ERR_OPTION) { /* no walkable triangle under a point: draw without the route */
             wm_options_init(&opts);
             wm_option_set(ctx, &opts, "view", views[v]);
-            r = svg_render_file(ctx, input, NULL, paths[v], &opts, 1);
+            r = wm_render_file(ctx, input, NULL, paths[v], &opts, 1);
         }
         assert_int_equal(r, WM_OK);
     }
@@ -619,7 +863,7 @@ static void corrupt_files(void **state)
     wmt_ctx_init(&ctx);
     for (size_t length = 0; length < size; length += size / 16 + 1) {
         wmt_write_file(cut, data, length);
-        assert_int_not_equal(svg_render_file(&ctx, cut, NULL, out, NULL, 1), WM_OK);
+        assert_int_not_equal(wm_render_file(&ctx, cut, NULL, out, NULL, 1), WM_OK);
         assert_false(wm_file_exists(out));
     }
     uint32_t vertices = le32(data + 0x4C);
@@ -774,6 +1018,7 @@ int main(void)
         cmocka_unit_test(corrupt_nwn2),
         cmocka_unit_test(wmo_group_selection),
         cmocka_unit_test(wmo_liquids),
+        cmocka_unit_test(wmo_roofs_cut_away),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,7 @@
 #define _GNU_SOURCE
 #include "test_support.h"
 #include "svg_inspect.h"
-#include "svg/svg_render.h"
+#include "wm_picture.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -93,7 +93,7 @@ static void not_blank(const char *corpus_file, const char *view)
     wm_options opts;
     wm_options_init(&opts);
     wm_option_set(&ctx, &opts, "view", view);
-    assert_int_equal(svg_render_file(&ctx, input, NULL, svg, &opts, 0), WM_OK);
+    assert_int_equal(wm_render_file(&ctx, input, NULL, svg, &opts, 0), WM_OK);
     char command[1024];
     snprintf(command, sizeof command, "rsvg-convert -b white -o '%s' '%s'", png, svg);
     assert_int_equal(system(command), 0);

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "test_support.h"
 #include "svg_inspect.h"
+#include "picture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,14 +13,18 @@
 
 #define count_occurrences svgt_count
 
-/* Triangles in the faces group: one "M" per triangle. */
+/* Triangles in the faces groups (those seen edge-on are drawn last, over
+ * the marks): one "M" per triangle. */
 static size_t face_triangles(const char *text)
 {
-    const char *start = strstr(text, "<g id=\"faces\">"), *end = start ? strstr(start, "</g>") : NULL;
-    assert_non_null(end);
     size_t n = 0;
-    for (const char *p = start; p < end; p++)
-        n += *p == 'M';
+    for (int k = 0; k < 2; k++) {
+        const char *start = strstr(text, k ? "<g id=\"faces-edge-on\">" : "<g id=\"faces\">");
+        const char *end = start ? strstr(start, "</g>") : NULL;
+        assert_non_null(end);
+        for (const char *p = start; p < end; p++)
+            n += *p == 'M';
+    }
     return n;
 }
 
@@ -155,6 +160,45 @@ static void render_any_readable_file(void **state)
     free(sample);
 }
 
+/* Coordinates above 9.2e16 (a corrupt or hostile file): hundredths no
+ * longer fit a long long, and the writer used to negate LLONG_MIN (undefined
+ * behaviour; the sanitizer build aborted, others wrote negative numbers).
+ * Numbers that large are written whole, with their own sign. */
+static void huge_coordinates_keep_their_value(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_buffer out;
+    wm_buffer_init(&out, &ctx);
+    wm_pic_put_number(&out, 1e17);
+    wm_put_u8(&out, ' ');
+    wm_pic_put_number(&out, -3e18);
+    wm_put_u8(&out, ' ');
+    wm_pic_put_number(&out, 12.345);
+    wm_put_u8(&out, 0);
+    assert_string_equal((const char *)out.data, "100000000000000000 -3000000000000000000 12.35");
+    wm_buffer_free(&out);
+    /* a whole picture of a mesh 1e17 m east: every grid label positive, none wrapped */
+    char *sample = wmt_sample_path("ramp.obj");
+    wm_mesh mesh;
+    assert_int_equal(wm_mesh_load(&ctx, sample, "assimp", NULL, &mesh), WM_OK);
+    for (uint32_t v = 0; v < mesh.vertex_count; v++)
+        mesh.positions[3 * (size_t)v] += 1e17f;
+    wm_buffer svg;
+    wm_buffer_init(&svg, &ctx);
+    assert_int_equal(wm_render_mesh(&ctx, &mesh, "far.obj", NULL, &svg), WM_OK);
+    wm_put_u8(&svg, 0);
+    const char *text = (const char *)svg.data;
+    assert_null(strstr(text, "922337203685477"));
+    assert_non_null(strstr(text, "<text class=\"gl gm\""));
+    for (const char *at = strstr(text, "<text class=\"gl gm\""); at; at = strstr(at + 1, "<text class=\"gl gm\""))
+        assert_int_not_equal(strchr(at, '>')[1], '-');
+    wm_buffer_free(&svg);
+    wm_mesh_free(&ctx, &mesh);
+    free(sample);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +206,7 @@ int main(void)
         cmocka_unit_test(names_are_well_formed_xml),
         cmocka_unit_test(views_are_valid_svg),
         cmocka_unit_test(render_any_readable_file),
+        cmocka_unit_test(huge_coordinates_keep_their_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,6 @@
 /* walkmesh render: one SVG picture of a walkmesh, drawn from its own format. */
 #include "cli.h"
-#include "svg/svg_render.h"
+#include "walkmesh.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +29,10 @@ static void help(void)
            "  --path X1,Y1 X2,Y2       NWN2: the route the file's tables give from (X1,Y1) to (X2,Y2):\n"
            "                           island next hops across tiles, tile next hops inside a tile\n"
            "  --git AREA.git           NWN2: draw the area's walkmesh cutters\n"
+           "  --tile-numbers           NWN2: number every tile even where numbers do not fit\n"
+           "  --island-graph           NWN2: island centres and links even where they do not fit\n"
            "  --floors                 WMO: only upward-facing (walkable by slope) collision\n"
+           "  --roofs                  WMO: draw roofs over floors filled (default: cut away)\n"
            "  --liquids                WMO: MLIQ liquid tiles too\n\n"
            "Example:\n"
            "  walkmesh render castle.trx -o castle.svg --path 12.5,-3 40,22\n\n"
@@ -104,7 +107,7 @@ int cmd_render(int argc, char **argv)
         code = EXIT_FORMAT;
     }
     if (!code) {
-        wm_result r = svg_render_file(&ctx, in, format, out, &o.opts, o.force);
+        wm_result r = wm_render_file(&ctx, in, format, out, &o.opts, o.force);
         if (r)
             code = cli_fail(&ctx, r, r == WM_ERR_EXISTS || (r == WM_ERR_IO && strstr(ctx.message, out) &&
                                                             !strstr(ctx.message, in)));

@@ -8,6 +8,7 @@
 
 #include "wm_format.h"
 #include "wm_io.h"
+#include "wm_surface.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -173,6 +174,18 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
 
 extern const wm_format wm_format_bwm;
 extern const wm_format wm_format_bwm_ascii;
+
+/* KotOR material (surfacemat.2da row) to surface and back (bwm_surface.c):
+ * WM_SURFACE_NONE / -1 when the table has none. */
+uint16_t bwm_surface_of_material(const wm_surface_table *table, uint32_t material);
+int32_t bwm_material_of_surface(const wm_surface_table *table, uint16_t surface);
+
+/* Pictures (bwm_picture.c): surfaces shaded by height, perimeters,
+ * transitions with their rooms, use hooks. bwm_picture is the binary
+ * descriptor's hook; an ASCII walkmesh read into a mesh is drawn as
+ * KOTORMax would compile it with bwm_picture_of_mesh. */
+wm_result bwm_picture(wm_ctx *ctx, const wm_input *in, const wm_options *opts, struct wm_picture *picture);
+wm_result bwm_picture_of_mesh(wm_ctx *ctx, const wm_mesh *mesh, const char *name, struct wm_picture *picture);
 
 #ifdef __cplusplus
 }

@@ -141,7 +141,7 @@ static wm_result read_faces(text_reader *t, ascii_node *node, wm_mesh *mesh, uin
             return text_error(t, "expected a face row \"v1 v2 v3 ... material\"");
         for (int k = 0; k < 3; k++)
             if (v[k] < 0 || (uint64_t)v[k] >= node->vertex_count) return text_error(t, "face vertex index out of range");
-        uint16_t s = material >= 0 ? wm_surface_from_kotor(table, (int32_t)material) : WM_SURFACE_NONE;
+        uint16_t s = material >= 0 && material <= 0x7FFFFFFFL ? bwm_surface_of_material(table, (uint32_t)material) : WM_SURFACE_NONE;
         if (s == WM_SURFACE_NONE) {
             (*unknown_materials)++;
             s = WM_SURF_UNDEFINED;
@@ -307,6 +307,18 @@ static wm_result ascii_read_hook(wm_ctx *ctx, const wm_input *in, const wm_optio
     return r;
 }
 
+/* Pictures: read here (with --room-offset), drawn by bwm_picture.c. */
+static wm_result ascii_picture_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts,
+                                   struct wm_picture *picture)
+{
+    wm_mesh mesh;
+    wm_result r = ascii_read_hook(ctx, in, opts, &mesh, NULL);
+    if (!r)
+        r = bwm_picture_of_mesh(ctx, &mesh, in->name, picture);
+    wm_mesh_free(ctx, &mesh);
+    return r;
+}
+
 static const char *const ascii_extensions[] = {"ascii", NULL};
 
 static const wm_option_desc ascii_options[] = {
@@ -320,4 +332,5 @@ const wm_format wm_format_bwm_ascii = {
     .probe = ascii_probe,
     .read = ascii_read_hook,
     .options = ascii_options,
+    .picture = ascii_picture_hook,
 };

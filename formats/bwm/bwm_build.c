@@ -10,7 +10,7 @@ int bwm_material_walkable(const wm_ctx *ctx, uint32_t material)
 {
     const wm_surface_table *table = wm_surfaces(ctx);
     if (material > 0x7FFFFFFFu) return 0;
-    uint16_t s = wm_surface_from_kotor(table, (int32_t)material);
+    uint16_t s = bwm_surface_of_material(table, material);
     return s != WM_SURFACE_NONE && wm_surface_walkable(table, s);
 }
 

@@ -203,4 +203,5 @@ const wm_format wm_format_bwm = {
     .write = bwm_write_hook,
     .validate = bwm_validate_hook,
     .options = bwm_options,
+    .picture = bwm_picture,
 };

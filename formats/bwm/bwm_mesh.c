@@ -8,7 +8,7 @@
 static uint16_t surface_of_material(wm_ctx *ctx, uint32_t material, uint32_t *unknown)
 {
     const wm_surface_table *table = wm_surfaces(ctx);
-    uint16_t s = material <= 0x7FFFFFFFu ? wm_surface_from_kotor(table, (int32_t)material) : WM_SURFACE_NONE;
+    uint16_t s = bwm_surface_of_material(table, material);
     if (s == WM_SURFACE_NONE) {
         (*unknown)++;
         return WM_SURF_UNDEFINED;
@@ -46,7 +46,7 @@ wm_result bwm_to_mesh(wm_ctx *ctx, const bwm_file *file, const char *name, wm_me
 /* KotOR material for a neutral surface; surfaces without a KotOR row follow the walkable bit. */
 static uint32_t material_of_surface(const wm_ctx *ctx, uint16_t surface, int walkable, uint32_t *guessed)
 {
-    int32_t id = wm_surface_kotor_id(wm_surfaces(ctx), surface);
+    int32_t id = bwm_material_of_surface(wm_surfaces(ctx), surface);
     if (id >= 0 && !(id == WM_SURF_UNDEFINED && walkable)) return (uint32_t)id;
     (*guessed)++;
     return walkable ? WM_SURF_DIRT : WM_SURF_NONWALK;
@@ -126,7 +126,7 @@ int bwm_matches_mesh(const wm_ctx *ctx, const bwm_file *file, const wm_mesh *mes
     if (memcmp(mesh->positions, file->vertices, (size_t)file->vertex_count * 3 * sizeof(float)) != 0) return 0;
     if (memcmp(mesh->indices, file->faces, (size_t)file->face_count * 3 * sizeof(uint32_t)) != 0) return 0;
     for (uint32_t f = 0; f < file->face_count; f++) {
-        int32_t id = wm_surface_kotor_id(table, mesh->surfaces[f]);
+        int32_t id = bwm_material_of_surface(table, mesh->surfaces[f]);
         if (id < 0 || (uint32_t)id != file->materials[f]) return 0;
     }
     size_t n = (size_t)file->face_count * 3;

@@ -17,6 +17,7 @@
 #include "wm_format.h"
 #include "wm_io.h"
 #include "wm_mesh.h"
+#include "wm_surface.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -341,6 +342,11 @@ wm_result nwn2_validate(wm_ctx *ctx, const nwn2_file *f, wm_report *report);
 wm_result nwn2_info(wm_ctx *ctx, const nwn2_file *f, wm_report *report);
 
 extern const wm_format wm_format_nwn2;
+
+/* NWN2 triangle surface flags to surface and back (nwn2_surface.c): the
+ * first surface in table order whose flag is set; WM_SURFACE_NONE / 0 none. */
+uint16_t nwn2_surface_of_flags(const wm_surface_table *table, uint32_t flags);
+uint32_t nwn2_flag_of_surface(const wm_surface_table *table, uint16_t surface);
 
 #ifdef __cplusplus
 }

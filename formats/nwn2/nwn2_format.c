@@ -1,5 +1,6 @@
 /* The nwn2 format descriptor: TRN/TRX through the neutral mesh, info and validate. */
 #include "nwn2.h"
+#include "nwn2_route.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,10 @@ static const wm_option_desc nwn2_options[] = {
     {"keep-borders", NULL, "same as --keep-border (bake's spelling)"},
     {"walkable-only", NULL, "nwn2 read: only walkable triangles"},
     {"zlib-level", "N", "nwn2 write: zlib level 0-9 for a changed ASWM (default 6, the toolset's)"},
+    {"path", "X1,Y1 X2,Y2", "render, NWN2: the route the file's path tables give between two points"},
+    {"git", "AREA.git", "render, NWN2: draw the walkmesh cutters of the area's GIT"},
+    {"tile-numbers", NULL, "render, NWN2: number every tile even where the numbers do not fit"},
+    {"island-graph", NULL, "render, NWN2: island centres and links even where they do not fit"},
     {NULL, NULL, NULL}};
 
 static int nwn2_probe(const wm_input *in)
@@ -262,4 +267,5 @@ const wm_format wm_format_nwn2 = {
     .write = nwn2_write,
     .validate = nwn2_validate_hook,
     .options = nwn2_options,
+    .picture = nwn2_picture,
 };

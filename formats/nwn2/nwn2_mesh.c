@@ -44,7 +44,7 @@ wm_result nwn2_aswm_to_mesh(wm_ctx *ctx, const nwn2_aswm *a, unsigned mesh_flags
             if (tri->v[k] >= a->vertex_count)
                 return wm_error(ctx, WM_ERR_CORRUPT, "ASWM triangle %u: vertex index %u out of range (%u vertices)", t,
                                 tri->v[k], a->vertex_count);
-        uint16_t surface = wm_surface_from_nwn2_flags(table, tri->flags & NWN2_TRI_SURFACE_MASK);
+        uint16_t surface = nwn2_surface_of_flags(table, tri->flags & NWN2_TRI_SURFACE_MASK);
         if (surface == WM_SURFACE_NONE)
             surface = walkable ? WM_SURF_UNDEFINED : WM_SURF_NONWALK;
         /* the neutral mesh is counter-clockwise seen from the normal */
@@ -284,7 +284,7 @@ wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
         tri->v[1] = clockwise ? ix[2] : ix[1];
         tri->v[2] = clockwise ? ix[1] : ix[2];
         tri->island = NWN2_NO_ISLAND;
-        uint32_t flag = wm_surface_nwn2_flag(table, mesh->surfaces[t]) & NWN2_TRI_SURFACE_MASK;
+        uint32_t flag = nwn2_flag_of_surface(table, mesh->surfaces[t]) & NWN2_TRI_SURFACE_MASK;
         int cw = clockwise;
         origin[i] = NWN2_NONE32;
         for (int k = 0; k < 3; k++)

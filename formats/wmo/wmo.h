@@ -288,6 +288,17 @@ char *wmo_group_path(wm_ctx *ctx, const char *root_path, uint32_t index);
 
 extern const wm_format wm_format_wmo;
 
+/* roof[t] = 1 for each floor[t] triangle with another floor triangle under
+ * its centre, a person's height lower (wmo_roofs.c; bounded work). */
+wm_result wmo_find_roofs(wm_ctx *ctx, const wm_mesh *mesh, const uint8_t *floor, uint8_t *roof);
+
+/* The picture of a WMO's collision as the module reads it (wmo_picture.c;
+ * the descriptor's hook reads, this draws): by group, floors solid, walls
+ * pale, roofs cut away from above, liquids on request. path: the file, for
+ * its group names (NULL: none). */
+wm_result wmo_picture(wm_ctx *ctx, const wm_mesh *collision, const char *path, const wm_options *opts,
+                      struct wm_picture *picture);
+
 #ifdef __cplusplus
 }
 #endif

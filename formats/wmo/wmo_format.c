@@ -386,6 +386,18 @@ static wm_result wmo_validate(wm_ctx *ctx, const wm_input *in, const wm_options 
     return r;
 }
 
+/* Pictures read the collision here and leave the drawing to wmo_picture.c. */
+static wm_result wmo_picture_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts, struct wm_picture *picture)
+{
+    wm_mesh mesh;
+    wm_result r = wmo_read(ctx, in, opts, &mesh, NULL);
+    if (r)
+        return r;
+    r = wmo_picture(ctx, &mesh, in->path, opts, picture);
+    wm_mesh_free(ctx, &mesh);
+    return r;
+}
+
 static const char *const wmo_extensions[] = {"wmo", NULL};
 
 static const wm_option_desc wmo_options[] = {
@@ -395,6 +407,8 @@ static const wm_option_desc wmo_options[] = {
     {"max-group-triangles", "N", "WMO writing: split groups above N triangles (default and maximum 65535)"},
     {"leaf-size", "N", "WMO writing: BSP leaf size to aim for (default 32)"},
     {"indoor", NULL, "WMO writing: flag written groups indoor (0x2000) instead of outdoor (0x8)"},
+    {"floors", NULL, "render, WMO: only upward-facing (walkable by slope) collision"},
+    {"roofs", NULL, "render, WMO top view: draw roofs over the floors under them (default: cut away)"},
     {NULL, NULL, NULL}};
 
 const wm_format wm_format_wmo = {
@@ -406,4 +420,5 @@ const wm_format wm_format_wmo = {
     .write = wmo_write,
     .validate = wmo_validate,
     .options = wmo_options,
+    .picture = wmo_picture_hook,
 };

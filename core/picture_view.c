@@ -1,21 +1,21 @@
 /* Views (projections of world points), round grid steps, and the text
  * helpers every part of the picture shares. */
-#include "svg/svg_plot.h"
+#include "picture.h"
 
 #include <math.h>
 #include <stdio.h>
 
-void svg_project(svg_view view, const float p[3], double out[3])
+void wm_pic_project(wm_view view, const float p[3], double out[3])
 {
     double x = p[0], y = p[1], z = p[2];
     switch (view) {
-    case SVG_VIEW_FRONT: /* viewer at -Y looking +Y */
+    case WM_VIEW_FRONT: /* viewer at -Y looking +Y */
         out[0] = x, out[1] = z, out[2] = y;
         break;
-    case SVG_VIEW_SIDE: /* viewer at +X looking -X: +Y to the right */
+    case WM_VIEW_SIDE: /* viewer at +X looking -X: +Y to the right */
         out[0] = y, out[1] = z, out[2] = -x;
         break;
-    case SVG_VIEW_ISO: {
+    case WM_VIEW_ISO: {
         /* Orthographic isometric: looking along (1,1,-1)/sqrt3, right = (1,-1,0)/sqrt2,
          * up = (1,1,2)/sqrt6. Fixed, so stairs and stacked floors read the same in every file. */
         out[0] = (x - y) / sqrt(2.0);
@@ -23,14 +23,14 @@ void svg_project(svg_view view, const float p[3], double out[3])
         out[2] = (x + y - z) / sqrt(3.0);
         break;
     }
-    case SVG_VIEW_TOP:
+    case WM_VIEW_TOP:
     default: /* viewer above looking down */
         out[0] = x, out[1] = y, out[2] = -z;
         break;
     }
 }
 
-double svg_nice_step(double range, int parts)
+double wm_pic_nice_step(double range, int parts)
 {
     if (!(range > 0) || !isfinite(range))
         return 1.0;
@@ -42,10 +42,14 @@ double svg_nice_step(double range, int parts)
     return step;
 }
 
-void svg_put_number(wm_buffer *out, double v)
+void wm_pic_put_number(wm_buffer *out, double v)
 {
     if (!isfinite(v))
         v = 0;
+    if (fabs(v) >= 1e15) { /* hundredths would not fit a long long (and are noise at this size) */
+        wm_put_text(out, "%.0f", v);
+        return;
+    }
     long long hundredths = llround(v * 100.0);
     const char *sign = hundredths < 0 ? "-" : "";
     unsigned long long a = (unsigned long long)(hundredths < 0 ? -hundredths : hundredths);
@@ -58,7 +62,7 @@ void svg_put_number(wm_buffer *out, double v)
         wm_put_text(out, "%s%llu.%02llu", sign, whole, frac);
 }
 
-void svg_put_escaped(wm_buffer *out, const char *s, size_t max_chars)
+void wm_pic_put_escaped(wm_buffer *out, const char *s, size_t max_chars)
 {
     size_t chars = 0;
     for (; *s; s++) {

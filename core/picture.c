@@ -1,22 +1,22 @@
 /* The drawing model's storage: styles, faces, marks, labels, legend rows. */
-#include "svg/svg_plot.h"
+#include "picture.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-wm_result svg_plot_init(svg_plot *plot, wm_ctx *ctx, svg_view view, const char *path_or_name, const char *unit)
+wm_result wm_picture_init(wm_picture *plot, wm_ctx *ctx, wm_view view, const char *path_or_name, const char *unit)
 {
     memset(plot, 0, sizeof *plot);
     plot->ctx = ctx;
     plot->view = view;
     plot->unit = unit;
     snprintf(plot->title, sizeof plot->title, "%s", path_or_name ? wm_path_file_name(path_or_name) : "walkmesh");
-    plot->styles = wm_alloc_array(ctx, SVG_MAX_STYLES, sizeof *plot->styles);
+    plot->styles = wm_alloc_array(ctx, WM_PIC_MAX_STYLES, sizeof *plot->styles);
     return plot->styles ? WM_OK : WM_ERR_NOMEM;
 }
 
-void svg_plot_free(svg_plot *plot)
+void wm_picture_free(wm_picture *plot)
 {
     wm_free(plot->ctx, plot->styles);
     wm_free(plot->ctx, plot->faces);
@@ -28,7 +28,7 @@ void svg_plot_free(svg_plot *plot)
 }
 
 /* Room for `more` elements in an array that doubles. */
-static int grow(svg_plot *plot, void **array, uint32_t *capacity, uint32_t used, uint32_t more, size_t elem)
+static int grow(wm_picture *plot, void **array, uint32_t *capacity, uint32_t used, uint32_t more, size_t elem)
 {
     if (plot->status)
         return 0;
@@ -51,17 +51,17 @@ static int grow(svg_plot *plot, void **array, uint32_t *capacity, uint32_t used,
     return 1;
 }
 
-uint16_t svg_plot_style(svg_plot *plot, const char *name, const char *css_fmt, ...)
+uint16_t wm_picture_style(wm_picture *plot, const char *name, const char *css_fmt, ...)
 {
     for (uint32_t i = 0; i < plot->style_count; i++)
         if (strcmp(plot->styles[i].name, name) == 0)
             return (uint16_t)i;
-    if (plot->style_count >= SVG_MAX_STYLES) {
+    if (plot->style_count >= WM_PIC_MAX_STYLES) {
         if (!plot->status)
-            plot->status = wm_error(plot->ctx, WM_ERR_LIMIT, "picture needs more than %u styles", SVG_MAX_STYLES);
+            plot->status = wm_error(plot->ctx, WM_ERR_LIMIT, "picture needs more than %u styles", WM_PIC_MAX_STYLES);
         return 0;
     }
-    svg_style *s = &plot->styles[plot->style_count];
+    wm_pic_style *s = &plot->styles[plot->style_count];
     snprintf(s->name, sizeof s->name, "%s", name);
     va_list args;
     va_start(args, css_fmt);
@@ -70,23 +70,23 @@ uint16_t svg_plot_style(svg_plot *plot, const char *name, const char *css_fmt, .
     return (uint16_t)plot->style_count++;
 }
 
-void svg_plot_face(svg_plot *plot, const float *a, const float *b, const float *c, uint16_t style)
+void wm_picture_face(wm_picture *plot, const float *a, const float *b, const float *c, uint16_t style)
 {
     if (!grow(plot, (void **)&plot->faces, &plot->face_capacity, plot->face_count, 1, sizeof *plot->faces))
         return;
-    svg_face *f = &plot->faces[plot->face_count++];
+    wm_pic_face *f = &plot->faces[plot->face_count++];
     memcpy(f->p, a, 3 * sizeof(float));
     memcpy(f->p + 3, b, 3 * sizeof(float));
     memcpy(f->p + 6, c, 3 * sizeof(float));
     f->style = style;
 }
 
-static svg_mark *add_mark(svg_plot *plot, svg_mark_kind kind, uint16_t style, const float *points, uint32_t count)
+static wm_pic_mark *add_mark(wm_picture *plot, wm_pic_mark_kind kind, uint16_t style, const float *points, uint32_t count)
 {
     if (!grow(plot, (void **)&plot->marks, &plot->mark_capacity, plot->mark_count, 1, sizeof *plot->marks) ||
         !grow(plot, (void **)&plot->points, &plot->point_capacity, plot->point_count * 3, count * 3, sizeof(float)))
         return NULL;
-    svg_mark *m = &plot->marks[plot->mark_count++];
+    wm_pic_mark *m = &plot->marks[plot->mark_count++];
     memset(m, 0, sizeof *m);
     m->kind = (uint8_t)kind;
     m->style = style;
@@ -97,26 +97,26 @@ static svg_mark *add_mark(svg_plot *plot, svg_mark_kind kind, uint16_t style, co
     return m;
 }
 
-void svg_plot_line(svg_plot *plot, uint16_t style, const float *points, uint32_t count, int closed)
+void wm_picture_line(wm_picture *plot, uint16_t style, const float *points, uint32_t count, int closed)
 {
     if (count >= 2)
-        add_mark(plot, closed ? SVG_MARK_LOOP : SVG_MARK_LINE, style, points, count);
+        add_mark(plot, closed ? WM_PIC_MARK_LOOP : WM_PIC_MARK_LINE, style, points, count);
 }
 
-void svg_plot_segment(svg_plot *plot, uint16_t style, const float *a, const float *b)
+void wm_picture_segment(wm_picture *plot, uint16_t style, const float *a, const float *b)
 {
     float both[6] = {a[0], a[1], a[2], b[0], b[1], b[2]};
-    add_mark(plot, SVG_MARK_LINE, style, both, 2);
+    add_mark(plot, WM_PIC_MARK_LINE, style, both, 2);
 }
 
-void svg_plot_dot(svg_plot *plot, uint16_t style, const float *p, float pixels, svg_mark_kind kind)
+void wm_picture_dot(wm_picture *plot, uint16_t style, const float *p, float pixels, wm_pic_mark_kind kind)
 {
-    svg_mark *m = add_mark(plot, kind, style, p, 1);
+    wm_pic_mark *m = add_mark(plot, kind, style, p, 1);
     if (m)
         m->size = pixels;
 }
 
-void svg_plot_label(svg_plot *plot, uint16_t style, const float *p, const char *fmt, ...)
+void wm_picture_label(wm_picture *plot, uint16_t style, const float *p, const char *fmt, ...)
 {
     char text[128];
     va_list args;
@@ -126,7 +126,7 @@ void svg_plot_label(svg_plot *plot, uint16_t style, const float *p, const char *
     uint32_t length = (uint32_t)strlen(text) + 1;
     if (!grow(plot, (void **)&plot->text, &plot->text_capacity, plot->text_size, length, 1))
         return;
-    svg_mark *m = add_mark(plot, SVG_MARK_LABEL, style, p, 1);
+    wm_pic_mark *m = add_mark(plot, WM_PIC_MARK_LABEL, style, p, 1);
     if (!m)
         return;
     m->text = plot->text_size;
@@ -134,19 +134,19 @@ void svg_plot_label(svg_plot *plot, uint16_t style, const float *p, const char *
     plot->text_size += length;
 }
 
-void svg_plot_offset_last(svg_plot *plot, float pixels)
+void wm_picture_offset_last(wm_picture *plot, float pixels)
 {
-    if (plot->mark_count && plot->marks[plot->mark_count - 1].kind == SVG_MARK_LABEL)
+    if (plot->mark_count && plot->marks[plot->mark_count - 1].kind == WM_PIC_MARK_LABEL)
         plot->marks[plot->mark_count - 1].size = pixels;
 }
 
-void svg_plot_legend(svg_plot *plot, svg_legend_kind kind, uint16_t style, const char *fmt, ...)
+void wm_picture_legend(wm_picture *plot, wm_pic_legend_kind kind, uint16_t style, const char *fmt, ...)
 {
-    if (plot->legend_count >= SVG_LEGEND_MAX) {
+    if (plot->legend_count >= WM_PIC_LEGEND_MAX) {
         plot->legend_dropped++;
         return;
     }
-    svg_legend_row *row = &plot->legend[plot->legend_count++];
+    wm_pic_legend_row *row = &plot->legend[plot->legend_count++];
     row->kind = (uint8_t)kind;
     row->style = style;
     row->ramp = 0;
@@ -156,7 +156,24 @@ void svg_plot_legend(svg_plot *plot, svg_legend_kind kind, uint16_t style, const
     va_end(args);
 }
 
-void svg_plot_describe(svg_plot *plot, const char *fmt, ...)
+void wm_pic_legend_ramp(wm_picture *plot, const uint16_t *styles, unsigned count, const char *fmt, ...)
+{
+    if (plot->legend_count >= WM_PIC_LEGEND_MAX) {
+        plot->legend_dropped++;
+        return;
+    }
+    wm_pic_legend_row *row = &plot->legend[plot->legend_count++];
+    row->kind = WM_PIC_LEGEND_RAMP;
+    row->style = count ? styles[0] : 0;
+    row->ramp = (uint8_t)(count < WM_PIC_RAMP_MAX ? count : WM_PIC_RAMP_MAX);
+    memcpy(row->ramp_style, styles, row->ramp * sizeof *styles);
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(row->text, sizeof row->text, fmt, args);
+    va_end(args);
+}
+
+void wm_picture_describe(wm_picture *plot, const char *fmt, ...)
 {
     va_list args;
     va_start(args, fmt);
@@ -178,7 +195,7 @@ void svg_plot_describe(svg_plot *plot, const char *fmt, ...)
     plot->desc = bigger;
 }
 
-void svg_colour(const uint8_t rgb[3], double shade, char out[8])
+void wm_pic_colour(const uint8_t rgb[3], double shade, char out[8])
 {
     int c[3];
     for (int k = 0; k < 3; k++) {
@@ -188,12 +205,12 @@ void svg_colour(const uint8_t rgb[3], double shade, char out[8])
     snprintf(out, 8, "#%02x%02x%02x", c[0], c[1], c[2]);
 }
 
-const uint8_t *svg_palette(uint32_t index)
+const uint8_t *wm_pic_palette(uint32_t index)
 {
     /* Distinct hues at similar lightness (colour-blind friendly order first). */
-    static const uint8_t colours[SVG_PALETTE_SIZE][3] = {
+    static const uint8_t colours[WM_PIC_PALETTE_SIZE][3] = {
         {0x1f, 0x77, 0xb4}, {0xff, 0x7f, 0x0e}, {0x2c, 0xa0, 0x2c}, {0xd6, 0x27, 0x28},
         {0x94, 0x67, 0xbd}, {0x8c, 0x56, 0x4b}, {0xe3, 0x77, 0xc2}, {0x7f, 0x7f, 0x7f},
         {0xbc, 0xbd, 0x22}, {0x17, 0xbe, 0xcf}, {0x39, 0x3b, 0x79}, {0xad, 0x49, 0x4a}};
-    return colours[index % SVG_PALETTE_SIZE];
+    return colours[index % WM_PIC_PALETTE_SIZE];
 }

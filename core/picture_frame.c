@@ -2,7 +2,7 @@
  * game units, scale bar, axis arrows and the legend. Nothing here measures
  * text: the legend has a fixed width and row height, and every text is cut
  * to a character count that fits that width in any sans-serif font. */
-#include "svg/svg_plot.h"
+#include "picture.h"
 
 #include <float.h>
 #include <math.h>
@@ -33,7 +33,7 @@ static void widen(double *lo, double *hi, double v)
         *hi = v;
 }
 
-static void ground_corners(const svg_layout *lay, float corners[4][3])
+static void ground_corners(const wm_pic_layout *lay, float corners[4][3])
 {
     for (int k = 0; k < 4; k++) {
         corners[k][0] = (k & 1) ? lay->world_hi[0] : lay->world_lo[0];
@@ -42,17 +42,21 @@ static void ground_corners(const svg_layout *lay, float corners[4][3])
     }
 }
 
-void svg_frame_layout(const svg_plot *plot, svg_layout *lay)
+void wm_pic_frame_layout(const wm_picture *plot, wm_pic_layout *lay)
 {
     memset(lay, 0, sizeof *lay);
     double lo[3] = {DBL_MAX, DBL_MAX, DBL_MAX}, hi[3] = {-DBL_MAX, -DBL_MAX, -DBL_MAX};
     double ulo = DBL_MAX, uhi = -DBL_MAX, vlo = DBL_MAX, vhi = -DBL_MAX;
-    uint32_t total = plot->face_count * 3 + plot->point_count;
+    /* Cropped to the mesh and its points (hooks, route ends): lines and labels
+     * beyond them (a tile grid wider than the mesh, cutters) are clipped. */
+    uint32_t total = plot->face_count * 3 + plot->mark_count;
     for (uint32_t i = 0; i < total; i++) {
-        const float *p = i < plot->face_count * 3 ? plot->faces[i / 3].p + 3 * (i % 3)
-                                                  : plot->points + 3 * (size_t)(i - plot->face_count * 3);
+        const wm_pic_mark *m = i < plot->face_count * 3 ? NULL : &plot->marks[i - plot->face_count * 3];
+        if (m && m->kind != WM_PIC_MARK_DOT && m->kind != WM_PIC_MARK_CROSS)
+            continue;
+        const float *p = m ? plot->points + 3 * (size_t)m->first_point : plot->faces[i / 3].p + 3 * (i % 3);
         double q[3];
-        svg_project(plot->view, p, q);
+        wm_pic_project(plot->view, p, q);
         widen(&ulo, &uhi, q[0]);
         widen(&vlo, &vhi, q[1]);
         for (int k = 0; k < 3; k++)
@@ -66,12 +70,12 @@ void svg_frame_layout(const svg_plot *plot, svg_layout *lay)
         lay->world_lo[k] = (float)lo[k];
         lay->world_hi[k] = (float)hi[k];
     }
-    if (plot->view == SVG_VIEW_ISO) { /* the ground grid's corners are drawn too */
+    if (plot->view == WM_VIEW_ISO) { /* the ground grid's corners are drawn too */
         float corners[4][3];
         ground_corners(lay, corners);
         for (int k = 0; k < 4; k++) {
             double q[3];
-            svg_project(plot->view, corners[k], q);
+            wm_pic_project(plot->view, corners[k], q);
             widen(&ulo, &uhi, q[0]);
             widen(&vlo, &vhi, q[1]);
         }
@@ -106,42 +110,49 @@ void svg_frame_layout(const svg_plot *plot, svg_layout *lay)
         lay->height = legend_bottom;
 }
 
-void svg_to_screen(const svg_plot *plot, const svg_layout *lay, const float p[3], double out[2])
+double wm_picture_pixels_per_unit(const wm_picture *plot)
+{
+    wm_pic_layout lay;
+    wm_pic_frame_layout(plot, &lay);
+    return lay.scale;
+}
+
+void wm_pic_to_screen(const wm_picture *plot, const wm_pic_layout *lay, const float p[3], double out[2])
 {
     double q[3];
-    svg_project(plot->view, p, q);
+    wm_pic_project(plot->view, p, q);
     out[0] = lay->left + (q[0] - lay->umin) * lay->scale;
     out[1] = lay->top + (lay->vmax - q[1]) * lay->scale;
 }
 
 static void put_xy(wm_buffer *out, double x, double y)
 {
-    svg_put_number(out, x);
+    wm_pic_put_number(out, x);
     wm_put_u8(out, ' ');
-    svg_put_number(out, y);
+    wm_pic_put_number(out, y);
 }
 
-static void put_rect(wm_buffer *out, const char *cls, double x, double y, double width, double height)
+void wm_pic_put_rect(wm_buffer *out, const char *cls, double x, double y, double width, double height)
 {
     wm_put_text(out, "<rect class=\"%s\" x=\"", cls);
-    svg_put_number(out, x);
+    wm_pic_put_number(out, x);
     wm_put_text(out, "\" y=\"");
-    svg_put_number(out, y);
+    wm_pic_put_number(out, y);
     wm_put_text(out, "\" width=\"");
-    svg_put_number(out, width);
+    wm_pic_put_number(out, width);
     wm_put_text(out, "\" height=\"");
-    svg_put_number(out, height);
+    wm_pic_put_number(out, height);
     wm_put_text(out, "\"/>\n");
 }
 
 static void put_text_at(wm_buffer *out, const char *cls, double x, double y, const char *text, size_t max_chars)
 {
     wm_put_text(out, "<text class=\"%s\" x=\"", cls);
-    svg_put_number(out, x);
+    wm_pic_put_number(out, x);
     wm_put_text(out, "\" y=\"");
-    svg_put_number(out, y);
+    wm_pic_put_number(out, y);
     wm_put_text(out, "\">");
-    svg_put_escaped(out, text, max_chars);
+    wm_pic_put_escaped(out, text, max_chars);
     wm_put_text(out, "</text>\n");
 }
 
@@ -149,27 +160,27 @@ static void put_number_text(wm_buffer *out, const char *cls, double x, double y,
                             const char *suffix)
 {
     wm_put_text(out, "<text class=\"%s\" x=\"", cls);
-    svg_put_number(out, x);
+    wm_pic_put_number(out, x);
     wm_put_text(out, "\" y=\"");
-    svg_put_number(out, y);
+    wm_pic_put_number(out, y);
     wm_put_text(out, "\">%s", prefix);
-    svg_put_number(out, value);
+    wm_pic_put_number(out, value);
     wm_put_text(out, "%s</text>\n", suffix);
 }
 
 /* The view's two world axes: 0 x, 1 y, 2 z. */
-static void view_axes(svg_view view, int *u, int *v)
+static void view_axes(wm_view view, int *u, int *v)
 {
-    *u = view == SVG_VIEW_SIDE ? 1 : 0;
-    *v = view == SVG_VIEW_TOP ? 1 : 2;
+    *u = view == WM_VIEW_SIDE ? 1 : 0;
+    *v = view == WM_VIEW_TOP ? 1 : 2;
 }
 
-static void flat_grid(wm_buffer *out, const svg_plot *plot, const svg_layout *lay)
+static void flat_grid(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *lay)
 {
     static const char names[3] = {'x', 'y', 'z'};
     int ua, va;
     view_axes(plot->view, &ua, &va);
-    double step = svg_nice_step(fmax(lay->umax - lay->umin, lay->vmax - lay->vmin), 8);
+    double step = wm_pic_nice_step(fmax(lay->umax - lay->umin, lay->vmax - lay->vmin), 8);
     double bottom = lay->top + lay->plot_h, right = lay->left + lay->plot_w;
     wm_put_text(out, "<path class=\"g\" d=\"");
     for (double k = ceil(lay->umin / step), n = 0; k * step <= lay->umax && n < GRID_MAX_LINES; k++, n++) {
@@ -177,14 +188,14 @@ static void flat_grid(wm_buffer *out, const svg_plot *plot, const svg_layout *la
         wm_put_u8(out, 'M');
         put_xy(out, x, lay->top);
         wm_put_text(out, "V");
-        svg_put_number(out, bottom);
+        wm_pic_put_number(out, bottom);
     }
     for (double k = ceil(lay->vmin / step), n = 0; k * step <= lay->vmax && n < GRID_MAX_LINES; k++, n++) {
         double y = lay->top + (lay->vmax - k * step) * lay->scale;
         wm_put_u8(out, 'M');
         put_xy(out, lay->left, y);
         wm_put_text(out, "H");
-        svg_put_number(out, right);
+        wm_pic_put_number(out, right);
     }
     wm_put_text(out, "\"/>\n");
     for (double k = ceil(lay->umin / step), n = 0; k * step <= lay->umax && n < GRID_MAX_LINES; k++, n++)
@@ -201,18 +212,18 @@ static void flat_grid(wm_buffer *out, const svg_plot *plot, const svg_layout *la
 }
 
 /* Isometric: the grid lies on the ground plane (lowest z), labelled at its near edges. */
-static void ground_grid(wm_buffer *out, const svg_plot *plot, const svg_layout *lay)
+static void ground_grid(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *lay)
 {
     const float *lo = lay->world_lo, *hi = lay->world_hi;
-    double step = svg_nice_step(fmax((double)hi[0] - lo[0], (double)hi[1] - lo[1]), 8);
+    double step = wm_pic_nice_step(fmax((double)hi[0] - lo[0], (double)hi[1] - lo[1]), 8);
     wm_put_text(out, "<path class=\"g\" d=\"");
     for (int axis = 0; axis < 2; axis++)
         for (double k = ceil(lo[axis] / step), n = 0; k * step <= hi[axis] && n < GRID_MAX_LINES; k++, n++) {
             float a[3] = {lo[0], lo[1], lo[2]}, b[3] = {hi[0], hi[1], lo[2]};
             a[axis] = b[axis] = (float)(k * step);
             double sa[2], sb[2];
-            svg_to_screen(plot, lay, a, sa);
-            svg_to_screen(plot, lay, b, sb);
+            wm_pic_to_screen(plot, lay, a, sa);
+            wm_pic_to_screen(plot, lay, b, sb);
             wm_put_u8(out, 'M');
             put_xy(out, sa[0], sa[1]);
             wm_put_u8(out, 'L');
@@ -224,7 +235,7 @@ static void ground_grid(wm_buffer *out, const svg_plot *plot, const svg_layout *
             float a[3] = {lo[0], lo[1], lo[2]};
             a[axis] = (float)(k * step);
             double s[2];
-            svg_to_screen(plot, lay, a, s);
+            wm_pic_to_screen(plot, lay, a, s);
             put_number_text(out, axis == 0 ? "gl gs" : "gl ge", s[0] + (axis == 0 ? 4 : -6), s[1] + 14,
                             axis == 0 ? "x " : "y ", k * step + 0.0, "");
         }
@@ -233,33 +244,33 @@ static void ground_grid(wm_buffer *out, const svg_plot *plot, const svg_layout *
     put_text_at(out, "gt gs", lay->left, lay->top + lay->plot_h + 36, title, 48);
 }
 
-void svg_frame_under(wm_buffer *out, const svg_plot *plot, const svg_layout *lay)
+void wm_pic_frame_under(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *lay)
 {
-    put_rect(out, "bg", 0, 0, lay->width, lay->height);
-    put_rect(out, "pl", lay->left, lay->top, lay->plot_w, lay->plot_h);
-    if (plot->view == SVG_VIEW_ISO)
+    wm_pic_put_rect(out, "bg", 0, 0, lay->width, lay->height);
+    wm_pic_put_rect(out, "pl", lay->left, lay->top, lay->plot_w, lay->plot_h);
+    if (plot->view == WM_VIEW_ISO)
         ground_grid(out, plot, lay);
     else
         flat_grid(out, plot, lay);
 }
 
-static void scale_bar(wm_buffer *out, const svg_plot *plot, const svg_layout *lay)
+static void scale_bar(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *lay)
 {
-    double length = svg_nice_step(lay->umax - lay->umin, 4);
+    double length = wm_pic_nice_step(lay->umax - lay->umin, 4);
     while (length * lay->scale > lay->plot_w && length > 1e-6)
         length /= 2;
     double x0 = lay->left, y0 = lay->top + lay->plot_h + 70, px = length * lay->scale;
     wm_put_text(out, "<path class=\"sb\" d=\"M");
     put_xy(out, x0, y0 - 6);
     wm_put_text(out, "v6h");
-    svg_put_number(out, px);
+    wm_pic_put_number(out, px);
     wm_put_text(out, "v-6M");
     put_xy(out, x0 + px / 2, y0);
     wm_put_text(out, "v-4\"/>\n");
     put_text_at(out, "gl gm", x0, y0 + 16, "0", 4);
     char label[64];
     snprintf(label, sizeof label, " %s%s", plot->unit,
-             plot->view == SVG_VIEW_ISO ? " (true length left to right)" : "");
+             plot->view == WM_VIEW_ISO ? " (true length left to right)" : "");
     put_number_text(out, "gl gs", x0 + px + 8, y0 + 4, "", length, label);
 }
 
@@ -284,7 +295,7 @@ static void arrow(wm_buffer *out, double cx, double cy, double dx, double dy, co
                 tip_y + uy * 10 + (uy > 0.3 ? 10 : uy < -0.3 ? 0 : 4), label, 12);
 }
 
-static void axis_arrows(wm_buffer *out, const svg_plot *plot, const svg_layout *lay)
+static void axis_arrows(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *lay)
 {
     static const char *const labels[3] = {"+X east", "+Y north", "+Z up"};
     static const char *const captions[4] = {"top view, looking down", "front view, looking north (+Y)",
@@ -292,43 +303,43 @@ static void axis_arrows(wm_buffer *out, const svg_plot *plot, const svg_layout *
     double cx = lay->legend_x + 70, cy = lay->top + 62;
     const float origin[3] = {0, 0, 0};
     double o[3];
-    svg_project(plot->view, origin, o);
+    wm_pic_project(plot->view, origin, o);
     for (int a = 0; a < 3; a++) {
         float unit[3] = {0, 0, 0};
         unit[a] = 1;
         double q[3];
-        svg_project(plot->view, unit, q);
+        wm_pic_project(plot->view, unit, q);
         arrow(out, cx, cy, q[0] - o[0], -(q[1] - o[1]), labels[a]);
     }
     put_text_at(out, "gl gs", lay->legend_x, lay->top + 128, captions[plot->view], LEGEND_CHARS);
 }
 
-static void legend(wm_buffer *out, const svg_plot *plot, const svg_layout *lay)
+static void legend(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *lay)
 {
     double x = lay->legend_x, y = lay->top + LEGEND_FIRST_ROW;
     for (uint32_t i = 0; i < plot->legend_count; i++, y += LEGEND_ROW) {
-        const svg_legend_row *row = &plot->legend[i];
+        const wm_pic_legend_row *row = &plot->legend[i];
         const char *cls = plot->styles[row->style].name;
         double text_x = x + 30;
         switch (row->kind) {
-        case SVG_LEGEND_SWATCH:
-            put_rect(out, cls, x, y, 20, 14);
+        case WM_PIC_LEGEND_SWATCH:
+            wm_pic_put_rect(out, cls, x, y, 20, 14);
             break;
-        case SVG_LEGEND_LINE:
+        case WM_PIC_LEGEND_LINE:
             wm_put_text(out, "<path class=\"%s\" d=\"M", cls);
             put_xy(out, x, y + 7);
             wm_put_text(out, "h20\"/>\n");
             break;
-        case SVG_LEGEND_DOT:
+        case WM_PIC_LEGEND_DOT:
             wm_put_text(out, "<circle class=\"%s\" cx=\"", cls);
-            svg_put_number(out, x + 10);
+            wm_pic_put_number(out, x + 10);
             wm_put_text(out, "\" cy=\"");
-            svg_put_number(out, y + 7);
+            wm_pic_put_number(out, y + 7);
             wm_put_text(out, "\" r=\"5\"/>\n");
             break;
-        case SVG_LEGEND_RAMP:
+        case WM_PIC_LEGEND_RAMP:
             for (unsigned k = 0; k < row->ramp; k++) {
-                put_rect(out, plot->styles[row->style + k].name, x + 16.0 * k, y, 16, 14);
+                wm_pic_put_rect(out, plot->styles[row->ramp_style[k]].name, x + 16.0 * k, y, 16, 14);
             }
             text_x = x + 16.0 * row->ramp + 8;
             break;
@@ -337,7 +348,7 @@ static void legend(wm_buffer *out, const svg_plot *plot, const svg_layout *lay)
             break;
         }
         put_text_at(out, "lg", text_x, y + 12, row->text,
-                    LEGEND_CHARS - (row->kind == SVG_LEGEND_RAMP ? row->ramp : 0));
+                    LEGEND_CHARS - (row->kind == WM_PIC_LEGEND_RAMP ? row->ramp : 0));
     }
     if (plot->legend_dropped) {
         char more[48];
@@ -346,7 +357,7 @@ static void legend(wm_buffer *out, const svg_plot *plot, const svg_layout *lay)
     }
 }
 
-void svg_frame_over(wm_buffer *out, const svg_plot *plot, const svg_layout *lay)
+void wm_pic_frame_over(wm_buffer *out, const wm_picture *plot, const wm_pic_layout *lay)
 {
     size_t title_chars = (size_t)((lay->width - 32) / (18 * TITLE_EM));
     size_t line_chars = (size_t)((lay->width - 32) / (13 * TITLE_EM));
