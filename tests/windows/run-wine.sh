@@ -48,7 +48,7 @@ wineserver -p
 trap 'wineserver -k 2> /dev/null' EXIT
 
 # The program runs at all, and reports the version it was built as.
-version=$(sed -n 's/^#define WALKMESH_VERSION "\(.*\)"/\1/p' "$source_dir/core/walkmesh.h")
+version=$(sed -n 's/^#define WALKMESH_VERSION "\(.*\)"/\1/p' "$source_dir/core/wm_version.h")
 out=$(wm --version | tr -d '\r')
 [ "$out" = "walkmesh $version" ] && pass || fail "--version printed '$out'"
 
