@@ -10,6 +10,7 @@
 #include "wm_io.h"
 #include "wm_mesh.h"
 #include "wm_parallel.h"
+#include "wm_pipeline.h"
 #include "wm_surface.h"
 #include "wm_version.h"
 

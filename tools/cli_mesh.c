@@ -120,6 +120,8 @@ wm_result cli_find_format(wm_ctx *ctx, const cli_mesh_options *o, const char *pa
                             o->from);
         return WM_OK;
     }
+    if (strcmp(path, "-") == 0)
+        return WM_OK; /* standard input: the library detects it from the bytes */
     if (!wm_file_exists(path))
         return wm_error(ctx, WM_ERR_IO, CLI_NO_SUCH_FILE, path);
     return wm_format_detect(ctx, path, out);
@@ -131,21 +133,10 @@ wm_result cli_load_mesh(wm_ctx *ctx, const cli_mesh_options *o, const char *path
     const wm_format *format = NULL;
     wm_mesh_init(out);
     wm_result r = cli_find_format(ctx, o, path, &format);
-    if (r)
-        return r;
-    r = details && format->read_info ? format->read_info(ctx, path, &o->opts, out, details)
-                                     : format->read(ctx, path, &o->opts, out);
-    if (!r && (r = wm_mesh_check_finite(ctx, out)) != WM_OK) /* any format: an input error, before any processing */
-        wm_mesh_free(ctx, out);
-    if (r) {
-        wm_error_prefix(ctx, path);
-        return r;
-    }
-    if (details && !format->read_info && format->info && (r = format->info(ctx, path, &o->opts, details))) {
-        wm_mesh_free(ctx, out);
-        return r;
-    }
-    if (out_format)
+    const char *name = format ? format->name : NULL;
+    if (!r)
+        r = details ? wm_info(ctx, path, name, &o->opts, out, details) : wm_mesh_load(ctx, path, name, &o->opts, out);
+    if (!r && out_format)
         *out_format = format;
-    return WM_OK;
+    return r;
 }

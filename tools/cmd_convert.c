@@ -110,6 +110,8 @@ static void put_summary(wm_buffer *text, const char *in, const char *out, const 
                 mesh->vertex_count, mesh->triangle_count);
 }
 
+/* wm_mesh_load + wm_mesh_save is wm_convert with the mesh in hand, for the summary and the
+ * lost-transition warning. */
 static int convert_to(const convert_job *job, wm_ctx *ctx, const char *in, const char *out, wm_buffer *text)
 {
     int code = cli_unit_check_output(ctx, out, job->args->force);
@@ -122,15 +124,13 @@ static int convert_to(const convert_job *job, wm_ctx *ctx, const char *in, const
     wm_options opts = job->args->mesh.opts; /* a copy per unit: units run side by side */
     opts.source_path = in;
     opts.base_path = cli_value(job->args, OPT_BASE, 0);
-    r = job->out_format->write(ctx, &mesh, out, &opts, job->args->force);
+    r = wm_mesh_save(ctx, &mesh, out, job->out_format->name, &opts, job->args->force);
     uint32_t source_edges = count_transition_edges(&mesh);
     if (!r && job->args->json)
         put_summary(text, in, out, job->out_format, &mesh);
     wm_mesh_free(ctx, &mesh);
-    if (r) {
-        wm_error_prefix(ctx, out);
+    if (r)
         return cli_exit_code(r, 1);
-    }
     warn_lost_transitions(ctx, &opts, in, source_edges, out, job->out_format);
     return EXIT_OK;
 }

@@ -16,30 +16,14 @@ static const cli_spec validate_spec = {
     .min_inputs = 1,
 };
 
-/* Runs the format's own checks, or reads the file and checks the neutral mesh. */
-static wm_result check(wm_ctx *ctx, const wm_format *format, const char *path, const wm_options *opts,
-                       wm_report *report)
-{
-    if (format->validate)
-        return format->validate(ctx, path, opts, report);
-    wm_mesh mesh;
-    wm_mesh_init(&mesh);
-    wm_result r = format->read(ctx, path, opts, &mesh);
-    if (!r) {
-        if (wm_mesh_validate(ctx, &mesh))
-            wm_report_finding(report, WM_SEV_ERROR, "mesh", "%s", ctx->message);
-        wm_mesh_free(ctx, &mesh);
-    }
-    return r;
-}
-
 static void print_report(const cli_args *args, const char *path, const wm_format *format, const wm_report *report,
                          wm_buffer *out)
 {
     if (args->json) {
         wm_put_text(out, "{\"file\": ");
         json_string(out, path);
-        wm_put_text(out, ", \"format\": \"%s\", \"errors\": %u, \"warnings\": %u, \"facts\": ", format->name,
+        wm_put_text(out, ", \"format\": \"%s\", \"errors\": %u, \"warnings\": %u, \"facts\": ",
+                    format ? format->name : "detected",
                     report->errors, report->warnings);
         report_print_facts_json(out, report);
         wm_put_text(out, ", \"findings\": ");
@@ -62,10 +46,9 @@ static int validate_one(void *user, int index, wm_ctx *ctx, wm_buffer *out)
         return cli_exit_code(r, 0);
     wm_report report;
     wm_report_init(&report, ctx);
-    r = check(ctx, format, path, &args->mesh.opts, &report);
+    r = wm_validate(ctx, path, format ? format->name : NULL, &args->mesh.opts, &report);
     if (r) {
         wm_report_free(&report);
-        wm_error_prefix(ctx, path);
         return cli_exit_code(r, 0);
     }
     print_report(args, path, format, &report, out);
