@@ -201,12 +201,61 @@ static int check_positionals(const cli_spec *spec, const cli_args *args)
     return -1;
 }
 
+/* "-12.5" is a number for query, not an option. */
+static int is_number(const char *arg)
+{
+    char *end;
+    strtod(arg, &end);
+    return end != arg && *end == '\0';
+}
+
+/* The letter of a short option that takes a value ('o', 'j'), for "-j2". */
+static int valued_letter(const cli_spec *spec, char letter)
+{
+    for (size_t c = 0; c < COMMON_COUNT; c++)
+        if (common_options[c].option.letter == letter && common_options[c].option.values &&
+            takes(spec, common_options[c].needs))
+            return 1;
+    return 0;
+}
+
+/* "--jobs=2" and "-j2" as two words, so one matching path serves every spelling. */
+static char **split_attached(const cli_spec *spec, int argc, char **argv, int *out_count)
+{
+    char **words = calloc(2 * (size_t)argc + 1, sizeof *words);
+    int n = 0;
+    for (int i = 0; words && i < argc; i++) {
+        const char *arg = argv[i], *eq = strchr(arg, '=');
+        size_t cut = 0;
+        if (i > 0 && strncmp(arg, "--", 2) == 0 && eq)
+            cut = (size_t)(eq - arg);
+        else if (i > 0 && arg[0] == '-' && arg[1] && arg[2] && arg[1] != '-' && valued_letter(spec, arg[1]))
+            cut = 2;
+        if (!cut) {
+            words[n++] = argv[i];
+            continue;
+        }
+        /* kept for the life of the process, like argv */
+        char *name = malloc(cut + 1);
+        if (!name) {
+            free(words);
+            return NULL;
+        }
+        memcpy(name, arg, cut);
+        name[cut] = '\0';
+        words[n++] = name;
+        words[n++] = argv[i] + cut + (arg[cut] == '=');
+    }
+    *out_count = n;
+    return words;
+}
+
 static int parse_arguments(const cli_spec *spec, int argc, char **argv, cli_args *args)
 {
     int options_end = 0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        if (options_end || arg[0] != '-' || arg[1] == '\0') { /* "-": standard input */
+        if (options_end || arg[0] != '-' || arg[1] == '\0' || is_number(arg)) { /* "-": standard input */
             args->inputs[args->input_count++] = arg;
             continue;
         }
@@ -235,12 +284,15 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_args *args)
     memset(args, 0, sizeof *args);
     args->spec = spec;
     wm_options_init(&args->mesh.opts);
-    args->inputs = calloc((size_t)argc + 1, sizeof *args->inputs);
-    if (!args->inputs) {
+    args->inputs = calloc(2 * (size_t)argc + 1, sizeof *args->inputs);
+    char **words = split_attached(spec, argc, argv, &argc);
+    if (!args->inputs || !words) {
+        free(words);
         cli_error("out of memory");
         return EXIT_INPUT;
     }
-    int code = parse_arguments(spec, argc, argv, args);
+    int code = parse_arguments(spec, argc, words, args);
+    free(words); /* the arguments point into argv or the split names, not into words */
     if (code >= 0)
         cli_args_free(args, NULL);
     return code;

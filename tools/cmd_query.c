@@ -79,6 +79,8 @@ static int parse_query(const cli_args *args, int *is_height, float v[7])
 static void print_hit(const cli_args *args, int is_height, const wm_bwm_hit *hit, wm_buffer *out)
 {
     if (!args->json) {
+        if (!hit->found)
+            return; /* said on stderr, with exit status 6 */
         if (is_height)
             wm_put_text(out, "height %.6g face %u material %u\n", hit->point[2], hit->face, hit->material);
         else
