@@ -66,28 +66,29 @@ static size_t option_names(const cli_spec *spec, const char **names, size_t capa
     return n;
 }
 
+/* Edits (insert, delete, replace, swap two neighbours) from a to b: "--jbos" is 1 from "--jobs". */
 static size_t edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 40 || lb > 40)
         return 99;
-    size_t row[41];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j], best = diagonal + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            diagonal = up;
-            row[j] = best;
+    size_t d[41][41];
+    for (size_t i = 0; i <= la; i++)
+        for (size_t j = 0; j <= lb; j++) {
+            if (i == 0 || j == 0) {
+                d[i][j] = i + j;
+                continue;
+            }
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
         }
-    }
-    return row[lb];
+    return d[la][lb];
 }
 
 const char *cli_nearest(const char *word, const char *const *candidates, size_t count)
