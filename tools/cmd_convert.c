@@ -76,7 +76,7 @@ static uint32_t count_transition_edges(const wm_mesh *mesh)
 static void warn_lost_transitions(wm_ctx *ctx, const wm_options *opts, const char *in, uint32_t source_edges,
                                   const char *out, const wm_format *out_format)
 {
-    if (source_edges == 0 || !out_format->read)
+    if (source_edges == 0 || !out_format->read || strcmp(out, "-") == 0)
         return;
     wm_ctx quiet;
     wm_ctx_init(&quiet);
