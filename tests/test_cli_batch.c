@@ -168,6 +168,8 @@ static void unwritable_extensions_write_nothing(void **state)
     assert_non_null(strstr(err, "cannot write .png"));
     free(err);
     assert_int_equal(wmt_run_cli(NULL, NULL, convert), 4);
+    const char *named[] = {"convert", obj, png, "--to", "svg", NULL}; /* --to does not make x.png an SVG */
+    assert_int_equal(wmt_run_cli(NULL, NULL, named), 4);
     assert_false(access(png, F_OK) == 0);
     /* several files: a folder of SVG pictures */
     char *pictures = in_dir(dir, "pictures"), *two = wmt_sample_path("two_rooms.obj");

@@ -162,6 +162,8 @@ int cmd_bake(int argc, char **argv)
     cli_ctx_init(&ctx, args.quiet);
     if (!code)
         code = cli_check_inputs(args.inputs, args.input_count);
+    if (!code && !batch)
+        code = cli_require_extension("bake", args.output, "trx");
     if (!code && batch)
         code = cli_make_folder(args.output);
     if (!code && batch)

@@ -40,6 +40,11 @@ static const cli_spec convert_spec = {
 static int output_format(wm_ctx *ctx, const char *to, const char *out_path, const wm_format **format,
                          const char **ext)
 {
+    /* an OUT whose extension no format writes is refused even with --to: never a file in
+     * another format than its name says */
+    const char *name = out_path ? wm_path_file_name(out_path) : NULL;
+    if (to && name && strrchr(name, '.') && wm_format_by_extension(ctx, out_path, 1, format) == WM_ERR_UNSUPPORTED)
+        return cli_fail(ctx, WM_ERR_UNSUPPORTED, 1);
     if (to) {
         *format = wm_format_by_name(to);
         if (*format) {
