@@ -220,28 +220,40 @@ static int valued_letter(const cli_spec *spec, char letter)
     return 0;
 }
 
-/* "--jobs=2" and "-j2" as two words, so one matching path serves every spelling. */
+/* "--jobs=2" and "-j2" as two words, so one matching path serves every spelling. The option
+ * names cut off are allocated after the words (words[argc * 2 + 1...]); the values stay in argv,
+ * so the names are only needed while parsing. */
+static void free_words(char **words, int argc)
+{
+    for (int i = 2 * argc + 1; words && words[i]; i++)
+        free(words[i]);
+    free(words);
+}
+
 static char **split_attached(const cli_spec *spec, int argc, char **argv, int *out_count)
 {
-    char **words = calloc(2 * (size_t)argc + 1, sizeof *words);
-    int n = 0;
+    char **words = calloc(3 * (size_t)argc + 2, sizeof *words);
+    int n = 0, names = 2 * argc + 1, options_end = 0;
     for (int i = 0; words && i < argc; i++) {
         const char *arg = argv[i], *eq = strchr(arg, '=');
         size_t cut = 0;
-        if (i > 0 && strncmp(arg, "--", 2) == 0 && eq)
+        options_end |= strcmp(arg, "--") == 0;
+        if (options_end || i == 0)
+            cut = 0;
+        else if (strncmp(arg, "--", 2) == 0 && eq)
             cut = (size_t)(eq - arg);
-        else if (i > 0 && arg[0] == '-' && arg[1] && arg[2] && arg[1] != '-' && valued_letter(spec, arg[1]))
+        else if (arg[0] == '-' && arg[1] && arg[2] && arg[1] != '-' && valued_letter(spec, arg[1]))
             cut = 2;
         if (!cut) {
             words[n++] = argv[i];
             continue;
         }
-        /* kept for the life of the process, like argv */
         char *name = malloc(cut + 1);
         if (!name) {
-            free(words);
+            free_words(words, argc);
             return NULL;
         }
+        words[names++] = name;
         memcpy(name, arg, cut);
         name[cut] = '\0';
         words[n++] = name;
@@ -286,14 +298,15 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_args *args)
     args->spec = spec;
     wm_options_init(&args->mesh.opts);
     args->inputs = calloc(2 * (size_t)argc + 1, sizeof *args->inputs);
-    char **words = split_attached(spec, argc, argv, &argc);
+    int count = 0;
+    char **words = split_attached(spec, argc, argv, &count);
     if (!args->inputs || !words) {
-        free(words);
+        free_words(words, argc);
         cli_error("out of memory");
         return EXIT_INPUT;
     }
-    int code = parse_arguments(spec, argc, words, args);
-    free(words); /* the arguments point into argv or the split names, not into words */
+    int code = parse_arguments(spec, count, words, args);
+    free_words(words, argc); /* what args keeps points into argv: values, inputs */
     if (code >= 0)
         cli_args_free(args, NULL);
     return code;

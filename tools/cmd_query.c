@@ -128,10 +128,13 @@ static int run_query(void *user, int index, wm_ctx *ctx, wm_buffer *out)
     if (!r)
         r = wm_bwm_open(ctx, data, size, path, &walkmesh);
     wm_free(ctx, data);
-    if (!r)
+    int opened = r == WM_OK;
+    if (opened)
         r = q->is_height ? wm_bwm_height_at(ctx, walkmesh, q->v[0], q->v[1], q->v[6], &hit)
                          : wm_bwm_raycast(ctx, walkmesh, q->v, q->v + 3, &hit);
     wm_bwm_close(ctx, walkmesh);
+    if (r && opened)
+        wm_error_prefix(ctx, path); /* the query's own errors (no AABB tree) name the file too */
     if (r)
         return cli_exit_code(r, 0);
     print_hit(q->args, q->is_height, &hit, out);
