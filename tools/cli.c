@@ -72,6 +72,7 @@ int cli_exit_code(wm_result result, int is_output)
     switch (result) {
     case WM_OK: return EXIT_OK;
     case WM_ERR_UNSUPPORTED:
+    case WM_ERR_NOT_FORMAT:
     case WM_ERR_AMBIGUOUS: return EXIT_FORMAT;
     case WM_ERR_EXISTS: return EXIT_OUTPUT;
     case WM_ERR_OPTION: return EXIT_USAGE;

@@ -120,10 +120,9 @@ unsigned cli_jobs(const cli_args *args);
 
 /* Loads --materials into ctx (call once after parsing). Returns an exit code. */
 int cli_mesh_options_apply(cli_mesh_options *o, wm_ctx *ctx);
-/* The format of path: --from, else detected (a missing file is "PATH: no such file"). */
-wm_result cli_find_format(wm_ctx *ctx, const cli_mesh_options *o, const char *path, const wm_format **out);
-/* Reads any supported file into a mesh; details (may be NULL) gets the format's info facts,
- * through read_info when the format has one (the file read once). Messages stay in ctx. */
+/* Reads any supported file ("-": standard input) into a mesh; details (may be NULL) gets the
+ * format's own facts from the same decoding; *out_format (may be NULL) the format that read
+ * it. Messages stay in ctx. */
 wm_result cli_load_mesh(wm_ctx *ctx, const cli_mesh_options *o, const char *path, wm_mesh *out,
                         const wm_format **out_format, wm_report *details);
 

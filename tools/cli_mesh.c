@@ -110,51 +110,9 @@ int cli_mesh_options_apply(cli_mesh_options *o, wm_ctx *ctx)
     return EXIT_OK;
 }
 
-wm_result cli_find_format(wm_ctx *ctx, const cli_mesh_options *o, const char *path, const wm_format **out)
-{
-    *out = NULL;
-    if (o->from) {
-        *out = wm_format_by_name(o->from);
-        if (!*out || !(*out)->read)
-            return wm_error(ctx, WM_ERR_UNSUPPORTED, "--from %s: no such format that reads (see 'walkmesh formats')",
-                            o->from);
-        return WM_OK;
-    }
-    if (strcmp(path, "-") == 0)
-        return WM_OK; /* standard input: the library detects it from the bytes */
-    if (!wm_file_exists(path))
-        return wm_error(ctx, WM_ERR_IO, CLI_NO_SUCH_FILE, path);
-    return wm_format_detect(ctx, path, out);
-}
-
-/* Standard input: read once into memory, its format found from the bytes (or --from), then
- * read from memory (the library reads bytes once its modules take them). */
-static wm_result load_stdin(wm_ctx *ctx, const cli_mesh_options *o, wm_mesh *out, const wm_format **format)
-{
-    uint8_t *data = NULL;
-    size_t size = 0, count = 0;
-    wm_result r = cli_read_input(ctx, "-", &data, &size);
-    const wm_format *const *all = wm_formats(&count);
-    if (!r && !*format)
-        r = wm_format_probe_memory(ctx, data, size < 4096 ? size : 4096, size, "-", all, count, format);
-    if (!r)
-        r = wm_mesh_load_memory(ctx, data, size, "-", (*format)->name, &o->opts, out);
-    wm_free(ctx, data);
-    return r;
-}
-
 wm_result cli_load_mesh(wm_ctx *ctx, const cli_mesh_options *o, const char *path, wm_mesh *out,
                         const wm_format **out_format, wm_report *details)
 {
-    const wm_format *format = NULL;
-    wm_mesh_init(out);
-    wm_result r = cli_find_format(ctx, o, path, &format);
-    if (!r && strcmp(path, "-") == 0)
-        r = load_stdin(ctx, o, out, &format);
-    else if (!r)
-        r = details ? wm_info(ctx, path, format->name, &o->opts, out, details)
-                    : wm_mesh_load(ctx, path, format->name, &o->opts, out);
-    if (!r && out_format)
-        *out_format = format;
-    return r;
+    /* the library takes "-" (standard input) and says when a file is missing */
+    return wm_info_format(ctx, path, o->from, &o->opts, out, details, out_format);
 }

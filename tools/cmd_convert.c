@@ -68,35 +68,6 @@ static int output_format(wm_ctx *ctx, const char *to, const char *out_path, cons
     return r ? cli_fail(ctx, r, 1) : EXIT_OK;
 }
 
-static uint32_t count_transition_edges(const wm_mesh *mesh)
-{
-    uint32_t n = 0;
-    for (size_t i = 0; i < 3 * (size_t)mesh->triangle_count; i++)
-        n += mesh->transitions[i] != WM_NO_TRANSITION;
-    return n;
-}
-
-/* A format may have no place for transitions (TRX, WMO, STL): when the
- * source had some and the written file, read back, has none, say so. */
-static void warn_lost_transitions(wm_ctx *ctx, const wm_options *opts, const char *in, uint32_t source_edges,
-                                  const char *out, const wm_format *out_format)
-{
-    if (source_edges == 0 || !out_format->read || strcmp(out, "-") == 0)
-        return;
-    wm_ctx quiet;
-    wm_ctx_init(&quiet);
-    quiet.surfaces = ctx->surfaces;
-    quiet.limits = ctx->limits;
-    wm_mesh back;
-    if (out_format->read(&quiet, out, opts, &back) != WM_OK)
-        return;
-    const char *dot = strrchr(out, '.');
-    if (count_transition_edges(&back) == 0)
-        wm_warn(ctx, "%s: the %u transition edge(s) of %s did not survive: %s%s files cannot hold them", out,
-                source_edges, in, dot ? "" : out_format->name, dot ? dot : "");
-    wm_mesh_free(&quiet, &back);
-}
-
 typedef struct convert_job {
     const cli_args *args;
     const char *dir;            /* batch: the output folder */
@@ -115,29 +86,34 @@ static void put_summary(wm_buffer *text, const char *in, const char *out, const 
                 mesh->vertex_count, mesh->triangle_count);
 }
 
-/* wm_mesh_load + wm_mesh_save is wm_convert with the mesh in hand, for the summary and the
- * lost-transition warning. */
+/* The steps of wm_convert, so a failure is known to be the input's or the output's, and the
+ * summary has the mesh's counts. */
 static int convert_to(const convert_job *job, wm_ctx *ctx, const char *in, const char *out, wm_buffer *text)
 {
-    int code = cli_unit_check_output(ctx, out, job->args->force);
+    int code = cli_unit_check_output(ctx, out, job->args->force); /* before reading anything */
     if (code)
         return code;
+    wm_input source;
     wm_mesh mesh;
-    wm_result r = cli_load_mesh(ctx, &job->args->mesh, in, &mesh, NULL, NULL);
+    const wm_format *source_format = NULL;
+    wm_result r = wm_input_load(ctx, in, &source);
+    if (!r && (r = wm_mesh_read_input(ctx, &source, job->args->mesh.from, &job->args->mesh.opts, &mesh, NULL,
+                                      &source_format)) != WM_OK)
+        wm_input_free(ctx, &source);
     if (r)
         return cli_exit_code(r, 0);
+    if (source_format != job->out_format) /* only a writer of the source's own format reads its bytes */
+        wm_input_drop_bytes(ctx, &source);
     wm_options opts = job->args->mesh.opts; /* a copy per unit: units run side by side */
-    opts.source_path = in;
+    opts.source = &source;
+    opts.source_format = source_format;
     opts.base_path = cli_value(job->args, OPT_BASE, 0);
     r = wm_mesh_save(ctx, &mesh, out, job->out_format->name, &opts, job->args->force);
-    uint32_t source_edges = count_transition_edges(&mesh);
     if (!r && job->args->json)
         put_summary(text, in, out, job->out_format, &mesh);
     wm_mesh_free(ctx, &mesh);
-    if (r)
-        return cli_exit_code(r, 1);
-    warn_lost_transitions(ctx, &opts, in, source_edges, out, job->out_format);
-    return EXIT_OK;
+    wm_input_free(ctx, &source);
+    return r ? cli_exit_code(r, 1) : EXIT_OK;
 }
 
 static int convert_unit(void *user, int index, wm_ctx *ctx, wm_buffer *text)

@@ -46,6 +46,7 @@ typedef struct render_job {
     const char *dir;         /* several files: the output folder */
     const wm_format *format; /* --from, else NULL: detected */
     wm_options opts;
+    char route[256];         /* "X1,Y1 X2,Y2": opts keeps a pointer to it */
 } render_job;
 
 static int render_unit(void *user, int index, wm_ctx *ctx, wm_buffer *text)
@@ -73,11 +74,10 @@ static int set_route(const cli_args *args, render_job *job)
 {
     if (!args->given[OPT_PATH])
         return EXIT_OK;
-    char value[256];
-    snprintf(value, sizeof value, "%s %s", args->values[OPT_PATH][0], args->values[OPT_PATH][1]);
+    snprintf(job->route, sizeof job->route, "%s %s", args->values[OPT_PATH][0], args->values[OPT_PATH][1]);
     wm_ctx scratch;
     wm_ctx_init(&scratch);
-    if (wm_option_set(&scratch, &job->opts, "path", value)) {
+    if (wm_option_set(&scratch, &job->opts, "path", job->route)) {
         cli_error("%s", scratch.message);
         return EXIT_USAGE;
     }
@@ -119,7 +119,7 @@ int cmd_render(int argc, char **argv)
         return code;
     wm_ctx ctx;
     cli_ctx_init(&ctx, args.quiet);
-    render_job job = {&args, NULL, NULL, args.mesh.opts};
+    render_job job = {&args, NULL, NULL, args.mesh.opts, ""};
     code = prepare(&args, &ctx, &job);
     if (!code)
         code = cli_batch_run(&args, args.input_count, args.inputs, render_unit, &job);

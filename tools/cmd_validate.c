@@ -41,12 +41,9 @@ static int validate_one(void *user, int index, wm_ctx *ctx, wm_buffer *out)
     const cli_args *args = user;
     const char *path = args->inputs[index];
     const wm_format *format = NULL;
-    wm_result r = cli_find_format(ctx, &args->mesh, path, &format);
-    if (r)
-        return cli_exit_code(r, 0);
     wm_report report;
     wm_report_init(&report, ctx);
-    r = wm_validate(ctx, path, format ? format->name : NULL, &args->mesh.opts, &report);
+    wm_result r = wm_validate_format(ctx, path, args->mesh.from, &args->mesh.opts, &report, &format);
     if (r) {
         wm_report_free(&report);
         return cli_exit_code(r, 0);

@@ -1,21 +1,8 @@
 #include "assimp_module.h"
 
 #include <assimp/cimport.h>
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-
-void wm_assimp_extension(const char *path, char *out, size_t out_size)
-{
-    const char *dot = strrchr(wm_path_file_name(path), '.');
-    out[0] = '\0';
-    if (!dot)
-        return;
-    size_t n = 0;
-    for (const char *p = dot + 1; *p && n + 1 < out_size; p++)
-        out[n++] = (char)tolower((unsigned char)*p);
-    out[n] = '\0';
-}
 
 /* The extensions listed here are matched directly; any other extension
  * Assimp knows is still found by probing. */
@@ -24,54 +11,37 @@ static const char *const assimp_extensions[] = {"obj", "gltf", "glb", "fbx", "da
                                                 /* refused with advice (see wm_assimp_unreadable) */
                                                 "usd", "usda", "usdc", "usdz", "m3d", "a3d", NULL};
 
-static int unreadable_extension(const char *ext)
+static int assimp_probe(const wm_input *in)
 {
-    return strncmp(ext, "usd", 3) == 0 || strcmp(ext, "m3d") == 0 || strcmp(ext, "a3d") == 0;
-}
-
-wm_result wm_assimp_unreadable(wm_ctx *ctx, const char *path, const char *ext)
-{
-    static const char advice[] = "export it from your modelling tool as glTF 2.0 (.glb) or Wavefront (.obj)";
-    if (strncmp(ext, "usd", 3) == 0)
-        return wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: Debian's Assimp 5.2 cannot read USD files: %s", path, advice);
-    if (strcmp(ext, "m3d") == 0 || strcmp(ext, "a3d") == 0)
-        return wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: Debian's Assimp 5.2 is built without its M3D reader: %s", path,
-                        advice);
-    return WM_OK;
-}
-
-wm_result wm_assimp_blend_refusal(wm_ctx *ctx, const char *path, const uint8_t *head, size_t size)
-{
-    static const uint8_t zstd_magic[4] = {0x28, 0xb5, 0x2f, 0xfd};
-    if (size >= 4 && memcmp(head, zstd_magic, 4) == 0)
-        return wm_error(ctx, WM_ERR_UNSUPPORTED,
-                        "%s: a compressed .blend of Blender 3.0 or later, which Assimp 5.2 cannot read: in Blender "
-                        "use File > Export > glTF 2.0 (.glb) or Wavefront (.obj)",
-                        path);
-    /* "BLENDER" + pointer size + endianness + version "304" */
-    if (size >= 12 && memcmp(head, "BLENDER", 7) == 0 && isdigit(head[9]) && isdigit(head[10]) && isdigit(head[11])) {
-        int version = (head[9] - '0') * 100 + (head[10] - '0') * 10 + (head[11] - '0');
-        if (version >= 300)
-            return wm_error(ctx, WM_ERR_UNSUPPORTED,
-                            "%s: a .blend of Blender %d.%d, which Assimp 5.2 cannot read (it reads Blender 2.x "
-                            "files): in Blender use File > Export > glTF 2.0 (.glb) or Wavefront (.obj)",
-                            path, version / 100, version % 100);
-    }
-    return WM_OK;
-}
-
-static int assimp_probe(const uint8_t *head, size_t head_size, uint64_t file_size, const char *path)
-{
-    (void)head;
-    (void)head_size;
-    (void)file_size;
     char ext[16], dotted[18];
-    wm_assimp_extension(path, ext, sizeof ext);
+    wm_assimp_extension(in->name, ext, sizeof ext);
     if (!ext[0])
         return 0;
     snprintf(dotted, sizeof dotted, ".%s", ext);
     /* Assimp decides by extension; a low score leaves room for a game format's magic. */
-    return aiIsExtensionSupported(dotted) ? 10 : unreadable_extension(ext) ? 5 : 0;
+    return aiIsExtensionSupported(dotted) ? 10 : wm_assimp_unreadable_extension(ext) ? 5 : 0;
+}
+
+/* OBJ is walkmesh's own reader, on the bytes. Assimp reads the others from the file
+ * (their side files, .bin or textures, sit beside it), in a contained process. */
+static wm_result assimp_read_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out,
+                                  wm_report *facts)
+{
+    (void)facts;
+    char ext[16];
+    wm_assimp_extension(in->name, ext, sizeof ext);
+    wm_options defaults;
+    if (!opts) {
+        wm_options_init(&defaults);
+        opts = &defaults;
+    }
+    wm_mesh_init(out);
+    if (strcmp(ext, "obj") == 0)
+        return wm_obj_check_and_read(ctx, in->name, opts, in->data, in->size, out);
+    if (!in->path)
+        return wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: Assimp reads '.%s' files from disk only: save it as a file",
+                        in->name, ext);
+    return wm_assimp_read(ctx, in->path, opts, out);
 }
 
 static const wm_option_desc assimp_options[] = {
@@ -85,10 +55,9 @@ const wm_format wm_format_assimp = {
                    "and every other format Assimp reads (in a contained process); writes glTF, GLB, PLY, STL, DAE "
                    "through Assimp; .blend of Blender 3+, USD and M3D are refused with advice",
     .extensions = assimp_extensions,
+    .capabilities = WM_CAN_TRANSITIONS, /* as lines; STL, which has none, says so itself */
     .probe = assimp_probe,
-    .read = wm_assimp_read,
+    .read = assimp_read_hook,
     .write = wm_assimp_write,
-    .info = NULL,
-    .validate = NULL,
     .options = assimp_options,
 };

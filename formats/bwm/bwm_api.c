@@ -11,9 +11,6 @@ struct wm_bwm_walkmesh {
 wm_result wm_bwm_open(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source, wm_bwm_walkmesh **out)
 {
     *out = NULL;
-    if (size < 8 || memcmp(data, "BWM V1.0", 8) != 0)
-        return wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: not a binary KotOR walkmesh (magic is not \"BWM V1.0\")",
-                        source ? source : "<memory>");
     wm_bwm_walkmesh *w = wm_alloc_array(ctx, 1, sizeof *w);
     if (!w)
         return WM_ERR_NOMEM;

@@ -22,7 +22,7 @@ typedef struct wm_bwm_hit {
 } wm_bwm_hit;
 
 /* Parses the binary walkmesh file image data[0..size) (source names it in messages). Bytes
- * that are not a binary walkmesh (wrong magic) are WM_ERR_UNSUPPORTED; a damaged one
+ * that are not a binary walkmesh (wrong magic) are WM_ERR_NOT_FORMAT; a damaged one
  * WM_ERR_TRUNCATED or WM_ERR_CORRUPT. */
 WM_API wm_result wm_bwm_open(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
                              wm_bwm_walkmesh **out);
