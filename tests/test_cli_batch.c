@@ -140,6 +140,21 @@ static void query_reads_standard_input(void **state)
     char *from_stdin = (char *)wmt_read_file(piped, &size);
     assert_int_equal(size, strlen(from_file));
     assert_memory_equal(from_stdin, from_file, size);
+    /* info and convert read standard input too; convert writes a WOK to standard output */
+    char *info_piped = in_dir(dir, "info.txt"), *direct_info = NULL;
+    const char *info_stream[] = {"info", "-", NULL}, *info_file[] = {"info", wok, NULL};
+    assert_int_equal(run_piped(wok, info_piped, info_stream), 0);
+    assert_int_equal(wmt_run_cli(&direct_info, NULL, info_file), 0);
+    char *streamed_info = (char *)wmt_read_file(info_piped, &size);
+    assert_string_equal(strchr(streamed_info, '\n'), strchr(direct_info, '\n')); /* all but "file: ..." */
+    free(streamed_info);
+    free(direct_info);
+    free(info_piped);
+    char *wok_piped = in_dir(dir, "piped.wok");
+    const char *to_stdout[] = {"convert", obj, "-", "--to", "wok", NULL};
+    assert_int_equal(run_piped(wok, wok_piped, to_stdout), 0);
+    assert_same_file(wok, wok_piped);
+    free(wok_piped);
     /* nothing there: exit status 6, the JSON says found: false */
     char *out = NULL;
     const char *nothing[] = {"query", wok, "height", "-9999", "9999", "--json", NULL};
