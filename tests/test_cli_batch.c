@@ -145,8 +145,11 @@ static void query_reads_standard_input(void **state)
     const char *info_stream[] = {"info", "-", NULL}, *info_file[] = {"info", wok, NULL};
     assert_int_equal(run_piped(wok, info_piped, info_stream), 0);
     assert_int_equal(wmt_run_cli(&direct_info, NULL, info_file), 0);
-    char *streamed_info = (char *)wmt_read_file(info_piped, &size);
-    assert_string_equal(strchr(streamed_info, '\n'), strchr(direct_info, '\n')); /* all but "file: ..." */
+    char *streamed_info = (char *)wmt_read_file(info_piped, &size); /* not NUL-terminated */
+    const char *streamed_rest = memchr(streamed_info, '\n', size), *direct_rest = strchr(direct_info, '\n');
+    size_t rest = size - (size_t)(streamed_rest - streamed_info); /* all but "file: ..." */
+    assert_int_equal(rest, strlen(direct_rest));
+    assert_memory_equal(streamed_rest, direct_rest, rest);
     free(streamed_info);
     free(direct_info);
     free(info_piped);
