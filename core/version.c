@@ -1,4 +1,4 @@
-#include "walkmesh.h"
+#include "wm_version.h"
 
 const char *wm_version(void)
 {

@@ -17,14 +17,14 @@ endfunction()
 function(check_consumer program label)
   execute_process(COMMAND "${program}" "${SAMPLE}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
     OUTPUT_STRIP_TRAILING_WHITESPACE)
-  # courtyard.obj: 56 triangles (corpus/README.md); the version is core/walkmesh.h's.
+  # courtyard.obj: 56 triangles (corpus/README.md); the version is core/wm_version.h's.
   if(NOT rc EQUAL 0 OR NOT out STREQUAL "${version} 56")
     message(FATAL_ERROR "${label} consumer printed '${out}' (exit ${rc}) ${err}, expected '${version} 56'")
   endif()
   message(STATUS "${label} consumer: ${out}")
 endfunction()
 
-file(STRINGS "${SOURCE_DIR}/core/walkmesh.h" version_line REGEX "#define WALKMESH_VERSION \"")
+file(STRINGS "${SOURCE_DIR}/core/wm_version.h" version_line REGEX "#define WALKMESH_VERSION \"")
 string(REGEX MATCH "[0-9]+\\.[0-9]+\\.[0-9]+" version "${version_line}")
 
 # 1. The shared library, installed.
@@ -46,13 +46,19 @@ if(NOT run_output MATCHES "\\(RUNPATH\\)[^\n]*\\$ORIGIN/\\.\\./lib")
 endif()
 run("${prefix}/bin/walkmesh" formats)
 
-# Installed headers: walkmesh.h and exactly the headers it includes.
+# Installed headers: walkmesh.h and exactly the headers it includes (a module's public header
+# in its folder: walkmesh/nwn2/wm_nwn2.h).
 file(GLOB_RECURSE installed LIST_DIRECTORIES true RELATIVE "${prefix}/include" "${prefix}/include/*")
-file(STRINGS "${SOURCE_DIR}/core/walkmesh.h" includes REGEX "^#include \"")
+file(STRINGS "${SOURCE_DIR}/formats/walkmesh.h" includes REGEX "^#include \"")
 set(expected walkmesh walkmesh/walkmesh.h)
 foreach(line IN LISTS includes)
   string(REGEX REPLACE "^#include \"([^\"]+)\".*" "walkmesh/\\1" header "${line}")
   list(APPEND expected ${header})
+  get_filename_component(folder "${header}" DIRECTORY)
+  list(FIND expected "${folder}" known)
+  if(known EQUAL -1)
+    list(APPEND expected ${folder})
+  endif()
 endforeach()
 list(SORT installed)
 list(SORT expected)

@@ -235,15 +235,24 @@ static void batch_conversion_continues_past_a_bad_input(void **state)
     char *written = wmt_join(out_dir, "courtyard.wok"), *not_written = wmt_join(out_dir, "bad.wok");
     assert_true(access(written, F_OK) == 0);
     assert_false(access(not_written, F_OK) == 0);
-    assert_non_null(strstr(err, "converted 1 of 2 files"));
+    assert_non_null(strstr(err, "1 of 2 files done, 1 failed"));
     free(err);
-    /* An unusable output folder converts nothing and claims nothing. */
-    char *missing_dir = wmt_join(dir, "missing");
-    const char *no_dir[] = {"convert", court, court, "-o", missing_dir, "--to", "wok", NULL};
+    /* A missing output folder is created; one that cannot be (a file is in the way) converts
+     * nothing and claims nothing. */
+    char *missing_dir = wmt_join(dir, "missing/deeper");
+    const char *created[] = {"convert", court, "-o", missing_dir, "--to", "wok", "-q", NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, created), 0);
+    char *created_file = wmt_join(missing_dir, "courtyard.wok");
+    assert_true(access(created_file, F_OK) == 0);
+    free(created_file);
+    char *blocked = wmt_join(written, "sub");
+    const char *no_dir[] = {"convert", court, "-o", blocked, "--to", "wok", NULL};
     err = NULL;
     assert_int_equal(wmt_run_cli(NULL, &err, no_dir), 3);
-    assert_null(strstr(err, "converted"));
+    assert_non_null(strstr(err, "cannot create the output folder"));
+    assert_null(strstr(err, "files done"));
     free(err);
+    free(blocked);
     wmt_remove_tree(dir);
     free(missing_dir);
     free(written);

@@ -49,9 +49,26 @@ void cli_ctx_init(wm_ctx *ctx, int quiet)
         ctx->warn = print_warning;
 }
 
+int cli_missing_file(const char *path)
+{
+    cli_error(CLI_NO_SUCH_FILE, path);
+    return EXIT_INPUT;
+}
+
+int cli_output_exists(const char *path)
+{
+    cli_error(CLI_EXISTS, path);
+    return EXIT_OUTPUT;
+}
+
 int cli_fail(const wm_ctx *ctx, wm_result result, int is_output)
 {
     cli_error("%s", ctx->message[0] ? ctx->message : wm_result_name(result));
+    return cli_exit_code(result, is_output);
+}
+
+int cli_exit_code(wm_result result, int is_output)
+{
     switch (result) {
     case WM_OK: return EXIT_OK;
     case WM_ERR_UNSUPPORTED:
@@ -66,237 +83,17 @@ int cli_fail(const wm_ctx *ctx, wm_result result, int is_output)
     }
 }
 
-int cli_is_help(const char *arg)
-{
-    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
-}
-
-void cli_mesh_options_init(cli_mesh_options *o)
-{
-    memset(o, 0, sizeof *o);
-    wm_options_init(&o->opts);
-}
-
-static int need_value(int argc, char **argv, int i)
-{
-    if (i + 1 >= argc) {
-        cli_error("%s needs a value (see --help)", argv[i]);
-        return 0;
-    }
-    return 1;
-}
-
-static int parse_float(const char *option, const char *text, float min, float max, float *out)
-{
-    char *end;
-    double v = strtod(text, &end);
-    if (*text == '\0' || *end != '\0' || !(v >= min && v <= max)) {
-        cli_error("%s: '%s' is not a number from %g to %g", option, text, (double)min, (double)max);
-        return 0;
-    }
-    *out = (float)v;
-    return 1;
-}
-
-/* Module options declared by the format descriptors. */
-static const wm_option_desc *find_module_option(const char *name)
-{
-    size_t count;
-    const wm_format *const *formats = wm_formats(&count);
-    for (size_t f = 0; f < count; f++)
-        for (const wm_option_desc *d = formats[f]->options; d && d->name; d++)
-            if (strcmp(d->name, name) == 0)
-                return d;
-    return NULL;
-}
-
-int cli_parse_mesh_option(cli_mesh_options *o, int argc, char **argv, int *i)
-{
-    const char *arg = argv[*i];
-    if (strcmp(arg, "--from") == 0 || strcmp(arg, "--to") == 0 || strcmp(arg, "--materials") == 0 ||
-        strcmp(arg, "--base") == 0) {
-        if (!need_value(argc, argv, *i))
-            return -1;
-        const char *value = argv[++*i];
-        if (arg[2] == 'f')
-            o->from = value;
-        else if (arg[2] == 't')
-            o->to = value;
-        else if (arg[2] == 'm')
-            o->materials = value;
-        else
-            o->opts.base_path = value;
-        return 1;
-    }
-    if (strcmp(arg, "--force") == 0 || strcmp(arg, "-f") == 0) {
-        o->force = 1;
-        return 1;
-    }
-    if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
-        o->quiet = 1;
-        return 1;
-    }
-    if (strcmp(arg, "--up") == 0) {
-        if (!need_value(argc, argv, *i))
-            return -1;
-        const char *v = argv[++*i];
-        if (strcmp(v, "y") == 0 || strcmp(v, "Y") == 0)
-            o->opts.up = WM_UP_Y;
-        else if (strcmp(v, "z") == 0 || strcmp(v, "Z") == 0)
-            o->opts.up = WM_UP_Z;
-        else {
-            cli_error("--up takes y or z, not '%s'", v);
-            return -1;
-        }
-        return 1;
-    }
-    if (strcmp(arg, "--walkable-slope") == 0) {
-        if (!need_value(argc, argv, *i) || !parse_float(arg, argv[*i + 1], 0.0f, 90.0f, &o->opts.walkable_slope))
-            return -1;
-        ++*i;
-        return 1;
-    }
-    if (strcmp(arg, "--weld") == 0) {
-        if (!need_value(argc, argv, *i) || !parse_float(arg, argv[*i + 1], 0.0f, 1000.0f, &o->opts.weld_tolerance))
-            return -1;
-        ++*i;
-        return 1;
-    }
-    if (strncmp(arg, "--", 2) == 0) {
-        const wm_option_desc *d = find_module_option(arg + 2);
-        if (!d)
-            return 0;
-        const char *value = "1";
-        if (d->arg) {
-            if (!need_value(argc, argv, *i))
-                return -1;
-            value = argv[++*i];
-        }
-        wm_ctx scratch;
-        wm_ctx_init(&scratch);
-        if (wm_option_set(&scratch, &o->opts, d->name, value)) {
-            cli_error("%s", scratch.message);
-            return -1;
-        }
-        return 1;
-    }
-    return 0;
-}
-
-int cli_mesh_options_apply(cli_mesh_options *o, wm_ctx *ctx)
-{
-    if (!o->materials)
-        return EXIT_OK;
-    wm_result r = wm_surface_table_load(ctx, o->materials, &o->table);
-    if (r)
-        return cli_fail(ctx, r, 0);
-    o->table_loaded = 1;
-    ctx->surfaces = &o->table;
-    return EXIT_OK;
-}
-
-void cli_mesh_options_free(cli_mesh_options *o, wm_ctx *ctx)
-{
-    if (o->table_loaded) {
-        if (ctx->surfaces == &o->table)
-            ctx->surfaces = NULL;
-        wm_surface_table_free(ctx, &o->table);
-        o->table_loaded = 0;
-    }
-}
-
-void cli_print_mesh_options_help(void)
-{
-    printf("Common options:\n"
-           "  --from FORMAT          read the input as FORMAT (a name from 'walkmesh formats')\n"
-           "  --to FORMAT|EXT        write as FORMAT, or with that extension in batch mode\n"
-           "  --materials FILE       surface table overriding the built-in one (see README: Materials)\n"
-           "  --up y|z               up axis of OBJ, PLY, STL... read and written (default y; glTF is\n"
-           "                         always y, FBX says its own)\n"
-           "  --walkable-slope DEG   triangles without a known material are walkable when at most DEG\n"
-           "                         degrees from horizontal, else surface 'nonwalk' (default 45)\n"
-           "  --weld TOL             weld tolerance for formats that weld (default 1e-4)\n"
-           "  --base FILE            existing game file whose other content the output keeps\n"
-           "  -f, --force            overwrite existing output files\n"
-           "  -q, --quiet            no warnings\n");
-    size_t count;
-    const wm_format *const *formats = wm_formats(&count);
-    for (size_t f = 0; f < count; f++) {
-        const wm_option_desc *d = formats[f]->options;
-        if (!d || !d->name)
-            continue;
-        printf("Options of the %s module:\n", formats[f]->name);
-        for (; d->name; d++) {
-            char left[64];
-            snprintf(left, sizeof left, "--%s%s%s", d->name, d->arg ? " " : "", d->arg ? d->arg : "");
-            printf("  %-22s %s\n", left, d->help);
-        }
-    }
-}
-
-int cli_parse_file_command(int argc, char **argv, void (*help)(void), cli_mesh_options *o, const char **path,
-                           int *json)
-{
-    cli_mesh_options_init(o);
-    *path = NULL;
-    *json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            help();
-            return EXIT_OK;
-        }
-        if (strcmp(argv[i], "--json") == 0) {
-            *json = 1;
-            continue;
-        }
-        int used = cli_parse_mesh_option(o, argc, argv, &i);
-        if (used < 0)
-            return EXIT_USAGE;
-        if (used)
-            continue;
-        if ((argv[i][0] == '-' && argv[i][1] != '\0') || *path) {
-            cli_error("%s: unexpected argument '%s' (see 'walkmesh %s --help')", argv[0], argv[i], argv[0]);
-            return EXIT_USAGE;
-        }
-        *path = argv[i];
-    }
-    if (!*path) {
-        cli_error("%s: which file? (see 'walkmesh %s --help')", argv[0], argv[0]);
-        return EXIT_USAGE;
-    }
-    return -1;
-}
-
-int cli_load_mesh(wm_ctx *ctx, const char *path, const char *forced_format, const wm_options *opts, wm_mesh *out,
-                  const wm_format **out_format)
-{
-    return cli_load_mesh_info(ctx, path, forced_format, opts, out, out_format, NULL);
-}
-
-int cli_load_mesh_info(wm_ctx *ctx, const char *path, const char *forced_format, const wm_options *opts,
-                       wm_mesh *out, const wm_format **out_format, wm_report *details)
-{
-    wm_mesh_init(out);
-    if (forced_format) {
-        const wm_format *format = wm_format_by_name(forced_format);
-        if (!format || !format->read) {
-            cli_error("--from %s: no such format that reads (see 'walkmesh formats')", forced_format);
-            return EXIT_FORMAT;
-        }
-    } else if (strcmp(path, "-") != 0 && !wm_file_exists(path)) {
-        cli_error("%s: no such file", path);
-        return EXIT_INPUT;
-    }
-    wm_result r = wm_info_format(ctx, path, forced_format, opts, out, details, out_format);
-    return r ? cli_fail(ctx, r, 0) : EXIT_OK;
-}
-
 static int progress_shown;
 
-void cli_progress(unsigned done, unsigned total, const char *label)
+void cli_progress(int quiet, unsigned done, unsigned total, const char *label)
 {
-    if (!isatty(STDERR_FILENO))
+    if (quiet)
         return;
+    if (!isatty(STDERR_FILENO)) {
+        if (label)
+            fprintf(stderr, "[%u/%u] %s\n", done, total, label);
+        return;
+    }
     int width = 30, filled = total ? (int)((double)done / total * width) : width;
     fprintf(stderr, "\r[");
     for (int i = 0; i < width; i++)

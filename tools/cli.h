@@ -1,21 +1,26 @@
-/* Shared pieces of the walkmesh command-line tool. Each command lives in
- * its own tools/cmd_<name>.c as `int cmd_<name>(int argc, char **argv)`
- * (argv[0] is the command name) and is listed in the table in main.c. */
+/* Shared pieces of the walkmesh command-line tool, a client of the public library only
+ * (walkmesh.h). Each command lives in its own tools/cmd_<name>.c as
+ * `int cmd_<name>(int argc, char **argv)` (argv[0] is the command name), is listed in the
+ * table in main.c, and declares its grammar as a cli_spec read by the one option parser. */
 #ifndef WM_CLI_H
 #define WM_CLI_H
 
 #include "walkmesh.h"
 
-/* Documented exit codes. */
+#include <stdio.h>
+
+/* Documented exit codes (main.c's usage, docs/cli.md). */
 enum {
     EXIT_OK = 0,
-    EXIT_USAGE = 1,       /* bad command line */
-    EXIT_INPUT = 2,       /* input missing, unreadable, truncated or corrupt */
-    EXIT_OUTPUT = 3,      /* output could not be written, or exists without --force */
-    EXIT_FORMAT = 4,      /* unsupported or ambiguous format */
-    EXIT_INVALID = 5,     /* validate found errors */
-    EXIT_NOT_FOUND = 6    /* query ran but found nothing there */
+    EXIT_USAGE = 1,    /* bad command line */
+    EXIT_INPUT = 2,    /* input missing, unreadable, truncated or corrupt */
+    EXIT_OUTPUT = 3,   /* output could not be written, or exists without --force */
+    EXIT_FORMAT = 4,   /* unsupported or ambiguous format, or an extension walkmesh cannot write */
+    EXIT_INVALID = 5,  /* validate found errors */
+    EXIT_NOT_FOUND = 6 /* query ran but found nothing there */
 };
+
+/* ------------------------------------------------------------------ messages (cli.c) */
 
 /* Prints "walkmesh: message" on stderr (one line). */
 void cli_error(const char *fmt, ...)
@@ -23,62 +28,149 @@ void cli_error(const char *fmt, ...)
     WM_PRINTF(1, 2)
 #endif
     ;
+/* The one wording for each of these, whichever command meets them (printed at once by the
+ * functions below, or left in a batch unit's context with wm_error). */
+#define CLI_NO_SUCH_FILE "%s: no such file"
+#define CLI_EXISTS "%s: exists already (use --force to overwrite)"
+int cli_missing_file(const char *path);  /* "PATH: no such file", returns EXIT_INPUT */
+int cli_output_exists(const char *path); /* "PATH: exists already (use --force to overwrite)", EXIT_OUTPUT */
 /* A context whose warnings go to stderr as "walkmesh: warning: ..." (unless quiet). */
 void cli_ctx_init(wm_ctx *ctx, int quiet);
 /* Prints the context message and maps the result to an exit code;
  * is_output selects EXIT_OUTPUT for I/O errors. */
 int cli_fail(const wm_ctx *ctx, wm_result result, int is_output);
+/* The exit code of a result without printing anything. */
+int cli_exit_code(wm_result result, int is_output);
 
-/* True when argv[i] is "-h" or "--help". */
-int cli_is_help(const char *arg);
+/* A one-line progress indicator on stderr: redrawn in place on a terminal, else one line per
+ * call that has a label. Silent when quiet. */
+void cli_progress(int quiet, unsigned done, unsigned total, const char *label);
+void cli_progress_end(void);
 
-/* Common option parsing for commands that read or write meshes.
- * Consumes the options it knows at argv[*i] (advancing *i) and returns 1;
- * returns 0 when the option is not one of them; -1 on a usage error
- * (already reported). Module options declared in format descriptors are
- * accepted too. */
+/* ------------------------------------------------------------- the grammar (cli_args.c) */
+
+/* What a command does, which decides the common options it takes. */
+enum {
+    CLI_WRITES = 1u << 0,  /* writes files: -f/--force, -o/--output */
+    CLI_RESULTS = 1u << 1, /* prints results: --json */
+    CLI_MESH = 1u << 2,    /* reads meshes: --from, --materials, --up, ... and module options */
+    CLI_JOBS = 1u << 3,    /* batches: -j/--jobs N */
+    CLI_MANY = 1u << 4     /* takes several inputs */
+};
+
+/* One option of a command's own. */
+typedef struct cli_option {
+    const char *name;  /* "--git" */
+    char letter;       /* short form ('o' for -o), 0: none */
+    const char *arg;   /* value placeholder ("AREA.git"); NULL: a flag */
+    int values;        /* values taken (1, or 2 for --path X1,Y1 X2,Y2); 0 for flags */
+    const char *help;
+} cli_option;
+
+#define CLI_MAX_OPTIONS 12
+
+typedef struct cli_spec {
+    const char *name;        /* the command */
+    unsigned features;       /* CLI_* */
+    const char *usage;       /* "Usage: walkmesh ..." lines, then what the command does */
+    const char *output_help; /* -o/--output's placeholder and help, "OUT.trx|DIR\tfile to write..." */
+    const char *footer;      /* examples, exit status (may be NULL) */
+    const cli_option *options; /* the command's own, terminated by {NULL} (may be NULL) */
+    int min_inputs;          /* positional arguments required */
+    int max_inputs;          /* at most; 0: any number, -1: none */
+} cli_spec;
+
+/* Reading options of commands that read meshes (CLI_MESH). */
 typedef struct cli_mesh_options {
     wm_options opts;
     const char *from;       /* --from FORMAT */
     const char *to;         /* --to FORMAT */
     const char *materials;  /* --materials FILE */
-    int force;              /* --force: overwrite outputs */
-    int quiet;              /* --quiet */
     wm_surface_table table; /* loaded --materials table */
     int table_loaded;
 } cli_mesh_options;
 
-void cli_mesh_options_init(cli_mesh_options *o);
-int cli_parse_mesh_option(cli_mesh_options *o, int argc, char **argv, int *i);
+typedef struct cli_args {
+    const cli_spec *spec;
+    const char **inputs; /* positional arguments; "-" is standard input */
+    int input_count;
+    const char *output;  /* -o/--output; "-" is standard output */
+    int quiet, force, json;
+    unsigned jobs;       /* -j/--jobs; 0 when not given */
+    cli_mesh_options mesh;
+    const char *values[CLI_MAX_OPTIONS][2]; /* the command's own options, by index in spec->options */
+    int given[CLI_MAX_OPTIONS];
+} cli_args;
+
+/* Parses argv by spec. Returns -1 when the command should run (args filled; free it with
+ * cli_args_free), else the exit code to return at once: EXIT_OK after -h/--help or
+ * -V/--version (printed), EXIT_USAGE after a usage error (reported). */
+int cli_parse(const cli_spec *spec, int argc, char **argv, cli_args *args);
+void cli_args_free(cli_args *args, wm_ctx *ctx);
+/* The value of the command's own option at index i (NULL when not given); k-th of its values. */
+const char *cli_value(const cli_args *args, int i, int k);
+/* The help of a command, every option it takes included. */
+void cli_print_help(const cli_spec *spec);
+/* The candidate nearest to word when within 2 edits (NULL: none), for "did you mean". */
+const char *cli_nearest(const char *word, const char *const *candidates, size_t count);
+/* Parses a whole number from min to max for option; reports and returns 0 when it is not one. */
+int cli_parse_count(const char *option, const char *text, unsigned min, unsigned max, unsigned *out);
+/* jobs from -j, else the processors online. */
+unsigned cli_jobs(const cli_args *args);
+
 /* Loads --materials into ctx (call once after parsing). Returns an exit code. */
 int cli_mesh_options_apply(cli_mesh_options *o, wm_ctx *ctx);
-void cli_mesh_options_free(cli_mesh_options *o, wm_ctx *ctx);
-/* Prints the help lines for the common options and every module option. */
-void cli_print_mesh_options_help(void);
+/* Reads any supported file ("-": standard input) into a mesh; details (may be NULL) gets the
+ * format's own facts from the same decoding; *out_format (may be NULL) the format that read
+ * it. Messages stay in ctx. */
+wm_result cli_load_mesh(wm_ctx *ctx, const cli_mesh_options *o, const char *path, wm_mesh *out,
+                        const wm_format **out_format, wm_report *details);
 
-/* Parses "COMMAND FILE [--json] [common and module options]" (info, validate).
- * Returns -1 when parsing succeeded (outputs set), else the exit code to
- * return: EXIT_OK after --help (help() was called) or EXIT_USAGE (reported). */
-int cli_parse_file_command(int argc, char **argv, void (*help)(void), cli_mesh_options *o, const char **path,
-                           int *json);
+/* ------------------------------------------------------------ files (cli_io.c) */
 
-/* Reads any supported file into a mesh, detecting the format (or using
- * forced_format). Returns an exit code; on error the message is printed. */
-int cli_load_mesh(wm_ctx *ctx, const char *path, const char *forced_format, const wm_options *opts,
-                  wm_mesh *out, const wm_format **out_format);
-/* Same, and details (may be NULL) gets the format's own facts from the same read
- * (wm_info_format: the file is read and decoded once). */
-int cli_load_mesh_info(wm_ctx *ctx, const char *path, const char *forced_format, const wm_options *opts,
-                       wm_mesh *out, const wm_format **out_format, wm_report *details);
+/* Every input exists (or is "-"); else reports the first missing one. Returns an exit code. */
+int cli_check_inputs(const char *const *paths, int count);
+/* An output that may be written: refused when it exists and force is not set. */
+int cli_check_output(const char *path, int force);
+/* The same inside a batch unit: the message stays in ctx. Returns an exit code. */
+int cli_unit_check_output(wm_ctx *ctx, const char *path, int force);
+/* Reads a whole file, or standard input for "-". Returns a result; free *data with wm_free. */
+wm_result cli_read_input(wm_ctx *ctx, const char *path, uint8_t **data, size_t *size);
+/* Writes bytes to path atomically (or to standard output for "-"). */
+wm_result cli_write_output(wm_ctx *ctx, const char *path, const void *data, size_t size, int force);
+/* Creates a batch's output folder (and its parents) when missing. Returns an exit code. */
+int cli_make_folder(const char *path);
+/* DIR/<stem of in>.<ext> (malloc'ed; NULL when out of memory). */
+char *cli_batch_path(const char *dir, const char *in, const char *ext);
+/* Two inputs that map to one batch output are refused. Returns an exit code. */
+int cli_refuse_colliding_outputs(const char *dir, const char *const *inputs, int count, const char *ext);
+/* An output path whose extension walkmesh writes for this command ("svg" for render): else
+ * reports "walkmesh cannot write .png" and returns EXIT_FORMAT. */
+int cli_require_extension(const char *command, const char *path, const char *ext);
 
-/* A one-line progress indicator on stderr ("\r[12/40] name"), only when
- * stderr is a terminal. */
-void cli_progress(unsigned done, unsigned total, const char *label);
-void cli_progress_end(void);
+/* ------------------------------------------------------------ batches (cli_batch.c) */
 
-/* Replaces argv with the command line in UTF-8 where the system passes something else (Windows). */
+/* One unit of a batch: runs on any thread, reports through ctx (whose messages the batch
+ * prints in one block with the unit's progress line) and returns an exit code. A line for
+ * standard output (a summary, JSON) goes to out. */
+typedef int (*cli_batch_fn)(void *user, int index, wm_ctx *ctx, wm_buffer *out);
+
+/* Runs fn for every index < count on `jobs` threads (wm_parallel_for). Each unit's stdout
+ * text and messages are printed in input order as units finish; progress lines
+ * "[done/count] label" go to stderr unless quiet. Returns the worst exit code, and says how
+ * many failed when count > 1. */
+int cli_batch_run(const cli_args *args, int count, const char *const *labels, cli_batch_fn fn, void *user);
+
+/* ------------------------------------------------------------ platform (cli_windows.c) */
+
+/* Replaces argv with the command line in UTF-8 where the system passes something else
+ * (Windows), expanding * and ? there too, since cmd leaves them to the program. */
 void cli_utf8_arguments(int *argc, char ***argv);
-/* The processors online (at least 1): the default thread count. */
-unsigned cli_cpu_count(void);
+/* Creates one folder (UTF-8 path); 0 on success. */
+int cli_platform_mkdir(const char *path);
+/* True when path names an existing folder. */
+int cli_is_folder(const char *path);
+/* Standard input or output in binary mode (Windows translates line ends otherwise). */
+void cli_platform_binary(FILE *stream);
 
 #endif

@@ -1,31 +1,50 @@
 #include "cli.h"
+#include "report_print.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-static void help(void)
-{
-    printf("Usage: walkmesh convert IN OUT [options]\n"
-           "       walkmesh convert IN... -o DIR --to FORMAT|EXT [options]\n\n"
-           "Converts IN to OUT through the neutral walkmesh model. Formats come from the extensions\n"
-           "(or from the content when the extension is unknown or shared); --from and --to name them.\n"
-           "With -o DIR every IN becomes DIR/<name>.<ext>, with a progress line per file.\n"
-           "Outputs are written to a temporary file and renamed into place; an existing output is\n"
-           "only replaced with --force.\n\n"
-           "Examples:\n"
-           "  walkmesh convert courtyard.obj courtyard.wok\n"
-           "  walkmesh convert m01aa.wok m01aa.obj --up z\n"
-           "  walkmesh convert a.wok b.wok c.wok -o out --to obj\n\n"
-           "  -o, --output-dir DIR   batch mode: write every input into DIR\n");
-    cli_print_mesh_options_help();
-}
+enum { OPT_TO, OPT_BASE, OPT_OUTPUT_DIR };
+
+static const cli_option convert_options[] = {
+    [OPT_TO] = {"--to", 0, "FORMAT|EXT", 1, "write as FORMAT, or with that extension in batch mode"},
+    [OPT_BASE] = {"--base", 0, "FILE", 1, "existing game file whose other content the output keeps"},
+    [OPT_OUTPUT_DIR] = {"--output-dir", 0, "DIR", 1, "same as -o DIR"},
+    {NULL, 0, NULL, 0, NULL}};
+
+static const cli_spec convert_spec = {
+    .name = "convert",
+    .features = CLI_WRITES | CLI_RESULTS | CLI_MESH | CLI_JOBS | CLI_MANY,
+    .usage = "Usage: walkmesh convert IN OUT [options]\n"
+             "       walkmesh convert IN... -o DIR --to FORMAT|EXT [options]\n\n"
+             "Converts IN to OUT through the neutral walkmesh model. Formats come from the extensions\n"
+             "(or from the content when the extension is unknown or shared); --from and --to name them.\n"
+             "An OUT extension walkmesh cannot write is an error. With -o DIR every IN becomes\n"
+             "DIR/<name>.<ext> (DIR created when missing), converted side by side on --jobs threads,\n"
+             "with a progress line per file. Outputs are written to a temporary file and renamed into\n"
+             "place; an existing output is only replaced with --force. --json prints a summary of each\n"
+             "conversion.\n",
+    .output_help = "DIR\tbatch mode: write every input into DIR",
+    .footer = "Examples:\n"
+              "  walkmesh convert courtyard.obj courtyard.wok\n"
+              "  walkmesh convert m01aa.wok m01aa.obj --up z\n"
+              "  walkmesh convert a.wok b.wok c.wok -o out --to obj\n\n"
+              "Exit status: 0 converted, 1 usage, 2 input missing or unreadable, 3 output not written\n"
+              "(exists without --force), 4 unsupported format or extension.\n",
+    .options = convert_options,
+    .min_inputs = 1,
+};
 
 /* Output format and extension from --to (a format name or an extension) or from the output path. */
 static int output_format(wm_ctx *ctx, const char *to, const char *out_path, const wm_format **format,
                          const char **ext)
 {
+    /* an OUT whose extension no format writes is refused even with --to: never a file in
+     * another format than its name says */
+    const char *name = out_path ? wm_path_file_name(out_path) : NULL;
+    if (to && name && strrchr(name, '.') && wm_format_by_extension(ctx, out_path, 1, format) == WM_ERR_UNSUPPORTED)
+        return cli_fail(ctx, WM_ERR_UNSUPPORTED, 1);
     if (to) {
         *format = wm_format_by_name(to);
         if (*format) {
@@ -49,170 +68,111 @@ static int output_format(wm_ctx *ctx, const char *to, const char *out_path, cons
     return r ? cli_fail(ctx, r, 1) : EXIT_OK;
 }
 
-/* The steps of wm_convert, so a failure is known to be the input's or the output's. */
-static int convert_one(wm_ctx *ctx, cli_mesh_options *o, const char *in, const char *out, const wm_format *out_format)
+typedef struct convert_job {
+    const cli_args *args;
+    const char *dir;            /* batch: the output folder */
+    const char *ext;            /* batch: the extension written */
+    const wm_format *out_format;
+} convert_job;
+
+static void put_summary(wm_buffer *text, const char *in, const char *out, const wm_format *format,
+                        const wm_mesh *mesh)
 {
-    if (!o->force && strcmp(out, "-") != 0 && wm_file_exists(out)) { /* before reading anything */
-        cli_error("%s: exists already (use --force to overwrite)", out);
-        return EXIT_OUTPUT;
-    }
+    wm_put_text(text, "{\"input\": ");
+    json_string(text, in);
+    wm_put_text(text, ", \"output\": ");
+    json_string(text, out);
+    wm_put_text(text, ", \"format\": \"%s\", \"vertices\": %u, \"triangles\": %u}\n", format->name,
+                mesh->vertex_count, mesh->triangle_count);
+}
+
+/* The steps of wm_convert, so a failure is known to be the input's or the output's, and the
+ * summary has the mesh's counts. */
+static int convert_to(const convert_job *job, wm_ctx *ctx, const char *in, const char *out, wm_buffer *text)
+{
+    int code = cli_unit_check_output(ctx, out, job->args->force); /* before reading anything */
+    if (code)
+        return code;
     wm_input source;
     wm_mesh mesh;
     const wm_format *source_format = NULL;
     wm_result r = wm_input_load(ctx, in, &source);
-    if (!r && (r = wm_mesh_read_input(ctx, &source, o->from, &o->opts, &mesh, NULL, &source_format)))
+    if (!r && (r = wm_mesh_read_input(ctx, &source, job->args->mesh.from, &job->args->mesh.opts, &mesh, NULL,
+                                      &source_format)) != WM_OK)
         wm_input_free(ctx, &source);
     if (r)
-        return cli_fail(ctx, r, 0);
-    if (source_format != out_format) /* only a writer of the source's own format reads its bytes */
+        return cli_exit_code(r, 0);
+    if (source_format != job->out_format) /* only a writer of the source's own format reads its bytes */
         wm_input_drop_bytes(ctx, &source);
-    wm_options opts = o->opts;
+    wm_options opts = job->args->mesh.opts; /* a copy per unit: units run side by side */
     opts.source = &source;
     opts.source_format = source_format;
-    r = wm_mesh_save(ctx, &mesh, out, out_format->name, &opts, o->force);
+    opts.base_path = cli_value(job->args, OPT_BASE, 0);
+    r = wm_mesh_save(ctx, &mesh, out, job->out_format->name, &opts, job->args->force);
+    if (!r && job->args->json)
+        put_summary(text, in, out, job->out_format, &mesh);
     wm_mesh_free(ctx, &mesh);
     wm_input_free(ctx, &source);
-    return r ? cli_fail(ctx, r, 1) : EXIT_OK;
+    return r ? cli_exit_code(r, 1) : EXIT_OK;
 }
 
-static char *batch_output_path(const char *dir, const char *in, const char *ext)
+static int convert_unit(void *user, int index, wm_ctx *ctx, wm_buffer *text)
 {
-    const char *name = wm_path_file_name(in);
-    const char *dot = strrchr(name, '.');
-    size_t stem = dot && dot != name ? (size_t)(dot - name) : strlen(name);
-    size_t size = strlen(dir) + stem + strlen(ext) + 3;
-    char *path = malloc(size);
-    if (path)
-        snprintf(path, size, "%s/%.*s.%s", dir, (int)stem, name, ext);
-    return path;
-}
-
-/* Two inputs with the same stem map to one DIR/<name>.<ext>; the second
- * would replace the first's output. Returns EXIT_OK or EXIT_OUTPUT. */
-static int refuse_colliding_outputs(const char *dir, const char **inputs, int count, const char *ext)
-{
-    char **outs = calloc((size_t)count, sizeof *outs);
-    int code = outs ? EXIT_OK : EXIT_OUTPUT;
-    for (int i = 0; !code && i < count; i++)
-        if (!(outs[i] = batch_output_path(dir, inputs[i], ext)))
-            code = EXIT_OUTPUT;
-    for (int i = 0; !code && i < count; i++)
-        for (int j = 0; !code && j < i; j++)
-            if (strcmp(outs[i], outs[j]) == 0) {
-                cli_error("%s: both %s and %s would be written there; convert them separately", outs[i],
-                          inputs[j], inputs[i]);
-                code = EXIT_OUTPUT;
-            }
-    for (int i = 0; outs && i < count; i++)
-        free(outs[i]);
-    free(outs);
+    const convert_job *job = user;
+    const char *in = job->args->inputs[index];
+    if (!job->dir)
+        return convert_to(job, ctx, in, job->args->inputs[1], text);
+    char *out = cli_batch_path(job->dir, in, job->ext);
+    int code = out ? convert_to(job, ctx, in, out, text) : cli_exit_code(wm_error(ctx, WM_ERR_NOMEM, "out of memory"), 1);
+    free(out);
     return code;
+}
+
+/* The arguments make sense together: IN OUT, or IN... -o DIR --to EXT. */
+static int check_grammar(cli_args *args)
+{
+    const char *dir = args->output ? args->output : cli_value(args, OPT_OUTPUT_DIR, 0);
+    args->output = dir;
+    if (!dir && args->input_count != 2) {
+        cli_error("convert: needs IN and OUT (see 'walkmesh convert --help')");
+        return EXIT_USAGE;
+    }
+    if (dir && !args->mesh.to) {
+        cli_error("convert: batch mode needs inputs and --to FORMAT|EXT (see 'walkmesh convert --help')");
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
 }
 
 int cmd_convert(int argc, char **argv)
 {
-    cli_mesh_options o;
-    cli_mesh_options_init(&o);
-    const char *out_dir = NULL;
-    const char **positional = calloc((size_t)argc, sizeof *positional);
-    int count = 0, code = EXIT_OK;
-    if (!positional)
-        return EXIT_INPUT;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            help();
-            free(positional);
-            return EXIT_OK;
-        }
-        if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output-dir") == 0) {
-            if (i + 1 >= argc) {
-                cli_error("%s needs a folder", argv[i]);
-                free(positional);
-                return EXIT_USAGE;
-            }
-            out_dir = argv[++i];
-            continue;
-        }
-        int used = cli_parse_mesh_option(&o, argc, argv, &i);
-        if (used < 0) {
-            free(positional);
-            return EXIT_USAGE;
-        }
-        if (used)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            cli_error("convert: unknown option '%s' (see 'walkmesh convert --help')", argv[i]);
-            free(positional);
-            return EXIT_USAGE;
-        }
-        positional[count++] = argv[i];
-    }
-    if ((!out_dir && count != 2) || (out_dir && (count < 1 || !o.to))) {
-        cli_error(out_dir ? "convert: batch mode needs inputs and --to FORMAT|EXT (see 'walkmesh convert --help')"
-                          : "convert: needs IN and OUT (see 'walkmesh convert --help')");
-        free(positional);
-        return EXIT_USAGE;
-    }
+    cli_args args;
+    int code = cli_parse(&convert_spec, argc, argv, &args);
+    if (code >= 0)
+        return code;
+    args.mesh.to = cli_value(&args, OPT_TO, 0);
     wm_ctx ctx;
-    cli_ctx_init(&ctx, o.quiet);
-    code = cli_mesh_options_apply(&o, &ctx);
-    const wm_format *out_format = NULL;
-    const char *ext = NULL;
-    for (int i = 0; !code && i < (out_dir ? count : 1); i++)
-        if (strcmp(positional[i], "-") != 0 && !wm_file_exists(positional[i])) {
-            cli_error("%s: no such file", positional[i]);
-            code = EXIT_INPUT;
-        }
-    if (!code && o.opts.base_path && !wm_file_exists(o.opts.base_path)) { /* an input too */
-        cli_error("--base %s: no such file", o.opts.base_path);
-        code = EXIT_INPUT;
+    cli_ctx_init(&ctx, args.quiet);
+    convert_job job = {&args, NULL, NULL, NULL};
+    code = check_grammar(&args);
+    if (!code)
+        code = cli_mesh_options_apply(&args.mesh, &ctx);
+    int batch = args.output != NULL, count = batch ? args.input_count : 1;
+    if (!code)
+        code = cli_check_inputs(args.inputs, count);
+    const char *base = cli_value(&args, OPT_BASE, 0);
+    if (!code && base && !wm_file_exists(base)) /* an input too */
+        code = cli_missing_file(base);
+    if (!code)
+        code = output_format(&ctx, args.mesh.to, batch ? NULL : args.inputs[1], &job.out_format, &job.ext);
+    if (!code && batch) {
+        job.dir = args.output;
+        code = cli_make_folder(job.dir);
+        if (!code)
+            code = cli_refuse_colliding_outputs(job.dir, args.inputs, count, job.ext);
     }
     if (!code)
-        code = output_format(&ctx, o.to, out_dir ? NULL : positional[1], &out_format, &ext);
-    if (!code && !out_dir) {
-        code = convert_one(&ctx, &o, positional[0], positional[1], out_format);
-    } else if (!code) {
-        if (access(out_dir, W_OK) != 0) {
-            cli_error("%s: output folder does not exist or is not writable", out_dir);
-            cli_mesh_options_free(&o, &ctx);
-            free(positional);
-            return EXIT_OUTPUT;
-        }
-        code = refuse_colliding_outputs(out_dir, positional, count, ext);
-        if (code) {
-            cli_mesh_options_free(&o, &ctx);
-            free(positional);
-            return code;
-        }
-        /* A failing input does not stop the batch: the worst exit code wins. */
-        int failed = 0, interactive = isatty(STDERR_FILENO);
-        for (int i = 0; i < count; i++) {
-            char *out = batch_output_path(out_dir, positional[i], ext);
-            if (!out) {
-                code = EXIT_OUTPUT;
-                failed = count - i;
-                break;
-            }
-            if (interactive)
-                cli_progress((unsigned)i, (unsigned)count, positional[i]);
-            else
-                fprintf(stderr, "[%d/%d] %s -> %s\n", i + 1, count, positional[i], out);
-            int one = convert_one(&ctx, &o, positional[i], out, out_format);
-            if (one) {
-                cli_progress_end();
-                failed++;
-                if (!code || one > code)
-                    code = one;
-            }
-            free(out);
-        }
-        if (interactive)
-            cli_progress((unsigned)count, (unsigned)count, "done");
-        cli_progress_end();
-        if (count > 1)
-            fprintf(stderr, "walkmesh: converted %d of %d files\n", count - failed, count);
-    }
-    cli_mesh_options_free(&o, &ctx);
-    free(positional);
+        code = cli_batch_run(&args, count, args.inputs, convert_unit, &job);
+    cli_args_free(&args, &ctx);
     return code;
 }

@@ -1,33 +1,75 @@
+/* walkmesh formats: the format modules and what each reads and writes. */
 #include "cli.h"
+#include "report_print.h"
 
-#include <stdio.h>
 #include <string.h>
 
-int cmd_formats(int argc, char **argv)
+static const cli_spec formats_spec = {
+    .name = "formats",
+    .features = CLI_RESULTS,
+    .usage = "Usage: walkmesh formats [--json]\n\n"
+             "Lists every format module: its name (for --from/--to), what it reads and writes, its\n"
+             "extensions and whether it offers validate.\n",
+    .max_inputs = -1, /* none */
+};
+
+static void print_json(wm_buffer *out, const wm_format *const *formats, size_t count)
 {
-    if (argc > 1) {
-        if (cli_is_help(argv[1])) {
-            printf("Usage: walkmesh formats\n\nLists every format module: its name (for --from/--to), what it\n"
-                   "reads and writes, its extensions and whether it offers validate.\n");
-            return EXIT_OK;
+    wm_put_text(out, "[");
+    for (size_t i = 0; i < count; i++) {
+        const wm_format *f = formats[i];
+        wm_put_text(out, "%s\n{\"name\": ", i ? "," : "");
+        json_string(out, f->name);
+        wm_put_text(out, ", \"read\": %s, \"write\": %s, \"validate\": %s, \"extensions\": [", f->read ? "true" : "false",
+                    f->write ? "true" : "false", f->validate ? "true" : "false");
+        for (const char *const *e = f->extensions; e && *e; e++) {
+            wm_put_text(out, e == f->extensions ? "" : ", ");
+            json_string(out, *e);
         }
-        cli_error("formats takes no arguments (see 'walkmesh formats --help')");
-        return EXIT_USAGE;
+        wm_put_text(out, "], \"description\": ");
+        json_string(out, f->description);
+        wm_put_text(out, "}");
     }
-    size_t count;
-    const wm_format *const *formats = wm_formats(&count);
+    wm_put_text(out, "\n]\n");
+}
+
+static void print_table(wm_buffer *out, const wm_format *const *formats, size_t count)
+{
     int width = 4;
     for (size_t i = 0; i < count; i++)
         if ((int)strlen(formats[i]->name) > width)
             width = (int)strlen(formats[i]->name);
-    printf("%-*s %-5s %-5s %-8s %s\n", width, "name", "read", "write", "validate", "extensions / description");
+    wm_put_text(out, "%-*s %-5s %-5s %-8s %s\n", width, "name", "read", "write", "validate", "extensions / description");
     for (size_t i = 0; i < count; i++) {
         const wm_format *f = formats[i];
-        printf("%-*s %-5s %-5s %-8s ", width, f->name, f->read ? "yes" : "no", f->write ? "yes" : "no",
-               f->validate ? "yes" : "no");
+        wm_put_text(out, "%-*s %-5s %-5s %-8s ", width, f->name, f->read ? "yes" : "no", f->write ? "yes" : "no",
+                    f->validate ? "yes" : "no");
         for (const char *const *e = f->extensions; e && *e; e++)
-            printf("%s.%s", e == f->extensions ? "" : " ", *e);
-        printf("\n%*s %s\n", width, "", f->description);
+            wm_put_text(out, "%s.%s", e == f->extensions ? "" : " ", *e);
+        wm_put_text(out, "\n%*s %s\n", width, "", f->description);
     }
-    return EXIT_OK;
+}
+
+int cmd_formats(int argc, char **argv)
+{
+    cli_args args;
+    int code = cli_parse(&formats_spec, argc, argv, &args);
+    if (code >= 0)
+        return code;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    wm_buffer out;
+    wm_buffer_init(&out, &ctx);
+    size_t count;
+    const wm_format *const *formats = wm_formats(&count);
+    if (args.json)
+        print_json(&out, formats, count);
+    else
+        print_table(&out, formats, count);
+    code = out.status ? cli_fail(&ctx, out.status, 0) : EXIT_OK;
+    if (!code)
+        fwrite(out.data, 1, out.size, stdout);
+    wm_buffer_free(&out);
+    cli_args_free(&args, &ctx);
+    return code;
 }

@@ -4,122 +4,126 @@
 #include <stdio.h>
 #include <string.h>
 
-static void help(void)
-{
-    printf("Usage: walkmesh info FILE [--json] [options]\n\n"
-           "Reads FILE (any format 'walkmesh formats' lists) and prints its format, vertex, triangle\n"
-           "and object counts, bounding box (Z-up game coordinates), a histogram of surfaces, the\n"
-           "walkable count, and the format's own details (trees, packets, tiles...).\n\n"
-           "  --json                 machine-readable output\n");
-    cli_print_mesh_options_help();
-}
+static const cli_spec info_spec = {
+    .name = "info",
+    .features = CLI_RESULTS | CLI_MESH | CLI_MANY,
+    .usage = "Usage: walkmesh info FILE... [--json] [options]\n\n"
+             "Reads each FILE (any format 'walkmesh formats' lists) and prints its format, vertex,\n"
+             "triangle and object counts, bounding box (Z-up game coordinates), a histogram of\n"
+             "surfaces, the walkable count, and the format's own details (trees, packets, tiles...).\n"
+             "With --json, one object per file (an array for several files).\n",
+    .footer = "Exit status: 0 read, 1 usage, 2 input missing or unreadable, 4 unknown format.\n",
+    .min_inputs = 1,
+};
 
-static void print_text(const char *path, const wm_format *format, const wm_mesh *mesh, const uint32_t *histogram,
+static void print_text(wm_buffer *out, const char *path, const wm_format *format, const wm_mesh *mesh, const uint32_t *histogram,
                        const uint32_t *walk_histogram, uint32_t walkable, const wm_surface_table *table,
                        const wm_report *details)
 {
     float min[3], max[3];
     wm_mesh_bounds(mesh, min, max);
-    printf("file: %s\nformat: %s\nvertices: %u\ntriangles: %u\nwalkable: %u\nobjects: %u\n", path, format->name,
+    wm_put_text(out, "file: %s\nformat: %s\nvertices: %u\ntriangles: %u\nwalkable: %u\nobjects: %u\n", path, format->name,
            mesh->vertex_count, mesh->triangle_count, walkable, mesh->object_count);
-    printf("bounds: min %.6g %.6g %.6g  max %.6g %.6g %.6g\n", min[0], min[1], min[2], max[0], max[1], max[2]);
-    printf("surfaces:\n");
+    wm_put_text(out, "bounds: min %.6g %.6g %.6g  max %.6g %.6g %.6g\n", min[0], min[1], min[2], max[0], max[1], max[2]);
+    wm_put_text(out, "surfaces:\n");
     for (uint32_t s = 0; s < table->count; s++)
         if (histogram[s])
-            printf("  %-16s %8u triangles (%u walkable)\n", table->entries[s].name, histogram[s], walk_histogram[s]);
+            wm_put_text(out, "  %-16s %8u triangles (%u walkable)\n", table->entries[s].name, histogram[s], walk_histogram[s]);
     if (details->count) {
-        printf("%s details:\n", format->name);
-        report_print_text(stdout, details, "  ");
+        wm_put_text(out, "%s details:\n", format->name);
+        report_print_text(out, details, "  ");
     }
 }
 
-static void print_json(const char *path, const wm_format *format, const wm_mesh *mesh, const uint32_t *histogram,
+static void print_json(wm_buffer *out, const char *path, const wm_format *format, const wm_mesh *mesh, const uint32_t *histogram,
                        const uint32_t *walk_histogram, uint32_t walkable, const wm_surface_table *table,
                        const wm_report *details)
 {
     float min[3], max[3];
     wm_mesh_bounds(mesh, min, max);
-    printf("{\"file\": ");
-    json_string(stdout, path);
-    printf(", \"format\": \"%s\", \"vertices\": %u, \"triangles\": %u, \"walkable\": %u, ", format->name,
+    wm_put_text(out, "{\"file\": ");
+    json_string(out, path);
+    wm_put_text(out, ", \"format\": \"%s\", \"vertices\": %u, \"triangles\": %u, \"walkable\": %u, ", format->name,
            mesh->vertex_count, mesh->triangle_count, walkable);
-    printf("\"bounds\": {");
+    wm_put_text(out, "\"bounds\": {");
     for (int corner = 0; corner < 2; corner++) {
         const float *v = corner ? max : min;
-        printf("%s\"%s\": [", corner ? ", " : "", corner ? "max" : "min");
+        wm_put_text(out, "%s\"%s\": [", corner ? ", " : "", corner ? "max" : "min");
         for (int k = 0; k < 3; k++) {
-            fputs(k ? ", " : "", stdout);
-            json_float(stdout, v[k]);
+            wm_put_text(out, k ? ", " : "");
+            json_float(out, v[k]);
         }
-        putchar(']');
+        wm_put_text(out, "]");
     }
-    printf("}, ");
-    printf("\"surfaces\": {");
+    wm_put_text(out, "}, ");
+    wm_put_text(out, "\"surfaces\": {");
     int first = 1;
     for (uint32_t s = 0; s < table->count; s++)
         if (histogram[s]) {
-            printf("%s", first ? "" : ", ");
-            json_string(stdout, table->entries[s].name);
-            printf(": {\"triangles\": %u, \"walkable\": %u}", histogram[s], walk_histogram[s]);
+            wm_put_text(out, "%s", first ? "" : ", ");
+            json_string(out, table->entries[s].name);
+            wm_put_text(out, ": {\"triangles\": %u, \"walkable\": %u}", histogram[s], walk_histogram[s]);
             first = 0;
         }
-    printf("}, \"objects\": [");
+    wm_put_text(out, "}, \"objects\": [");
     for (uint32_t o = 0; o < mesh->object_count; o++) {
-        printf("%s", o ? ", " : "");
-        json_string(stdout, mesh->object_names[o]);
+        wm_put_text(out, "%s", o ? ", " : "");
+        json_string(out, mesh->object_names[o]);
     }
-    printf("], \"details\": ");
-    report_print_facts_json(stdout, details);
-    printf("}\n");
+    wm_put_text(out, "], \"details\": ");
+    report_print_facts_json(out, details);
+    wm_put_text(out, "}\n");
 }
 
-int cmd_info(int argc, char **argv)
+static int info_one(void *user, int index, wm_ctx *ctx, wm_buffer *out)
 {
-    cli_mesh_options o;
-    const char *path;
-    int json;
-    int parsed = cli_parse_file_command(argc, argv, help, &o, &path, &json);
-    if (parsed >= 0)
-        return parsed;
-    wm_ctx ctx;
-    cli_ctx_init(&ctx, o.quiet || json);
-    int code = cli_mesh_options_apply(&o, &ctx);
-    if (code)
-        return code;
+    const cli_args *args = user;
+    const char *path = args->inputs[index];
     wm_mesh mesh;
     const wm_format *format;
     wm_report details;
-    wm_report_init(&details, &ctx);
-    code = cli_load_mesh_info(&ctx, path, o.from, &o.opts, &mesh, &format, &details);
-    if (code) {
+    wm_report_init(&details, ctx);
+    wm_result r = cli_load_mesh(ctx, &args->mesh, path, &mesh, &format, &details);
+    if (r) {
         wm_report_free(&details);
-        cli_mesh_options_free(&o, &ctx);
-        return code;
+        return cli_exit_code(r, 0);
     }
-    const wm_surface_table *table = wm_surfaces(&ctx);
-    uint32_t *histogram = wm_alloc_array(&ctx, table->count, sizeof *histogram);
-    uint32_t *walk_histogram = wm_alloc_array(&ctx, table->count, sizeof *walk_histogram);
-    if (!histogram || !walk_histogram) {
-        code = cli_fail(&ctx, WM_ERR_NOMEM, 0);
-        goto done;
-    }
+    const wm_surface_table *table = wm_surfaces(ctx);
+    uint32_t *histogram = wm_alloc_array(ctx, table->count, sizeof *histogram);
+    uint32_t *walk_histogram = wm_alloc_array(ctx, table->count, sizeof *walk_histogram);
     uint32_t walkable = 0;
-    for (uint32_t t = 0; t < mesh.triangle_count; t++) {
+    for (uint32_t t = 0; histogram && walk_histogram && t < mesh.triangle_count; t++) {
         if (mesh.surfaces[t] < table->count) {
             histogram[mesh.surfaces[t]]++;
             walk_histogram[mesh.surfaces[t]] += mesh.walkable[t];
         }
         walkable += mesh.walkable[t];
     }
-    if (json)
-        print_json(path, format, &mesh, histogram, walk_histogram, walkable, table, &details);
-    else
-        print_text(path, format, &mesh, histogram, walk_histogram, walkable, table, &details);
-done:
+    int code = histogram && walk_histogram ? EXIT_OK : cli_exit_code(WM_ERR_NOMEM, 0);
+    if (!code && args->json)
+        print_json(out, path, format, &mesh, histogram, walk_histogram, walkable, table, &details);
+    else if (!code)
+        print_text(out, path, format, &mesh, histogram, walk_histogram, walkable, table, &details);
     wm_report_free(&details);
-    wm_free(&ctx, histogram);
-    wm_free(&ctx, walk_histogram);
-    wm_mesh_free(&ctx, &mesh);
-    cli_mesh_options_free(&o, &ctx);
+    wm_free(ctx, histogram);
+    wm_free(ctx, walk_histogram);
+    wm_mesh_free(ctx, &mesh);
+    return code;
+}
+
+int cmd_info(int argc, char **argv)
+{
+    cli_args args;
+    int code = cli_parse(&info_spec, argc, argv, &args);
+    if (code >= 0)
+        return code;
+    wm_ctx ctx;
+    cli_ctx_init(&ctx, args.quiet || args.json);
+    code = cli_mesh_options_apply(&args.mesh, &ctx);
+    if (!code)
+        code = cli_check_inputs(args.inputs, args.input_count);
+    if (!code)
+        code = cli_batch_run(&args, args.input_count, args.inputs, info_one, &args);
+    cli_args_free(&args, &ctx);
     return code;
 }

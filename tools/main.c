@@ -1,7 +1,6 @@
 /* walkmesh: the command-line client of the walkmesh library. */
 #include "cli.h"
 
-#include <stdio.h>
 #include <string.h>
 
 int cmd_formats(int argc, char **argv);
@@ -18,27 +17,55 @@ typedef struct command {
     const char *summary;
 } command;
 
+/* One line per command; a new command adds its tools/cmd_<name>.c and a line here. */
 static const command commands[] = {
     {"formats", cmd_formats, "list the format modules and what each reads and writes"},
-    {"info", cmd_info, "describe a file: format, counts, bounds, surfaces, format details"},
+    {"info", cmd_info, "describe files: format, counts, bounds, surfaces, format details"},
     {"convert", cmd_convert, "convert between formats (one file, or a batch into a folder)"},
-    {"validate", cmd_validate, "check a file against its format's invariants"},
+    {"validate", cmd_validate, "check files against their format's invariants"},
     {"query", cmd_query, "KotOR .wok: height at (X, Y) or the face a ray hits, through the AABB tree"},
-    {"render", cmd_render, "draw a walkmesh as an SVG picture (grid, scale, legend, per-game facts)"},
-    {"bake", cmd_bake, "rebuild an NWN2 TRX's tiles, path tables and islands from a TRN or TRX"},
+    {"render", cmd_render, "draw walkmeshes as SVG pictures (grid, scale, legend, per-game facts)"},
+    {"bake", cmd_bake, "rebuild NWN2 TRX tiles, path tables and islands from TRN or TRX files"},
 };
+#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "walkmesh %s: convert game walkmeshes (KotOR BWM, NWN2 TRN/TRX, WoW WMO) and 3-D meshes\n\n"
-            "Usage: walkmesh COMMAND [ARGS...]\n       walkmesh COMMAND --help\n\nCommands:\n",
+            "Usage: walkmesh COMMAND [ARGS...]\n       walkmesh COMMAND --help\n       walkmesh -V|--version\n\n"
+            "Commands:\n",
             WALKMESH_VERSION);
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\nExit codes: 0 ok, 1 usage error, 2 input error (missing, unreadable, truncated, corrupt),\n"
-                 "3 output error (cannot write, or exists without --force), 4 unsupported or ambiguous format,\n"
-                 "5 validate found errors, 6 query found nothing there.\n");
+    fprintf(out, "\nEvery command takes -h/--help, -q/--quiet and -V/--version; those that write take\n"
+                 "-o/--output and -f/--force, those that print results --json (see docs/cli.md).\n"
+                 "'-' is standard input or output where a single file is read or written.\n\n"
+                 "Exit codes: 0 ok, 1 usage error, 2 input error (missing, unreadable, truncated, corrupt),\n"
+                 "3 output error (cannot write, or exists without --force), 4 unsupported or ambiguous format\n"
+                 "(or an output extension walkmesh cannot write), 5 validate found errors, 6 query found\n"
+                 "nothing there.\n");
+}
+
+static const command *find_command(const char *name)
+{
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static int unknown_command(const char *name)
+{
+    const char *names[COMMAND_COUNT];
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        names[i] = commands[i].name;
+    const char *near = cli_nearest(name, names, COMMAND_COUNT);
+    if (near)
+        cli_error("unknown command '%s'; did you mean '%s'? (see 'walkmesh --help')", name, near);
+    else
+        cli_error("unknown command '%s' (see 'walkmesh --help')", name);
+    return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -48,24 +75,19 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
-    if (cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
-        if (argc > 2 && strcmp(argv[1], "help") == 0) {
-            for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-                if (strcmp(commands[i].name, argv[2]) == 0) {
-                    char *help_argv[] = {argv[2], "--help", NULL};
-                    return commands[i].run(2, help_argv);
-                }
-        }
+    const char *first = argv[1];
+    if (strcmp(first, "help") == 0 && argc > 2 && find_command(argv[2])) {
+        char *help_argv[] = {argv[2], "--help", NULL};
+        return find_command(argv[2])->run(2, help_argv);
+    }
+    if (strcmp(first, "-h") == 0 || strcmp(first, "--help") == 0 || strcmp(first, "help") == 0) {
         usage(stdout);
         return EXIT_OK;
     }
-    if (strcmp(argv[1], "--version") == 0) {
+    if (strcmp(first, "-V") == 0 || strcmp(first, "--version") == 0) {
         printf("walkmesh %s\n", WALKMESH_VERSION);
         return EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(commands[i].name, argv[1]) == 0)
-            return commands[i].run(argc - 1, argv + 1);
-    cli_error("unknown command '%s' (see 'walkmesh --help')", argv[1]);
-    return EXIT_USAGE;
+    const command *c = find_command(first);
+    return c ? c->run(argc - 1, argv + 1) : unknown_command(first);
 }

@@ -1,40 +1,46 @@
 #include "report_print.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <string.h>
 
-void json_string(FILE *out, const char *s)
+static void put_string(wm_buffer *out, const char *s)
 {
-    fputc('"', out);
+    wm_put_bytes(out, s, strlen(s));
+}
+
+void json_string(wm_buffer *out, const char *s)
+{
+    wm_put_u8(out, '"');
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
         if (c >= 0x80) { /* JSON is UTF-8: other bytes (Latin-1 names...) become U+FFFD */
             int n = wm_utf8_length(s);
             if (n == 0) {
-                fputs("\\ufffd", out);
+                put_string(out, "\\ufffd");
             } else {
-                fwrite(s, 1, (size_t)n, out);
+                wm_put_bytes(out, s, (size_t)n);
                 s += n - 1;
             }
         } else if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
+            wm_put_text(out, "\\%c", c);
         else if (c == '\n')
-            fputs("\\n", out);
+            put_string(out, "\\n");
         else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
+            wm_put_text(out, "\\u%04x", c);
         else
-            fputc(c, out);
+            wm_put_u8(out, c);
     }
-    fputc('"', out);
+    wm_put_u8(out, '"');
 }
 
 /* Shortest text that reads back as the same double (or float). */
-static void print_shortest(FILE *out, double v, int as_float)
+static void print_shortest(wm_buffer *out, double v, int as_float)
 {
     if (!isfinite(v)) {
-        fputs("null", out); /* JSON has no infinity or NaN */
+        put_string(out, "null"); /* JSON has no infinity or NaN */
         return;
     }
     char text[32];
@@ -43,15 +49,15 @@ static void print_shortest(FILE *out, double v, int as_float)
         if (as_float ? strtof(text, NULL) == (float)v : strtod(text, NULL) == v)
             break;
     }
-    fputs(text, out);
+    put_string(out, text);
 }
 
-void json_number(FILE *out, double v)
+void json_number(wm_buffer *out, double v)
 {
     print_shortest(out, v, 0);
 }
 
-void json_float(FILE *out, float v)
+void json_float(wm_buffer *out, float v)
 {
     print_shortest(out, v, 1);
 }
@@ -77,7 +83,7 @@ static int number_token(const char *s, double *value, const char **next)
     return strcasecmp(word, "inf") == 0 || strcasecmp(word, "infinity") == 0 || strcasecmp(word, "nan") == 0 ? 2 : 0;
 }
 
-void json_value(FILE *out, const char *s)
+void json_value(wm_buffer *out, const char *s)
 {
     /* Count the space-separated numbers first: one is a number, several a vector. */
     double values[16];
@@ -96,16 +102,16 @@ void json_value(FILE *out, const char *s)
         return;
     }
     if (count > 1)
-        fputc('[', out);
+        wm_put_u8(out, '[');
     for (int i = 0; i < count; i++) {
-        fputs(i ? ", " : "", out);
+        put_string(out, i ? ", " : "");
         if (kinds[i] == 1)
             json_number(out, values[i]);
         else
-            fputs("null", out);
+            put_string(out, "null");
     }
     if (count > 1)
-        fputc(']', out);
+        wm_put_u8(out, ']');
 }
 
 static const char *severity_name(wm_severity s)
@@ -113,48 +119,48 @@ static const char *severity_name(wm_severity s)
     return s == WM_SEV_ERROR ? "error" : s == WM_SEV_WARNING ? "warning" : "info";
 }
 
-void report_print_text(FILE *out, const wm_report *report, const char *indent)
+void report_print_text(wm_buffer *out, const wm_report *report, const char *indent)
 {
     for (uint32_t i = 0; i < report->count; i++) {
         const wm_report_item *item = &report->items[i];
         if (item->severity == WM_SEV_INFO)
-            fprintf(out, "%s%s: %s\n", indent, item->key, item->value);
+            wm_put_text(out, "%s%s: %s\n", indent, item->key, item->value);
         else
-            fprintf(out, "%s%s: %s: %s\n", indent, severity_name(item->severity), item->key, item->value);
+            wm_put_text(out, "%s%s: %s: %s\n", indent, severity_name(item->severity), item->key, item->value);
     }
 }
 
-void report_print_facts_json(FILE *out, const wm_report *report)
+void report_print_facts_json(wm_buffer *out, const wm_report *report)
 {
     int first = 1;
-    fputc('{', out);
+    wm_put_u8(out, '{');
     for (uint32_t i = 0; i < report->count; i++) {
         const wm_report_item *item = &report->items[i];
         if (item->severity != WM_SEV_INFO)
             continue;
-        fputs(first ? "" : ", ", out);
+        put_string(out, first ? "" : ", ");
         json_string(out, item->key);
-        fputs(": ", out);
+        put_string(out, ": ");
         json_value(out, item->value);
         first = 0;
     }
-    fputc('}', out);
+    wm_put_u8(out, '}');
 }
 
-void report_print_findings_json(FILE *out, const wm_report *report)
+void report_print_findings_json(wm_buffer *out, const wm_report *report)
 {
     int first = 1;
-    fputc('[', out);
+    wm_put_u8(out, '[');
     for (uint32_t i = 0; i < report->count; i++) {
         const wm_report_item *item = &report->items[i];
         if (item->severity == WM_SEV_INFO)
             continue;
-        fprintf(out, "%s{\"severity\": \"%s\", \"location\": ", first ? "" : ", ", severity_name(item->severity));
+        wm_put_text(out, "%s{\"severity\": \"%s\", \"location\": ", first ? "" : ", ", severity_name(item->severity));
         json_string(out, item->key);
-        fputs(", \"message\": ", out);
+        put_string(out, ", \"message\": ");
         json_string(out, item->value);
-        fputc('}', out);
+        wm_put_u8(out, '}');
         first = 0;
     }
-    fputc(']', out);
+    wm_put_u8(out, ']');
 }

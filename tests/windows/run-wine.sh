@@ -6,6 +6,7 @@
 #   - one bake (TRX -> TRX) and one OBJ import, byte-identical to the Linux build's;
 #   - an existing output refused without --force (exit 3, file untouched) and replaced with it;
 #   - a folder and file name with a space and non-ASCII letters, through every command used;
+#   - wildcards (*, ?) expanded by walkmesh.exe itself, as cmd does not;
 #   - a program built against the package's DLL with its walkmesh.pc.
 #
 #   tests/windows/run-wine.sh PACKAGE_DIR LINUX_CLI [CORPUS_DIR]
@@ -48,7 +49,7 @@ wineserver -p
 trap 'wineserver -k 2> /dev/null' EXIT
 
 # The program runs at all, and reports the version it was built as.
-version=$(sed -n 's/^#define WALKMESH_VERSION "\(.*\)"/\1/p' "$source_dir/core/walkmesh.h")
+version=$(sed -n 's/^#define WALKMESH_VERSION "\(.*\)"/\1/p' "$source_dir/core/wm_version.h")
 out=$(wm --version | tr -d '\r')
 [ "$out" = "walkmesh $version" ] && pass || fail "--version printed '$out'"
 
@@ -159,6 +160,18 @@ wm convert "$(win "$dir/çà ü.wok")" "$(win "$dir/çà ü.svg")" --quiet > w.l
 wm info "$(win "$dir/çà ü.wok")" > w.log 2>&1 && grep -q "çà ü.wok" w.log && pass || fail "info on a non-ASCII name: $(tr -d '\r' < w.log | head -2)"
 wm convert "$(win "$dir/çà ü.wok")" "$(win "$dir/çà ü.wok")" --force --quiet > w.log 2>&1 && cmp -s "$dir/çà ü.wok" w/courtyard.wok &&
   pass || fail "--force onto the same non-ASCII name: $(tr -d '\r' < w.log)"
+
+# Wildcards: cmd hands "*.obj" to the program unexpanded; walkmesh.exe expands * and ? itself
+# (sorted, folder part kept), and the batch creates its output folder.
+mkdir -p "$work/wild"
+cp "$source_dir/corpus/courtyard.obj" "$work/wild/a.obj"
+cp "$source_dir/corpus/courtyard.obj" "$work/wild/b.obj"
+(cd "$work/wild" && wm convert "*.obj" -o out --to wok --quiet > ../w.log 2>&1) && cmp -s "$work/wild/out/a.wok" w/courtyard.wok &&
+  cmp -s "$work/wild/out/b.wok" w/courtyard.wok && pass || fail "convert *.obj: $(tr -d '\r' < w.log | head -2)"
+wm info "$(win "$work/wild")\\?.obj" > w.log 2>&1 && [ "$(grep -c '^file:' w.log)" -eq 2 ] &&
+  pass || fail "info DIR\\?.obj: $(tr -d '\r' < w.log | head -2)"
+wm info "$(win "$work/wild")\\none*.obj" > w.log 2>&1
+[ $? -eq 2 ] && grep -q 'none\*.obj: no such file' w.log && pass || fail "an unmatched wildcard: $(tr -d '\r' < w.log | head -2)"
 
 # The DLL as a library: a program built from the package's walkmesh.pc alone reads a sample.
 flags=$(PKG_CONFIG_LIBDIR="$package/lib/pkgconfig" pkg-config --cflags --libs walkmesh)

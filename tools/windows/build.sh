@@ -93,7 +93,7 @@ cmake -S "$source_dir" -B "$build_dir/walkmesh" -DCMAKE_TOOLCHAIN_FILE="$toolcha
 cmake --build "$build_dir/walkmesh" -j"$jobs"
 
 # --- The package: the install tree plus every DLL walkmesh.exe and the walkmesh DLL load. ---
-version=$(sed -n 's/^#define WALKMESH_VERSION "\(.*\)"/\1/p' "$source_dir/core/walkmesh.h")
+version=$(sed -n 's/^#define WALKMESH_VERSION "\(.*\)"/\1/p' "$source_dir/core/wm_version.h")
 name=walkmesh-$version-windows-x64
 stage=$build_dir/$name
 rm -rf "$stage" "$build_dir/$name.zip"

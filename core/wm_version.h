@@ -1,19 +1,9 @@
-/* walkmesh public API: include this one header. */
-#ifndef WALKMESH_H
-#define WALKMESH_H
+/* The library's version: the one place it is spelled (CMake reads it from here). */
+#ifndef WM_VERSION_H
+#define WM_VERSION_H
 
 #include "wm_api.h"
-#include "wm_context.h"
-#include "wm_format.h"
-#include "wm_geometry.h"
-#include "wm_io.h"
-#include "wm_mesh.h"
-#include "wm_parallel.h"
-#include "wm_picture.h"
-#include "wm_pipeline.h"
-#include "wm_surface.h"
 
-/* The version of these headers (CMake's project version is read from here). */
 #define WALKMESH_VERSION_MAJOR 0
 #define WALKMESH_VERSION_MINOR 1
 #define WALKMESH_VERSION_PATCH 0
