@@ -256,7 +256,7 @@ static void mark_lines(const nwn2_aswm *a, int axis, uint32_t cells, uint8_t *cr
     }
 }
 
-uint32_t nwn2_bake_snap_to_tile_lines(nwn2_aswm *a)
+uint32_t bake_snap_to_tile_lines(nwn2_aswm *a)
 {
     const double w = a->tile_width;
     uint32_t moved = 0;
@@ -277,11 +277,6 @@ uint32_t nwn2_bake_snap_to_tile_lines(nwn2_aswm *a)
         moved += snapped;
     }
     return moved;
-}
-
-wm_result nwn2_bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, uint32_t *added)
-{
-    return bake_split_tiles(ctx, a, 0, added);
 }
 
 wm_result bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, int keep_input, uint32_t *added)

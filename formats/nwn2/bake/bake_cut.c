@@ -14,16 +14,6 @@
 /* Distance (in x/y units) within which a corner counts as on an edge. */
 #define CORNER_EPS 1e-4
 
-void nwn2_cutter_set_free(const wm_ctx *ctx, nwn2_cutter_set *set)
-{
-    if (set->cutters)
-        for (uint32_t i = 0; i < set->count; i++)
-            wm_free(ctx, set->cutters[i].points);
-    wm_free(ctx, set->cutters);
-    set->cutters = NULL;
-    set->count = 0;
-}
-
 /* Even-odd rule. */
 static int inside_polygon(const nwn2_cutter *c, double x, double y)
 {
@@ -226,8 +216,8 @@ static wm_result cut_one(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const nwn2
     return r;
 }
 
-wm_result nwn2_bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, const uint8_t *whole,
-                        uint32_t *added, uint32_t *removed)
+wm_result bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, const uint8_t *whole, uint32_t *added,
+                   uint32_t *removed)
 {
     bake_splitter s;
     bake_splitter_init(&s);
@@ -251,7 +241,7 @@ wm_result nwn2_bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutter
     for (uint32_t t = 0; t < a->triangle_count; t++) {
         float centre[2];
         const uint32_t *v = a->triangles[t].v;
-        nwn2_bake_centre(&a->vertices[3 * v[0]], &a->vertices[3 * v[1]], &a->vertices[3 * v[2]], centre);
+        nwn2_toolset_centre(&a->vertices[3 * v[0]], &a->vertices[3 * v[1]], &a->vertices[3 * v[2]], centre);
         int cut = 0;
         for (uint32_t ci = 0; ci < cutters->count && !cut; ci++) {
             const cut_box *b = &boxes[ci];

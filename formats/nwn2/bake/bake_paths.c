@@ -6,18 +6,11 @@
  * (2-D distance between stored centres, accumulated in float), nodes
  * settled in order of (distance, node index), strict-improvement
  * relaxation, neighbours visited in triangle slot order. */
-#include "bake.h"
+#include "bake_internal.h"
 #include "bake_heap.h"
 
 #include <math.h>
 #include <string.h>
-
-float nwn2_bake_distance(const float a[2], const float b[2])
-{
-    float dx = a[0] - b[0];
-    float dy = a[1] - b[1];
-    return sqrtf(dx * dx + dy * dy);
-}
 
 /* The tile's walkable graph: up to 3 neighbours per node, in slot order. */
 typedef struct tile_graph {
@@ -136,7 +129,7 @@ static int line_of_sight(const tile_graph *g, uint32_t from, uint32_t to)
     return 0;
 }
 
-wm_result nwn2_bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, uint32_t *los_pairs)
+wm_result bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, uint32_t *los_pairs)
 {
     nwn2_tile *tile = &a->tiles[tile_index];
     const uint32_t first = tile->triangle_offset, count = tile->triangle_count;
@@ -205,7 +198,7 @@ wm_result nwn2_bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, u
             if (node == NWN2_PATH_NONE)
                 continue;
             g->adj[u][g->degree[u]] = node;
-            g->cost[u][g->degree[u]] = nwn2_bake_distance(t->centre, a->triangles[nb].centre);
+            g->cost[u][g->degree[u]] = bake_distance(t->centre, a->triangles[nb].centre);
             g->degree[u]++;
         }
     }
