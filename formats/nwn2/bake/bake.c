@@ -6,6 +6,7 @@
 #include "wm_parallel.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 void nwn2_bake_options_init(nwn2_bake_options *opts)
@@ -61,15 +62,25 @@ static wm_result run_stage(wm_ctx *ctx, const nwn2_bake_options *opts, const cha
     return r;
 }
 
+/* Stage 2 jobs share one work area per thread: at most `threads` jobs run
+ * at once, so a free one is always found. */
 typedef struct tile_job {
     nwn2_aswm *a;
     uint32_t *los;
+    void **work;
+    atomic_flag *busy;
+    unsigned slots;
 } tile_job;
 
 static wm_result tile_job_run(wm_ctx *ctx, void *user, uint32_t index)
 {
     tile_job *j = user;
-    return bake_tile_paths(ctx, j->a, index, &j->los[index]);
+    for (unsigned i = 0;; i = (i + 1) % j->slots)
+        if (!atomic_flag_test_and_set(&j->busy[i])) {
+            wm_result r = bake_tile_paths(ctx, j->a, index, j->work[i], &j->los[index]);
+            atomic_flag_clear(&j->busy[i]);
+            return r;
+        }
 }
 
 static wm_result island_job_run(wm_ctx *ctx, void *user, uint32_t index)
@@ -199,16 +210,28 @@ static wm_result check_kept_geometry(wm_ctx *ctx, const nwn2_aswm *a)
 static wm_result tile_stage(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, nwn2_bake_stats *stats)
 {
     const uint32_t tiles = a->grid_width * a->grid_height;
+    const unsigned slots = opts->threads > 1 ? opts->threads : 1;
     uint32_t *los = wm_alloc_array(ctx, tiles ? tiles : 1, sizeof *los);
-    if (!los)
-        return WM_ERR_NOMEM;
-    tile_job tj = {a, los};
-    wm_result r = run_stage(ctx, opts, "tile path tables", tiles, tile_job_run, &tj);
+    void **work = wm_alloc_array(ctx, slots, sizeof *work);
+    atomic_flag *busy = wm_alloc_array(ctx, slots, sizeof *busy);
+    wm_result r = los && work && busy ? WM_OK : WM_ERR_NOMEM;
+    for (unsigned i = 0; !r && i < slots; i++) {
+        atomic_flag_clear(&busy[i]);
+        work[i] = wm_alloc_array(ctx, 1, bake_tile_work_size());
+        r = work[i] ? WM_OK : WM_ERR_NOMEM;
+    }
+    tile_job tj = {a, los, work, busy, slots};
+    if (!r)
+        r = run_stage(ctx, opts, "tile path tables", tiles, tile_job_run, &tj);
     for (uint32_t t = 0; !r && t < tiles; t++) {
         stats->los_pairs += los[t];
         if (a->tiles[t].node_count > stats->max_tile_nodes)
             stats->max_tile_nodes = a->tiles[t].node_count;
     }
+    for (unsigned i = 0; work && i < slots; i++)
+        wm_free(ctx, work[i]);
+    wm_free(ctx, work);
+    wm_free(ctx, (void *)busy);
     wm_free(ctx, los);
     return r;
 }

@@ -29,8 +29,11 @@ wm_result bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, int keep_input, uint32_t *
 
 /* Stage 2: the path table and line-of-sight bits of one tile. Fails with
  * WM_ERR_LIMIT naming the tile when it holds more than 127 walkable
- * triangles. *los_pairs gets the number of ordered pairs given the bit. */
-wm_result bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile, uint32_t *los_pairs);
+ * triangles. *los_pairs gets the number of ordered pairs given the bit.
+ * work: a zeroed area of bake_tile_work_size() bytes, reused from tile to
+ * tile by one thread at a time. */
+wm_result bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile, void *work, uint32_t *los_pairs);
+size_t bake_tile_work_size(void);
 
 /* Stage 3: islands (component per tile, numbered by first triangle),
  * triangle island fields, centres, links, exits and distances; the island

@@ -6,34 +6,30 @@
  * (2-D distance between stored centres, accumulated in float), nodes
  * settled in order of (distance, node index), strict-improvement
  * relaxation, neighbours visited in triangle slot order. */
-#include "bake_internal.h"
 #include "bake_heap.h"
+#include "bake_tile_graph.h"
 
 #include <math.h>
 #include <string.h>
 
-/* The tile's walkable graph: up to 3 neighbours per node, in slot order. */
-typedef struct tile_graph {
-    uint32_t n;
-    uint32_t first;                 /* global index of the tile's first triangle */
-    uint32_t count;                 /* the tile's triangles */
-    uint32_t local[NWN2_MAX_TILE_NODES];
-    uint8_t adj[NWN2_MAX_TILE_NODES][3];
-    float cost[NWN2_MAX_TILE_NODES][3];
-    uint8_t degree[NWN2_MAX_TILE_NODES];
-    /* for line of sight: centres, each side's end points (x0 y0 x1 y1), its
-     * squared length and the node beyond it (NWN2_PATH_NONE: none) */
-    float centre[NWN2_MAX_TILE_NODES][2];
-    float side[NWN2_MAX_TILE_NODES][3][4];
-    float side_len2[NWN2_MAX_TILE_NODES][3];
-    uint8_t side_node[NWN2_MAX_TILE_NODES][3];
-    /* the distinct side end points of each node (3 for a sound triangle, at
-     * most 6) and, per side end, which of them it is: a step of the line of
-     * sight tests each point against the line once, not once per side */
-    float point[NWN2_MAX_TILE_NODES][6][2];
-    uint8_t point_count[NWN2_MAX_TILE_NODES];
-    uint8_t side_point[NWN2_MAX_TILE_NODES][3][2];
-} tile_graph;
+/* The tile-wide number of a point position. */
+static uint16_t tile_point_id(tile_graph *g, const float pos[2])
+{
+    uint32_t x, y;
+    memcpy(&x, &pos[0], 4);
+    memcpy(&y, &pos[1], 4);
+    uint32_t i = (uint32_t)(((x * 0x9E3779B1u) ^ (y * 0x85EBCA77u)) >> 21) & (BAKE_POINT_HASH - 1);
+    while (g->point_hash[i].stamp == g->hash_stamp) {
+        if (g->point_hash[i].x == x && g->point_hash[i].y == y)
+            return g->point_hash[i].id;
+        i = (i + 1) & (BAKE_POINT_HASH - 1);
+    }
+    g->point_hash[i].stamp = g->hash_stamp;
+    g->point_hash[i].x = x;
+    g->point_hash[i].y = y;
+    g->point_hash[i].id = (uint16_t)g->tile_points;
+    return (uint16_t)g->tile_points++;
+}
 
 /* First hops from src to every node (NWN2_PATH_NONE when unreachable or src). */
 static void dijkstra_first_hops(const tile_graph *g, uint32_t src, uint8_t *first)
@@ -66,100 +62,57 @@ static void dijkstra_first_hops(const tile_graph *g, uint32_t src, uint8_t *firs
     first[src] = NWN2_PATH_NONE;
 }
 
-/* Signed area test: > 0 when c is left of a->b. */
-static double orient(const double a[2], const double b[2], const float c[2])
+/* More than 127 walkable triangles: an error naming the tile and the fix. */
+static wm_result too_many_nodes(wm_ctx *ctx, const nwn2_aswm *a, uint32_t tile_index, uint32_t walkable)
 {
-    return (b[0] - a[0]) * ((double)c[1] - a[1]) - (b[1] - a[1]) * ((double)c[0] - a[0]);
+    const double x0 = (double)(tile_index % a->grid_width) * a->tile_width;
+    const double y0 = (double)(tile_index / a->grid_width) * a->tile_width;
+    return wm_error(ctx, WM_ERR_LIMIT,
+                    "tile %u (column %u, row %u; x %g to %g, y %g to %g): %u walkable triangles, but a tile's path"
+                    " table numbers its walkable triangles in 7 bits (at most %u); the game's pathing cannot"
+                    " address the rest. Use fewer walkable triangles in that square of the source mesh (merge"
+                    " coplanar ones, make tiny ones non-walkable) and bake again",
+                    tile_index, tile_index % a->grid_width, tile_index / a->grid_width, x0, x0 + a->tile_width, y0,
+                    y0 + a->tile_width, walkable, NWN2_MAX_TILE_NODES);
 }
 
-static double orient_pt(const float a[2], const float b[2], const double c[2])
+/* g->corner of node u (see bake_tile_graph.h). */
+static void find_corners(tile_graph *g, uint32_t u)
 {
-    return ((double)b[0] - a[0]) * (c[1] - a[1]) - ((double)b[1] - a[1]) * (c[0] - a[0]);
-}
-
-/* Line of sight from node `from` to node `to`: walks the centre-to-centre
- * segment through the sides of the tile's walkable triangles and succeeds
- * only when every crossing is clearly inside a side whose far triangle is a
- * walkable triangle of the same tile. Anything doubtful (a crossing near a
- * vertex, an end of the segment on a side) answers 0, which is always safe. */
-static int line_of_sight(const tile_graph *g, uint32_t from, uint32_t to)
-{
-    const double p[2] = {g->centre[from][0], g->centre[from][1]};
-    const double q[2] = {g->centre[to][0], g->centre[to][1]};
-    const double len2 = (q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]);
-    if (len2 <= 0.0)
-        return 0;
-    const double margin2 = 1e-8 * len2; /* (1e-4 * |pq|)^2: how close the line may pass a vertex */
-    uint32_t cur = from, came = NWN2_PATH_NONE;
-    for (uint32_t steps = 0; steps <= g->n; steps++) {
-        if (cur == to)
-            return 1;
-        uint32_t next = NWN2_PATH_NONE;
-        int crossings = 0;
-        double side_of[6];
-        for (uint32_t i = 0; i < g->point_count[cur]; i++)
-            side_of[i] = orient(p, q, g->point[cur][i]);
-        for (int k = 0; k < 3; k++) {
-            const float *u = g->side[cur][k], *w = g->side[cur][k] + 2;
-            double su = side_of[g->side_point[cur][k][0]], sw = side_of[g->side_point[cur][k][1]];
-            if (su * su <= margin2 || sw * sw <= margin2) {
-                if (came != NWN2_PATH_NONE && g->side_node[cur][k] == came)
-                    continue;
-                return 0; /* the line passes (nearly) through a vertex */
-            }
-            if ((su > 0) == (sw > 0))
-                continue;
-            if (came != NWN2_PATH_NONE && g->side_node[cur][k] == came)
-                continue;
-            /* the crossing must lie strictly between p and q */
-            double eu = orient_pt(u, w, p), ew = orient_pt(u, w, q);
-            double tol = 1e-8 * g->side_len2[cur][k];
-            if (eu * eu <= tol || ew * ew <= tol)
-                return 0; /* an end of the segment lies (nearly) on this side */
-            if ((eu > 0) == (ew > 0))
-                continue; /* p and q on the same side: the side behind the start */
-            crossings++;
-            next = g->side_node[cur][k];
+    for (int back = 0; back < 3; back++) {
+        int8_t *out = g->corner[u][back];
+        const uint8_t a = g->side_point[u][back][0], b = g->side_point[u][back][1], c = (uint8_t)(3 - a - b);
+        out[0] = out[1] = out[2] = -1;
+        if (g->point_count[u] != 3 || a == b)
+            continue;
+        for (int j = 1; j < 3; j++) {
+            const int k = (back + j) % 3;
+            const uint8_t x = g->side_point[u][k][0], y = g->side_point[u][k][1];
+            if ((x == a && y == c) || (x == c && y == a))
+                out[1] = (int8_t)k;
+            else if ((x == b && y == c) || (x == c && y == b))
+                out[2] = (int8_t)k;
         }
-        if (crossings != 1 || next == NWN2_PATH_NONE)
-            return 0;
-        came = cur;
-        cur = next;
+        if (out[1] >= 0 && out[2] >= 0)
+            out[0] = (int8_t)c;
     }
-    return 0;
 }
 
-wm_result bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, uint32_t *los_pairs)
+/* The tile's walkable graph, sides and points (fields a later tile left
+ * behind are reset here: the work area is reused). */
+static void build_graph(const nwn2_aswm *a, nwn2_tile *tile, tile_graph *g)
 {
-    nwn2_tile *tile = &a->tiles[tile_index];
     const uint32_t first = tile->triangle_offset, count = tile->triangle_count;
-    if (first > a->triangle_count || count > a->triangle_count - first)
-        return wm_error(ctx, WM_ERR_INVALID, "tile %u: triangles %u..%u outside the %u triangles", tile_index,
-                        first, first + count, a->triangle_count);
-    uint32_t walkable = 0;
-    for (uint32_t i = 0; i < count; i++)
-        if (a->triangles[first + i].flags & NWN2_TRI_WALKABLE)
-            walkable++;
-    if (walkable > NWN2_MAX_TILE_NODES) {
-        const double x0 = (double)(tile_index % a->grid_width) * a->tile_width;
-        const double y0 = (double)(tile_index / a->grid_width) * a->tile_width;
-        return wm_error(ctx, WM_ERR_LIMIT,
-                        "tile %u (column %u, row %u; x %g to %g, y %g to %g): %u walkable triangles, but a tile's path"
-                        " table numbers its walkable triangles in 7 bits (at most %u); the game's pathing cannot"
-                        " address the rest. Use fewer walkable triangles in that square of the source mesh (merge"
-                        " coplanar ones, make tiny ones non-walkable) and bake again",
-                        tile_index, tile_index % a->grid_width, tile_index / a->grid_width, x0, x0 + a->tile_width,
-                        y0, y0 + a->tile_width, walkable, NWN2_MAX_TILE_NODES);
-    }
-    wm_result r = nwn2_tile_alloc_path(ctx, tile, count, (uint8_t)walkable);
-    if (r)
-        return r;
-
-    tile_graph *g = wm_alloc_array(ctx, 1, sizeof *g);
-    if (!g)
-        return WM_ERR_NOMEM;
+    g->n = 0;
     g->first = first;
     g->count = count;
+    g->tile_points = 0;
+    if (++g->hash_stamp == 0) {
+        memset(g->point_hash, 0, sizeof g->point_hash);
+        g->hash_stamp = 1;
+    }
+    memset(g->point_count, 0, sizeof g->point_count);
+    memset(g->degree, 0, sizeof g->degree);
     for (uint32_t i = 0; i < count; i++)
         if (a->triangles[first + i].flags & NWN2_TRI_WALKABLE) {
             tile->local_to_node[i] = (uint8_t)g->n;
@@ -183,6 +136,7 @@ wm_result bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, uint32
                 if (at == g->point_count[u]) {
                     g->point[u][at][0] = pos[0];
                     g->point[u][at][1] = pos[1];
+                    g->point_id[u][at] = tile_point_id(g, pos);
                     g->point_count[u]++;
                 }
                 g->side_point[u][k][end] = at;
@@ -202,31 +156,63 @@ wm_result bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, uint32
             g->degree[u]++;
         }
     }
+    for (uint32_t u = 0; u < g->n; u++)
+        find_corners(g, u);
+}
 
+/* The line-of-sight bits: each unordered reachable pair is decided by the
+ * sweep from its lower node (the bit is symmetric). Returns the ordered
+ * pairs given the bit. */
+static uint32_t sight_bits(const tile_graph *g, nwn2_tile *tile, void *sight)
+{
+    uint32_t los = 0;
+    uint8_t visible[NWN2_MAX_TILE_NODES];
+    bake_sight_start(sight);
+    for (uint32_t s = 0; s + 1 < g->n; s++) {
+        bake_sight_from(g, s, visible, sight);
+        for (uint32_t d = s + 1; d < g->n; d++) {
+            uint8_t *sd = &tile->nodes[(size_t)s * g->n + d];
+            uint8_t *ds = &tile->nodes[(size_t)d * g->n + s];
+            if (*sd == NWN2_PATH_NONE || *ds == NWN2_PATH_NONE || !visible[d])
+                continue;
+            *sd |= NWN2_PATH_LOS;
+            *ds |= NWN2_PATH_LOS;
+            los += 2;
+        }
+    }
+    return los;
+}
+
+size_t bake_tile_work_size(void)
+{
+    return sizeof(tile_graph) + bake_sight_scratch_size();
+}
+
+wm_result bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, void *work, uint32_t *los_pairs)
+{
+    nwn2_tile *tile = &a->tiles[tile_index];
+    const uint32_t first = tile->triangle_offset, count = tile->triangle_count;
+    if (first > a->triangle_count || count > a->triangle_count - first)
+        return wm_error(ctx, WM_ERR_INVALID, "tile %u: triangles %u..%u outside the %u triangles", tile_index,
+                        first, first + count, a->triangle_count);
+    uint32_t walkable = 0;
+    for (uint32_t i = 0; i < count; i++)
+        walkable += (a->triangles[first + i].flags & NWN2_TRI_WALKABLE) != 0;
+    if (walkable > NWN2_MAX_TILE_NODES)
+        return too_many_nodes(ctx, a, tile_index, walkable);
+    wm_result r = nwn2_tile_alloc_path(ctx, tile, count, (uint8_t)walkable);
+    if (r)
+        return r;
+    tile_graph *g = work;
+    build_graph(a, tile, g);
     uint8_t hops[NWN2_MAX_TILE_NODES];
     for (uint32_t s = 0; s < g->n; s++) {
         dijkstra_first_hops(g, s, hops);
         memcpy(&tile->nodes[(size_t)s * g->n], hops, g->n);
     }
-    /* Line of sight is symmetric: test each unordered reachable pair once. */
-    uint32_t los = 0;
-    for (uint32_t s = 0; s < g->n; s++)
-        for (uint32_t d = s + 1; d < g->n; d++) {
-            uint8_t *sd = &tile->nodes[(size_t)s * g->n + d];
-            uint8_t *ds = &tile->nodes[(size_t)d * g->n + s];
-            if (*sd == NWN2_PATH_NONE || *ds == NWN2_PATH_NONE)
-                continue;
-            if (line_of_sight(g, s, d)) {
-                *sd |= NWN2_PATH_LOS;
-                *ds |= NWN2_PATH_LOS;
-                los += 2;
-            }
-        }
-    wm_free(ctx, g);
+    *los_pairs = sight_bits(g, tile, (unsigned char *)work + sizeof(tile_graph));
     tile->path_flags = 0;
     tile->rle_size = 0;
     tile->flags = NWN2_GRID_FLAGS_TRX;
-    if (los_pairs)
-        *los_pairs = los;
     return WM_OK;
 }
