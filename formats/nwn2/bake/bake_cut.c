@@ -6,19 +6,100 @@
  * triangle on the other side of each crossed edge is crossed too and gets
  * the same split vertex: the mesh stays watertight. Last, every triangle
  * whose centre lies inside a polygon is removed. */
-#include "bake_split.h"
+#include "bake_grid.h"
 
 #include <math.h>
 #include <string.h>
 
 /* Distance (in x/y units) within which a corner counts as on an edge. */
 #define CORNER_EPS 1e-4
+/* How far around a corner or an edge the grid is asked for triangles. */
+#define GRID_PAD 1e-3
 
-/* Even-odd rule. */
-static int inside_polygon(const nwn2_cutter *c, double x, double y)
+/* A cutter's edges filed by horizontal strips, for the even-odd test of
+ * many points: a point only meets the edges of its strip. Edge i runs from
+ * corner i - 1 to corner i. */
+typedef struct polygon_strips {
+    double y0, inv_height;
+    uint32_t count;
+    uint32_t *start; /* count + 1 */
+    uint32_t *edge;
+} polygon_strips;
+
+static uint32_t strip_of(const polygon_strips *st, double y)
+{
+    double k = floor((y - st->y0) * st->inv_height);
+    return !(k >= 0.0) ? 0 : k >= (double)st->count ? st->count - 1 : (uint32_t)k;
+}
+
+static void strips_free(const wm_ctx *ctx, polygon_strips *st)
+{
+    wm_free(ctx, st->start);
+    wm_free(ctx, st->edge);
+    memset(st, 0, sizeof *st);
+}
+
+/* About one strip per two edges; fewer when long edges would be filed in
+ * too many strips (at most 8 filings per edge on average). */
+static wm_result strips_build(wm_ctx *ctx, const nwn2_cutter *c, polygon_strips *st)
+{
+    memset(st, 0, sizeof *st);
+    const uint32_t n = c->point_count;
+    double lo = INFINITY, hi = -INFINITY;
+    for (uint32_t i = 0; i < n; i++) {
+        double y = c->points[2 * i + 1];
+        lo = y < lo ? y : lo;
+        hi = y > hi ? y : hi;
+    }
+    st->y0 = isfinite(lo) ? lo : 0.0;
+    uint64_t filings;
+    uint32_t count = n / 2 ? n / 2 : 1;
+    for (;; count /= 2) {
+        st->count = count;
+        st->inv_height = isfinite(hi - lo) && hi > lo ? count / (hi - lo) : 0.0;
+        filings = 0;
+        for (uint32_t i = 0, j = n - 1; i < n; j = i++)
+            filings += strip_of(st, c->points[2 * i + 1]) > strip_of(st, c->points[2 * j + 1])
+                           ? strip_of(st, c->points[2 * i + 1]) - strip_of(st, c->points[2 * j + 1]) + 1
+                           : strip_of(st, c->points[2 * j + 1]) - strip_of(st, c->points[2 * i + 1]) + 1;
+        if (filings <= 8ull * n || count == 1)
+            break;
+    }
+    st->start = wm_alloc_array(ctx, (size_t)count + 1, sizeof *st->start);
+    st->edge = wm_alloc_array(ctx, (size_t)filings, sizeof *st->edge);
+    if (!st->start || !st->edge) {
+        strips_free(ctx, st);
+        return WM_ERR_NOMEM;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0, j = n - 1; i < n; j = i++) {
+            uint32_t a = strip_of(st, c->points[2 * i + 1]), b = strip_of(st, c->points[2 * j + 1]);
+            for (uint32_t k = a < b ? a : b; k <= (a < b ? b : a); k++) {
+                if (pass == 0)
+                    st->start[k + 1]++;
+                else
+                    st->edge[st->start[k]++] = i;
+            }
+        }
+        if (pass == 0)
+            for (uint32_t k = 0; k < count; k++)
+                st->start[k + 1] += st->start[k];
+        else
+            for (uint32_t k = count; k > 0; k--) /* back from "end of strip k-1" to starts */
+                st->start[k] = st->start[k - 1];
+    }
+    st->start[0] = 0;
+    return WM_OK;
+}
+
+/* Even-odd rule, edge by edge as a walk over the whole polygon would go,
+ * over the edges of the point's strip only (no other edge spans y). */
+static int strips_inside(const nwn2_cutter *c, const polygon_strips *st, double x, double y)
 {
     int in = 0;
-    for (uint32_t i = 0, j = c->point_count - 1; i < c->point_count; j = i++) {
+    const uint32_t k = strip_of(st, y);
+    for (uint32_t e = st->start[k]; e < st->start[k + 1]; e++) {
+        const uint32_t i = st->edge[e], j = i ? i - 1 : c->point_count - 1;
         double xi = c->points[2 * i], yi = c->points[2 * i + 1];
         double xj = c->points[2 * j], yj = c->points[2 * j + 1];
         if ((yi > y) != (yj > y) && x < xj + (y - yj) * (xi - xj) / (yi - yj))
@@ -61,9 +142,14 @@ static corner_place locate(const nwn2_aswm *a, uint32_t t, double x, double y, i
     return near ? CORNER_ON_EDGE : CORNER_INSIDE;
 }
 
-static wm_result insert_corner(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, double x, double y, bake_subset *near,
+static wm_result insert_corner(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, double x, double y, bake_grid *grid,
                                uint32_t *added)
 {
+    const double lo[2] = {x - GRID_PAD, y - GRID_PAD}, hi[2] = {x + GRID_PAD, y + GRID_PAD};
+    wm_result r = bake_grid_box(ctx, grid, lo, hi);
+    if (r)
+        return r;
+    const bake_subset *near = &grid->found;
     uint32_t hits = 0;
     int edge;
     double bary[3];
@@ -71,7 +157,7 @@ static wm_result insert_corner(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, doub
         hits += locate(a, near->index[i], x, y, &edge, bary) != CORNER_OUTSIDE;
     if (!hits)
         return WM_OK;
-    wm_result r = bake_split_begin(ctx, s, a, hits, 2 * hits);
+    r = bake_split_begin(ctx, s, a, hits, 2 * hits);
     if (r)
         return r;
     const uint32_t before = a->triangle_count, looked_at = near->count;
@@ -109,7 +195,7 @@ static wm_result insert_corner(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, doub
         }
     }
     *added += a->triangle_count - before;
-    return bake_subset_add_from(ctx, near, a, before);
+    return bake_grid_add(ctx, grid, a, before);
 }
 
 /* A polygon edge as a segment: from (x0, y0) along the unit direction for len. */
@@ -169,38 +255,40 @@ static cut_box cutter_box(const nwn2_cutter *c)
     return b;
 }
 
-static int box_meets_triangle(const cut_box *b, const nwn2_aswm *a, uint32_t t)
-{
-    for (int k = 0; k < 2; k++) {
-        double lo = INFINITY, hi = -INFINITY;
-        for (int i = 0; i < 3; i++) {
-            double v = a->vertices[3 * (size_t)a->triangles[t].v[i] + k];
-            lo = v < lo ? v : lo;
-            hi = v > hi ? v : hi;
-        }
-        if (hi < b->lo[k] || lo > b->hi[k])
-            return 0;
-    }
-    return 1;
-}
-
-/* Corners and edges of one cutter only touch the triangles its box meets
- * (and the pieces made from them): those are the only ones looked at. */
-static wm_result cut_one(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const nwn2_cutter *c, bake_subset *near,
-                         uint32_t *added)
+/* Corners and edges of one cutter only touch the triangles the grid files
+ * near them; those are looked at in ascending order, as a pass over every
+ * triangle would, so the result is the same. */
+/* A grid over the cutter's box fine enough that a corner or an edge meets
+ * O(1) triangles: cells about twice the mean edge length (pieces gather
+ * along the outline), at most 8 per triangle or corner expected there. */
+static wm_result local_grid(wm_ctx *ctx, const nwn2_aswm *a, const nwn2_cutter *c, bake_grid *global,
+                            bake_grid *local)
 {
     const cut_box box = cutter_box(c);
-    near->count = 0;
-    wm_result r = WM_OK;
-    for (uint32_t t = 0; t < a->triangle_count && !r; t++)
-        if (box_meets_triangle(&box, a, t)) {
-            r = bake_grow(ctx, (void **)&near->index, &near->capacity, near->count + 1, sizeof *near->index);
-            if (!r)
-                near->index[near->count++] = t;
-        }
+    wm_result r = bake_grid_box(ctx, global, box.lo, box.hi);
+    if (r)
+        return r;
+    double perimeter = 0;
+    for (uint32_t i = 0, j = c->point_count - 1; i < c->point_count; j = i++) {
+        double l = hypot((double)c->points[2 * i] - c->points[2 * j], (double)c->points[2 * i + 1] - c->points[2 * j + 1]);
+        perimeter += isfinite(l) ? l : 0.0;
+    }
+    const double edge = 2.0 * perimeter / c->point_count;
+    const double area = (box.hi[0] - box.lo[0]) * (box.hi[1] - box.lo[1]);
+    const uint64_t most = 8ull * (global->found.count + 4ull * c->point_count);
+    uint64_t cells = edge > 0 && isfinite(area / (edge * edge)) ? (uint64_t)(area / (edge * edge)) + 1 : most;
+    return bake_grid_build(ctx, local, a, box.lo, box.hi, cells < most ? cells : most, &global->found);
+}
+
+static wm_result cut_one(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const nwn2_cutter *c, bake_grid *global,
+                         uint32_t *added)
+{
+    bake_grid local, *grid = &local;
+    const uint32_t first = a->triangle_count;
+    wm_result r = local_grid(ctx, a, c, global, &local);
     for (uint32_t i = 0; i < c->point_count && !r; i++)
         if (isfinite(c->points[2 * i]) && isfinite(c->points[2 * i + 1]))
-            r = insert_corner(ctx, s, a, c->points[2 * i], c->points[2 * i + 1], near, added);
+            r = insert_corner(ctx, s, a, c->points[2 * i], c->points[2 * i + 1], grid, added);
     for (uint32_t i = 0; i < c->point_count && !r; i++) {
         uint32_t j = (i + 1) % c->point_count;
         double x0 = c->points[2 * i], y0 = c->points[2 * i + 1];
@@ -211,8 +299,57 @@ static wm_result cut_one(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const nwn2
         bake_line l = {-dy / len, dx / len, 0.0, -1};
         l.c = l.nx * x0 + l.ny * y0;
         segment sg = {&l, x0, y0, dx / len, dy / len, len};
-        r = bake_split_line(ctx, s, a, &l, on_segment, &sg, near, added);
+        const double p[2] = {x0, y0}, q[2] = {c->points[2 * j], c->points[2 * j + 1]};
+        const uint32_t before = a->triangle_count;
+        r = bake_grid_segment(ctx, grid, p, q, GRID_PAD);
+        if (!r)
+            r = bake_split_line(ctx, s, a, &l, on_segment, &sg, &grid->found, added);
+        if (!r)
+            r = bake_grid_add(ctx, grid, a, before);
     }
+    bake_grid_free(ctx, &local);
+    return r ? r : bake_grid_add(ctx, global, a, first); /* the pieces, for later cutters */
+}
+
+/* Removes every triangle whose centre lies inside a cutter (even-odd). */
+static wm_result remove_inside(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, bake_grid *grid,
+                               uint32_t *removed)
+{
+    uint8_t *cut = wm_alloc_array(ctx, a->triangle_count ? a->triangle_count : 1, 1);
+    if (!cut)
+        return WM_ERR_NOMEM;
+    wm_result r = WM_OK;
+    for (uint32_t ci = 0; ci < cutters->count && !r; ci++) {
+        const nwn2_cutter *c = &cutters->cutters[ci];
+        if (c->point_count < 3)
+            continue;
+        const cut_box b = cutter_box(c);
+        polygon_strips strips;
+        r = strips_build(ctx, c, &strips);
+        if (!r)
+            r = bake_grid_box(ctx, grid, b.lo, b.hi);
+        for (uint32_t i = 0; !r && i < grid->found.count; i++) {
+            const uint32_t t = grid->found.index[i];
+            if (cut[t])
+                continue;
+            float centre[2];
+            const uint32_t *v = a->triangles[t].v;
+            nwn2_toolset_centre(&a->vertices[3 * v[0]], &a->vertices[3 * v[1]], &a->vertices[3 * v[2]], centre);
+            cut[t] = centre[0] >= b.lo[0] && centre[0] <= b.hi[0] && centre[1] >= b.lo[1] && centre[1] <= b.hi[1] &&
+                     strips_inside(c, &strips, centre[0], centre[1]);
+        }
+        strips_free(ctx, &strips);
+    }
+    uint32_t n = 0;
+    for (uint32_t t = 0; !r && t < a->triangle_count; t++) {
+        if (cut[t])
+            (*removed)++;
+        else
+            a->triangles[n++] = a->triangles[t];
+    }
+    if (!r)
+        a->triangle_count = n;
+    wm_free(ctx, cut);
     return r;
 }
 
@@ -221,40 +358,19 @@ wm_result bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, co
 {
     bake_splitter s;
     bake_splitter_init(&s);
-    bake_subset near = {0};
-    cut_box *boxes = wm_alloc_array(ctx, cutters->count ? cutters->count : 1, sizeof *boxes);
-    wm_result r = boxes ? WM_OK : WM_ERR_NOMEM;
+    bake_grid grid;
+    double lo[2], hi[2];
+    bake_grid_extent(a, lo, hi);
+    wm_result r = bake_grid_build(ctx, &grid, a, lo, hi, 2ull * a->triangle_count, NULL);
     for (uint32_t ci = 0; ci < cutters->count && !r; ci++) {
         const nwn2_cutter *c = &cutters->cutters[ci];
-        boxes[ci] = cutter_box(c);
         if (c->point_count < 3 || (whole && whole[ci]))
             continue;
-        r = cut_one(ctx, &s, a, c, &near, added);
+        r = cut_one(ctx, &s, a, c, &grid, added);
     }
     bake_splitter_free(ctx, &s);
-    bake_subset_free(ctx, &near);
-    if (r) {
-        wm_free(ctx, boxes);
-        return r;
-    }
-    uint32_t n = 0;
-    for (uint32_t t = 0; t < a->triangle_count; t++) {
-        float centre[2];
-        const uint32_t *v = a->triangles[t].v;
-        nwn2_toolset_centre(&a->vertices[3 * v[0]], &a->vertices[3 * v[1]], &a->vertices[3 * v[2]], centre);
-        int cut = 0;
-        for (uint32_t ci = 0; ci < cutters->count && !cut; ci++) {
-            const cut_box *b = &boxes[ci];
-            cut = cutters->cutters[ci].point_count >= 3 && centre[0] >= b->lo[0] && centre[0] <= b->hi[0] &&
-                  centre[1] >= b->lo[1] && centre[1] <= b->hi[1] &&
-                  inside_polygon(&cutters->cutters[ci], centre[0], centre[1]);
-        }
-        if (cut)
-            (*removed)++;
-        else
-            a->triangles[n++] = a->triangles[t];
-    }
-    a->triangle_count = n;
-    wm_free(ctx, boxes);
-    return WM_OK;
+    if (!r)
+        r = remove_inside(ctx, a, cutters, &grid, removed);
+    bake_grid_free(ctx, &grid);
+    return r;
 }

@@ -131,14 +131,24 @@ wm_result bake_split_begin(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, uint32_t
         return wm_error(ctx, WM_ERR_LIMIT, "splitting would make %llu triangles and %llu vertices (limit %llu)",
                         (unsigned long long)tris, (unsigned long long)verts,
                         (unsigned long long)ctx->limits.max_triangles);
-    nwn2_triangle *nt = wm_realloc_array(ctx, a->triangles, (size_t)(tris ? tris : 1), sizeof *nt);
-    if (!nt)
-        return WM_ERR_NOMEM;
-    a->triangles = nt;
-    float *nv = wm_realloc_array(ctx, a->vertices, (size_t)(verts ? verts : 1) * 3, sizeof *nv);
-    if (!nv)
-        return WM_ERR_NOMEM;
-    a->vertices = nv;
+    if (a->triangles != s->triangles || tris > s->triangle_room) {
+        uint64_t room = tris + tris / 2 < ctx->limits.max_triangles ? tris + tris / 2 : tris;
+        nwn2_triangle *nt = wm_realloc_array(ctx, a->triangles, (size_t)(room ? room : 1), sizeof *nt);
+        if (!nt)
+            return WM_ERR_NOMEM;
+        a->triangles = nt;
+        s->triangles = nt;
+        s->triangle_room = room;
+    }
+    if (a->vertices != s->vertices || verts > s->vertex_room) {
+        uint64_t room = verts + verts / 2 < ctx->limits.max_triangles ? verts + verts / 2 : verts;
+        float *nv = wm_realloc_array(ctx, a->vertices, (size_t)(room ? room : 1) * 3, sizeof *nv);
+        if (!nv)
+            return WM_ERR_NOMEM;
+        a->vertices = nv;
+        s->vertices = nv;
+        s->vertex_room = room;
+    }
     wm_result r = reserve_slots(ctx, s, points);
     if (r)
         return r;
