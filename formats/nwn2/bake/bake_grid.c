@@ -139,7 +139,8 @@ static wm_result end_query(wm_ctx *ctx, bake_grid *g)
         return WM_ERR_NOMEM;
     for (uint32_t i = 0; i < g->large_count; i++)
         g->found.index[g->found.count++] = g->large[i];
-    qsort(g->found.index, g->found.count, sizeof *g->found.index, ascending);
+    if (g->found.count > 1)
+        qsort(g->found.index, g->found.count, sizeof *g->found.index, ascending);
     uint32_t n = 0; /* a triangle filed in several cells is found once */
     for (uint32_t i = 0; i < g->found.count; i++)
         if (n == 0 || g->found.index[i] != g->found.index[n - 1])
