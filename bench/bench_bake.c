@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "bench_support.h"
-#include "nwn2/bake.h"
+#include "nwn2/bake/bake.h"
 
 /* CPU seconds of this process: the honest one-thread figure on a shared machine. */
 static double cpu_now(void)

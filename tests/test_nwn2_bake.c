@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "test_support.h"
-#include "nwn2/bake.h"
+#include "nwn2/bake/bake.h"
 
 static const char *const trx_suffixes[] = {".trx", NULL};
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "test_support.h"
-#include "nwn2/bake.h"
+#include "nwn2/bake/bake.h"
 
 static void make_mesh(wm_ctx *ctx, nwn2_aswm *a, uint32_t gw, uint32_t gh, float tw, const float *verts, uint32_t nv,
                       const uint32_t *tris, const uint16_t *flags, uint32_t nt)

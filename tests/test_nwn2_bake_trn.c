@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "test_support.h"
-#include "nwn2/bake.h"
+#include "nwn2/bake/bake.h"
 
 typedef struct area_pair {
     const char *trn, *git, *trx; /* trx: the toolset's bake of the same area */

@@ -62,16 +62,57 @@ void nwn2_aswm_free(const wm_ctx *ctx, nwn2_aswm *a)
     nwn2_aswm_init(a);
 }
 
+/* A copy of count elements, or NULL when src is NULL or an earlier copy failed (*r set). */
+static void *copy_array(wm_ctx *ctx, const void *src, size_t count, size_t size, wm_result *r)
+{
+    if (!src || *r)
+        return NULL;
+    void *p = wm_alloc_array(ctx, count ? count : 1, size);
+    if (!p) {
+        *r = WM_ERR_NOMEM;
+        return NULL;
+    }
+    if (count)
+        memcpy(p, src, count * size);
+    return p;
+}
+
+/* Member by member: every pointer of dst is replaced (by a copy or NULL)
+ * before dst can be freed, so a failed copy never frees src's arrays. */
 wm_result nwn2_aswm_copy(wm_ctx *ctx, nwn2_aswm *dst, const nwn2_aswm *src)
 {
-    /* The serialised form is the complete state, so a copy is a re-parse. */
-    wm_buffer buf;
-    wm_buffer_init(&buf, ctx);
-    nwn2_aswm_init(dst);
-    wm_result r = nwn2_aswm_serialize(ctx, src, &buf);
-    if (!r)
-        r = nwn2_aswm_parse(ctx, buf.data, buf.size, "<ASWM copy>", dst);
-    wm_buffer_free(&buf);
+    wm_result r = WM_OK;
+    const size_t tiles = src->tiles ? (size_t)src->grid_width * src->grid_height : 0;
+    *dst = *src;
+    dst->vertices = copy_array(ctx, src->vertices, (size_t)src->vertex_count * 3, sizeof(float), &r);
+    dst->edges = copy_array(ctx, src->edges, src->edge_count, sizeof(nwn2_edge), &r);
+    dst->triangles = copy_array(ctx, src->triangles, src->triangle_count, sizeof(nwn2_triangle), &r);
+    dst->trailing = copy_array(ctx, src->trailing, src->trailing_size, 1, &r);
+    dst->tiles = copy_array(ctx, src->tiles, tiles, sizeof(nwn2_tile), &r);
+    for (size_t i = 0; dst->tiles && i < tiles; i++) {
+        nwn2_tile *t = &dst->tiles[i];
+        t->vertices = copy_array(ctx, t->vertices, (size_t)t->vertex_count * 3, sizeof(float), &r);
+        t->edges = copy_array(ctx, t->edges, t->edge_count, sizeof(nwn2_edge), &r);
+        t->local_to_node = copy_array(ctx, t->local_to_node, t->local_count, 1, &r);
+        t->node_to_local = copy_array(ctx, t->node_to_local, t->node_count, sizeof(uint32_t), &r);
+        t->nodes = copy_array(ctx, t->nodes, (size_t)t->node_count * t->node_count, 1, &r);
+    }
+    dst->islands = copy_array(ctx, src->islands, src->island_count, sizeof(nwn2_island), &r);
+    for (uint32_t i = 0; dst->islands && i < src->island_count; i++) {
+        nwn2_island *is = &dst->islands[i];
+        is->adjacent = copy_array(ctx, is->adjacent, is->adjacent_count, sizeof(uint32_t), &r);
+        is->distance = copy_array(ctx, is->distance, is->distance_count, sizeof(float), &r);
+        is->exit = copy_array(ctx, is->exit, is->exit_count, sizeof(uint32_t), &r);
+    }
+    dst->island_paths = copy_array(ctx, src->island_paths, (size_t)src->island_count * src->island_count,
+                                   sizeof(nwn2_island_path), &r);
+    if (r) {
+        if (!dst->tiles)
+            dst->grid_width = dst->grid_height = 0;
+        if (!dst->islands)
+            dst->island_count = 0;
+        nwn2_aswm_free(ctx, dst);
+    }
     return r;
 }
 

@@ -1,5 +1,5 @@
 /* ASWM <-> neutral mesh. */
-#include "bake.h"
+#include "nwn2_tiles.h"
 #include "nwn2.h"
 #include "wm_surface.h"
 
@@ -195,7 +195,7 @@ wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
     }
     /* A baked base (a TRX): its unchanged triangles keep their tile, their
      * place in it, their vertex order, links, centre, normal and d. */
-    if (a->triangle_count && nwn2_bake_keeps_layout(a, NULL)) {
+    if (a->triangle_count && nwn2_layout_is_baked(a, 0)) {
         base_of = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *base_of);
         base_tile = wm_alloc_array(ctx, a->triangle_count, sizeof *base_tile);
         if (!base_of || !base_tile) {
@@ -247,8 +247,8 @@ wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
     for (uint32_t t = 0; t < mesh->triangle_count; t++) {
         const uint32_t *ix = &mesh->indices[3 * (size_t)t];
         float c[2];
-        nwn2_bake_centre(&vertices[3 * (size_t)ix[0]], &vertices[3 * (size_t)ix[1]], &vertices[3 * (size_t)ix[2]], c);
-        tile_of[t] = base_of && base_of[t] != NWN2_NONE32 ? base_tile[base_of[t]] : nwn2_bake_tile_of(a, c[0], c[1]);
+        nwn2_toolset_centre(&vertices[3 * (size_t)ix[0]], &vertices[3 * (size_t)ix[1]], &vertices[3 * (size_t)ix[2]], c);
+        tile_of[t] = base_of && base_of[t] != NWN2_NONE32 ? base_tile[base_of[t]] : nwn2_tile_of(a, c[0], c[1]);
         start[tile_of[t] + 1]++;
     }
     for (uint32_t i = 0; i < tiles; i++)
@@ -329,7 +329,7 @@ wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
             tri->d = old[origin[i]].d;
         } else {
             /* the toolset's centre (the bake's path costs are measured between centres) */
-            nwn2_bake_centre(&a->vertices[3 * (size_t)tri->v[0]], &a->vertices[3 * (size_t)tri->v[1]],
+            nwn2_toolset_centre(&a->vertices[3 * (size_t)tri->v[0]], &a->vertices[3 * (size_t)tri->v[1]],
                              &a->vertices[3 * (size_t)tri->v[2]], tri->centre);
         }
     }

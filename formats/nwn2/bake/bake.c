@@ -1,8 +1,11 @@
-/* The bake pipeline and its worker threads. */
+/* The bake's driver: runs the stages in order (bake.h), spreads the
+ * independent jobs of stages 2 and 4 over threads, and redoes stage 1 with
+ * whole-triangle cutters where cutting crowds a tile. */
 #include "bake_internal.h"
 
+#include "wm_parallel.h"
+
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -11,104 +14,73 @@ void nwn2_bake_options_init(nwn2_bake_options *opts)
     memset(opts, 0, sizeof *opts);
 }
 
-typedef struct parallel_state {
+/* One job of a stage; ctx is private to the job. */
+typedef wm_result (*stage_job_fn)(wm_ctx *ctx, void *user, uint32_t index);
+
+typedef struct job_batch {
     const wm_ctx *parent;
-    bake_job_fn job;
+    stage_job_fn job;
     void *user;
-    uint32_t count;
-    atomic_uint next;
-    atomic_uint done;
-    atomic_int failed;
-    pthread_mutex_t lock;
-    uint32_t error_index; /* lowest failing index, guarded by lock */
-    wm_result error;
-    char message[sizeof(((wm_ctx *)0)->message)];
-} parallel_state;
+    uint32_t first;
+    wm_result *results;
+} job_batch;
 
-/* Runs jobs until none are left or one failed. Jobs are claimed in index
- * order, so when one fails every lower index has been claimed and finishes:
- * the lowest failing index is always found (deterministic errors). */
-static void run_jobs(parallel_state *st, const nwn2_bake_options *opts, const char *stage)
+static void run_job(void *p, size_t i)
 {
-    wm_ctx local = *st->parent;
+    job_batch *b = p;
+    wm_ctx local = *b->parent;
     local.warn = NULL; /* warning sinks are not thread-safe */
-    for (;;) {
-        if (atomic_load(&st->failed))
-            break;
-        uint32_t i = atomic_fetch_add(&st->next, 1);
-        if (i >= st->count)
-            break;
-        wm_result r = st->job(&local, st->user, i);
-        if (r) {
-            pthread_mutex_lock(&st->lock);
-            if (!st->error || i < st->error_index) {
-                st->error = r;
-                st->error_index = i;
-                memcpy(st->message, local.message, sizeof st->message);
-            }
-            pthread_mutex_unlock(&st->lock);
-            atomic_store(&st->failed, 1);
-            break;
-        }
-        uint32_t done = atomic_fetch_add(&st->done, 1) + 1;
-        if (opts && opts->progress)
-            opts->progress(opts->progress_user, stage, done, st->count);
-    }
+    b->results[i] = b->job(&local, b->user, b->first + (uint32_t)i);
 }
 
-static void *worker_main(void *p)
+/* Runs job(0..count-1) on up to `threads` threads, in batches so that
+ * progress is reported from the calling thread between them. When jobs
+ * fail, the lowest failing index is run again on the calling thread for its
+ * message: the error is the same whatever the thread count. */
+static wm_result run_stage(wm_ctx *ctx, const nwn2_bake_options *opts, const char *stage, uint32_t count,
+                           stage_job_fn job, void *user)
 {
-    run_jobs(p, NULL, NULL);
-    return NULL;
+    /* one job at a time on one thread; else batches of a few jobs per thread */
+    const unsigned threads = opts->threads ? opts->threads : 1;
+    const uint32_t batch = threads == 1 ? 1 : count / 64 > 8 * threads ? count / 64 : 8 * threads;
+    wm_result *results = wm_alloc_array(ctx, batch, sizeof *results);
+    if (!results)
+        return WM_ERR_NOMEM;
+    job_batch b = {ctx, job, user, 0, results};
+    wm_result r = WM_OK;
+    for (uint32_t first = 0; first < count && !r; first += batch) {
+        const uint32_t n = count - first < batch ? count - first : batch;
+        b.first = first;
+        wm_parallel_for(threads, n, run_job, &b);
+        for (uint32_t i = 0; i < n && !r; i++)
+            if (results[i])
+                r = job(ctx, user, first + i);
+        if (!r && opts->progress)
+            opts->progress(opts->progress_user, stage, first + n, count);
+    }
+    wm_free(ctx, results);
+    return r;
 }
 
-wm_result bake_parallel(wm_ctx *ctx, unsigned threads, uint32_t count, bake_job_fn job, void *user,
-                        const nwn2_bake_options *opts, const char *stage)
-{
-    parallel_state st;
-    memset(&st, 0, sizeof st);
-    st.parent = ctx;
-    st.job = job;
-    st.user = user;
-    st.count = count;
-    atomic_init(&st.next, 0);
-    atomic_init(&st.done, 0);
-    atomic_init(&st.failed, 0);
-    if (pthread_mutex_init(&st.lock, NULL) != 0)
-        return wm_error(ctx, WM_ERR_NOMEM, "cannot create a mutex for the bake threads");
-    if (threads > 256)
-        threads = 256;
-    if (threads > count)
-        threads = count;
-    pthread_t ids[256];
-    unsigned started = 0;
-    for (unsigned i = 1; i < threads; i++) {
-        if (pthread_create(&ids[started], NULL, worker_main, &st) != 0)
-            break; /* fewer threads is still correct */
-        started++;
-    }
-    run_jobs(&st, opts, stage);
-    for (unsigned i = 0; i < started; i++)
-        pthread_join(ids[i], NULL);
-    pthread_mutex_destroy(&st.lock);
-    if (!st.error && opts && opts->progress && started)
-        opts->progress(opts->progress_user, stage, count, count); /* workers may have run the last jobs */
-    if (st.error) {
-        memcpy(ctx->message, st.message, sizeof ctx->message);
-        return st.error;
-    }
-    return WM_OK;
-}
-
+/* Stage 2 jobs share one work area per thread: at most `threads` jobs run
+ * at once, so a free one is always found. */
 typedef struct tile_job {
     nwn2_aswm *a;
     uint32_t *los;
+    void **work;
+    atomic_flag *busy;
+    unsigned slots;
 } tile_job;
 
 static wm_result tile_job_run(wm_ctx *ctx, void *user, uint32_t index)
 {
     tile_job *j = user;
-    return nwn2_bake_tile_paths(ctx, j->a, index, &j->los[index]);
+    for (unsigned i = 0;; i = (i + 1) % j->slots)
+        if (!atomic_flag_test_and_set(&j->busy[i])) {
+            wm_result r = bake_tile_paths(ctx, j->a, index, j->work[i], &j->los[index]);
+            atomic_flag_clear(&j->busy[i]);
+            return r;
+        }
 }
 
 static wm_result island_job_run(wm_ctx *ctx, void *user, uint32_t index)
@@ -157,7 +129,15 @@ static wm_result geometry_fitting_tiles(wm_ctx *ctx, nwn2_aswm *a, const nwn2_ba
 {
     const nwn2_cutter_set *cs = opts->cutters;
     if (!cs || !cs->count || opts->cut_whole_triangles) {
-        wm_result r = nwn2_bake_geometry(ctx, a, opts, stats);
+        uint8_t *whole = NULL;
+        if (cs && cs->count && opts->cut_whole_triangles) {
+            whole = wm_alloc_array(ctx, cs->count, 1);
+            if (!whole)
+                return WM_ERR_NOMEM;
+            memset(whole, 1, cs->count);
+        }
+        wm_result r = bake_geometry(ctx, a, opts, whole, stats);
+        wm_free(ctx, whole);
         stats->whole_cutters = (cs && opts->cut_whole_triangles) ? cs->count : 0;
         return r;
     }
@@ -207,31 +187,7 @@ int nwn2_bake_keeps_layout(const nwn2_aswm *a, const nwn2_bake_options *opts)
 {
     if (opts && opts->cutters && opts->cutters->count)
         return 0;
-    if (a->grid_flags != NWN2_GRID_FLAGS_TRX || !a->tiles || a->grid_width == 0 || a->grid_height == 0 ||
-        (uint64_t)a->grid_width * a->grid_height > UINT32_MAX / 2)
-        return 0;
-    const uint32_t tiles = a->grid_width * a->grid_height, b = a->border_size;
-    uint32_t next = 0;
-    for (uint32_t ti = 0; ti < tiles; ti++) {
-        const nwn2_tile *t = &a->tiles[ti];
-        if (t->triangle_offset != next || t->triangle_count > a->triangle_count - next)
-            return 0;
-        next += t->triangle_count;
-        uint32_t x = ti % a->grid_width, y = ti / a->grid_width;
-        int border = x < b || y < b || (uint64_t)x + b >= a->grid_width || (uint64_t)y + b >= a->grid_height;
-        if (border && t->triangle_count && !(opts && opts->keep_borders))
-            return 0;
-    }
-    if (next != a->triangle_count)
-        return 0;
-    for (uint32_t t = 0; t < a->triangle_count; t++) {
-        const nwn2_triangle *tri = &a->triangles[t];
-        for (int k = 0; k < 3; k++)
-            if (tri->v[k] >= a->vertex_count || tri->edge[k] >= a->edge_count ||
-                (tri->neighbour[k] != NWN2_NONE32 && tri->neighbour[k] >= a->triangle_count))
-                return 0;
-    }
-    return 1;
+    return nwn2_layout_is_baked(a, opts && opts->keep_borders);
 }
 
 /* The path tables read centres, neighbours and edge end points: all must be usable. */
@@ -248,6 +204,36 @@ static wm_result check_kept_geometry(wm_ctx *ctx, const nwn2_aswm *a)
         if (!isfinite(a->triangles[t].centre[0]) || !isfinite(a->triangles[t].centre[1]))
             return wm_error(ctx, WM_ERR_CORRUPT, "triangle %u: centre is not a finite number", t);
     return WM_OK;
+}
+
+/* Stage 2 over every tile, with the counts the stats report. */
+static wm_result tile_stage(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, nwn2_bake_stats *stats)
+{
+    const uint32_t tiles = a->grid_width * a->grid_height;
+    const unsigned slots = opts->threads > 1 ? opts->threads : 1;
+    uint32_t *los = wm_alloc_array(ctx, tiles ? tiles : 1, sizeof *los);
+    void **work = wm_alloc_array(ctx, slots, sizeof *work);
+    atomic_flag *busy = wm_alloc_array(ctx, slots, sizeof *busy);
+    wm_result r = los && work && busy ? WM_OK : WM_ERR_NOMEM;
+    for (unsigned i = 0; !r && i < slots; i++) {
+        atomic_flag_clear(&busy[i]);
+        work[i] = wm_alloc_array(ctx, 1, bake_tile_work_size());
+        r = work[i] ? WM_OK : WM_ERR_NOMEM;
+    }
+    tile_job tj = {a, los, work, busy, slots};
+    if (!r)
+        r = run_stage(ctx, opts, "tile path tables", tiles, tile_job_run, &tj);
+    for (uint32_t t = 0; !r && t < tiles; t++) {
+        stats->los_pairs += los[t];
+        if (a->tiles[t].node_count > stats->max_tile_nodes)
+            stats->max_tile_nodes = a->tiles[t].node_count;
+    }
+    for (unsigned i = 0; work && i < slots; i++)
+        wm_free(ctx, work[i]);
+    wm_free(ctx, work);
+    wm_free(ctx, (void *)busy);
+    wm_free(ctx, los);
+    return r;
 }
 
 wm_result nwn2_bake(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts_in, nwn2_bake_stats *stats_out)
@@ -267,27 +253,14 @@ wm_result nwn2_bake(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts_in,
     } else {
         r = geometry_fitting_tiles(ctx, a, opts, &stats);
     }
-    if (r)
-        return r;
-    const uint32_t tiles = a->grid_width * a->grid_height;
-    for (uint32_t t = 0; t < a->triangle_count; t++)
+    for (uint32_t t = 0; !r && t < a->triangle_count; t++)
         stats.walkable_triangles += (a->triangles[t].flags & NWN2_TRI_WALKABLE) != 0;
-
-    uint32_t *los = wm_alloc_array(ctx, tiles, sizeof *los);
-    if (!los)
-        return WM_ERR_NOMEM;
-    tile_job tj = {a, los};
-    r = bake_parallel(ctx, opts->threads, tiles, tile_job_run, &tj, opts, "tile path tables");
-    for (uint32_t t = 0; !r && t < tiles; t++) {
-        stats.los_pairs += los[t];
-        if (a->tiles[t].node_count > stats.max_tile_nodes)
-            stats.max_tile_nodes = a->tiles[t].node_count;
-    }
-    wm_free(ctx, los);
     if (!r)
-        r = bake_islands_build(ctx, a, island_tag);
+        r = tile_stage(ctx, a, opts, &stats);
+    if (!r)
+        r = bake_islands(ctx, a, island_tag);
     if (!r && a->island_count)
-        r = bake_parallel(ctx, opts->threads, a->island_count, island_job_run, a, opts, "island path table");
+        r = run_stage(ctx, opts, "island path table", a->island_count, island_job_run, a);
     stats.island_count = a->island_count;
     if (stats_out)
         *stats_out = stats;

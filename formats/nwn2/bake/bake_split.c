@@ -131,14 +131,24 @@ wm_result bake_split_begin(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, uint32_t
         return wm_error(ctx, WM_ERR_LIMIT, "splitting would make %llu triangles and %llu vertices (limit %llu)",
                         (unsigned long long)tris, (unsigned long long)verts,
                         (unsigned long long)ctx->limits.max_triangles);
-    nwn2_triangle *nt = wm_realloc_array(ctx, a->triangles, (size_t)(tris ? tris : 1), sizeof *nt);
-    if (!nt)
-        return WM_ERR_NOMEM;
-    a->triangles = nt;
-    float *nv = wm_realloc_array(ctx, a->vertices, (size_t)(verts ? verts : 1) * 3, sizeof *nv);
-    if (!nv)
-        return WM_ERR_NOMEM;
-    a->vertices = nv;
+    if (a->triangles != s->triangles || tris > s->triangle_room) {
+        uint64_t room = tris + tris / 2 < ctx->limits.max_triangles ? tris + tris / 2 : tris;
+        nwn2_triangle *nt = wm_realloc_array(ctx, a->triangles, (size_t)(room ? room : 1), sizeof *nt);
+        if (!nt)
+            return WM_ERR_NOMEM;
+        a->triangles = nt;
+        s->triangles = nt;
+        s->triangle_room = room;
+    }
+    if (a->vertices != s->vertices || verts > s->vertex_room) {
+        uint64_t room = verts + verts / 2 < ctx->limits.max_triangles ? verts + verts / 2 : verts;
+        float *nv = wm_realloc_array(ctx, a->vertices, (size_t)(room ? room : 1) * 3, sizeof *nv);
+        if (!nv)
+            return WM_ERR_NOMEM;
+        a->vertices = nv;
+        s->vertices = nv;
+        s->vertex_room = room;
+    }
     wm_result r = reserve_slots(ctx, s, points);
     if (r)
         return r;
@@ -256,7 +266,7 @@ static void mark_lines(const nwn2_aswm *a, int axis, uint32_t cells, uint8_t *cr
     }
 }
 
-uint32_t nwn2_bake_snap_to_tile_lines(nwn2_aswm *a)
+uint32_t bake_snap_to_tile_lines(nwn2_aswm *a)
 {
     const double w = a->tile_width;
     uint32_t moved = 0;
@@ -277,11 +287,6 @@ uint32_t nwn2_bake_snap_to_tile_lines(nwn2_aswm *a)
         moved += snapped;
     }
     return moved;
-}
-
-wm_result nwn2_bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, uint32_t *added)
-{
-    return bake_split_tiles(ctx, a, 0, added);
 }
 
 wm_result bake_split_tiles(wm_ctx *ctx, nwn2_aswm *a, int keep_input, uint32_t *added)

@@ -7,36 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void nwn2_bake_centre(const float *v0, const float *v1, const float *v2, float out[2])
-{
-    const float third = 1.0f / 3.0f;
-    out[0] = ((v0[0] + v1[0]) + v2[0]) * third;
-    out[1] = ((v0[1] + v1[1]) + v2[1]) * third;
-}
-
 static void triangle_centre(const nwn2_aswm *a, uint32_t t, float out[2])
 {
     const uint32_t *v = a->triangles[t].v;
-    nwn2_bake_centre(&a->vertices[3 * v[0]], &a->vertices[3 * v[1]], &a->vertices[3 * v[2]], out);
-}
-
-/* Cell k covers (k * width, (k + 1) * width]: a centre exactly on a tile
- * line belongs to the lower tile, as in the toolset's files (6 of the 9
- * corpus triangles whose centre lies on a line). */
-static uint32_t clamp_cell(float value, float width, uint32_t cells)
-{
-    float c = ceilf(value / width) - 1.0f;
-    if (!(c >= 0.0f)) /* also NaN */
-        return 0;
-    if (c >= (float)cells)
-        return cells - 1;
-    return (uint32_t)c;
-}
-
-uint32_t nwn2_bake_tile_of(const nwn2_aswm *a, float x, float y)
-{
-    return clamp_cell(y, a->tile_width, a->grid_height) * a->grid_width +
-           clamp_cell(x, a->tile_width, a->grid_width);
+    nwn2_toolset_centre(&a->vertices[3 * v[0]], &a->vertices[3 * v[1]], &a->vertices[3 * v[2]], out);
 }
 
 static wm_result check_input(wm_ctx *ctx, const nwn2_aswm *a)
@@ -80,7 +54,7 @@ static wm_result drop_border(wm_ctx *ctx, nwn2_aswm *a, uint32_t *removed)
     for (uint32_t t = 0; t < a->triangle_count; t++) {
         float c[2];
         triangle_centre(a, t, c);
-        uint32_t tile = nwn2_bake_tile_of(a, c[0], c[1]);
+        uint32_t tile = nwn2_tile_of(a, c[0], c[1]);
         uint32_t x = tile % a->grid_width, y = tile / a->grid_width;
         keep[t] = x >= b && y >= b && (uint64_t)x + b < a->grid_width && (uint64_t)y + b < a->grid_height;
     }
@@ -122,7 +96,7 @@ static wm_result sort_into_tiles(wm_ctx *ctx, nwn2_aswm *a, const uint32_t *inpu
         float c[2];
         uint32_t origin = a->triangles[t].edge[0];
         triangle_centre(a, t, c);
-        tile_of[t] = input_tile && origin < input_count ? input_tile[origin] : nwn2_bake_tile_of(a, c[0], c[1]);
+        tile_of[t] = input_tile && origin < input_count ? input_tile[origin] : nwn2_tile_of(a, c[0], c[1]);
         start[tile_of[t] + 1]++;
     }
     for (uint32_t i = 0; i < tiles; i++)
@@ -217,20 +191,6 @@ static wm_result fill_tile_headers(wm_ctx *ctx, nwn2_aswm *a)
     return WM_OK;
 }
 
-wm_result nwn2_bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, nwn2_bake_stats *stats)
-{
-    uint8_t *whole = NULL;
-    if (opts->cutters && opts->cutters->count && opts->cut_whole_triangles) {
-        whole = wm_alloc_array(ctx, opts->cutters->count, 1);
-        if (!whole)
-            return WM_ERR_NOMEM;
-        memset(whole, 1, opts->cutters->count);
-    }
-    wm_result r = bake_geometry(ctx, a, opts, whole, stats);
-    wm_free(ctx, whole);
-    return r;
-}
-
 wm_result bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, const uint8_t *whole,
                         nwn2_bake_stats *stats)
 {
@@ -242,11 +202,9 @@ wm_result bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts
     /* A baked TRX cut by cutters: its triangles that survive whole keep the
      * toolset's tile and are neither snapped nor split (tile membership is
      * the toolset's decision); only the pieces are tiled by rule. */
-    nwn2_bake_options layout_opts = *opts;
-    layout_opts.cutters = NULL;
     uint32_t *input_tile = NULL;
     const uint32_t input_count = a->triangle_count;
-    if (nwn2_bake_keeps_layout(a, &layout_opts)) {
+    if (nwn2_layout_is_baked(a, opts->keep_borders)) {
         input_tile = wm_alloc_array(ctx, input_count ? input_count : 1, sizeof *input_tile);
         if (!input_tile)
             return WM_ERR_NOMEM;
@@ -265,9 +223,9 @@ wm_result bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts
     }
     make_clockwise(a);
     if (opts->cutters && opts->cutters->count)
-        r = nwn2_bake_cut(ctx, a, opts->cutters, whole, &stats->split_added, &stats->cut_removed);
+        r = bake_cut(ctx, a, opts->cutters, whole, &stats->split_added, &stats->cut_removed);
     if (!r) {
-        stats->snapped_vertices = input_tile ? 0 : nwn2_bake_snap_to_tile_lines(a);
+        stats->snapped_vertices = input_tile ? 0 : bake_snap_to_tile_lines(a);
         r = bake_split_tiles(ctx, a, input_tile != NULL, &stats->split_added);
     }
     if (!r && !opts->keep_borders)

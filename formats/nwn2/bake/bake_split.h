@@ -16,6 +16,10 @@ typedef struct bake_splitter {
     struct point_slot *slots;
     uint32_t capacity;
     uint32_t stamp;
+    /* room in the walkmesh's arrays as this splitter last grew them (grown
+     * by half again each time, so many small splits cost linear time) */
+    const void *triangles, *vertices;
+    uint64_t triangle_room, vertex_room;
 } bake_splitter;
 
 /* The triangles a splitter looks at, in ascending order; the pieces it makes

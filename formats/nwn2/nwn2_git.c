@@ -1,10 +1,20 @@
 /* Walkmesh cutters from an area's GIT file: triggers of Type 3. */
-#include "bake.h"
+#include "nwn2_git.h"
 #include "gff.h"
 
 #include <string.h>
 
 #define TRIGGER_TYPE_WALKMESH_CUTTER 3
+
+void nwn2_cutter_set_free(const wm_ctx *ctx, nwn2_cutter_set *set)
+{
+    if (set->cutters)
+        for (uint32_t i = 0; i < set->count; i++)
+            wm_free(ctx, set->cutters[i].points);
+    wm_free(ctx, set->cutters);
+    set->cutters = NULL;
+    set->count = 0;
+}
 
 static wm_result read_cutter(const nwn2_gff *g, uint32_t st, uint32_t index, uint32_t points_so_far,
                              nwn2_cutter *out, int *is_cutter)
@@ -52,8 +62,7 @@ static wm_result read_cutter(const nwn2_gff *g, uint32_t st, uint32_t index, uin
     return r;
 }
 
-wm_result nwn2_bake_cutters_from_git(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
-                                     nwn2_cutter_set *out)
+wm_result nwn2_git_cutters(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source, nwn2_cutter_set *out)
 {
     memset(out, 0, sizeof *out);
     nwn2_gff g;
@@ -89,7 +98,7 @@ wm_result nwn2_bake_cutters_from_git(wm_ctx *ctx, const uint8_t *data, size_t si
     return r;
 }
 
-wm_result nwn2_bake_read_git(wm_ctx *ctx, const char *path, nwn2_cutter_set *out)
+wm_result nwn2_git_read_cutters(wm_ctx *ctx, const char *path, nwn2_cutter_set *out)
 {
     uint8_t *data = NULL;
     size_t size = 0;
@@ -97,7 +106,7 @@ wm_result nwn2_bake_read_git(wm_ctx *ctx, const char *path, nwn2_cutter_set *out
     wm_result r = wm_file_read(ctx, path, &data, &size);
     if (r)
         return r;
-    r = nwn2_bake_cutters_from_git(ctx, data, size, path, out);
+    r = nwn2_git_cutters(ctx, data, size, path, out);
     wm_free(ctx, data);
     return r;
 }

@@ -11,23 +11,6 @@
 #include <math.h>
 #include <string.h>
 
-wm_result bake_grow(wm_ctx *ctx, void **array, uint32_t *capacity, uint32_t needed, size_t elem_size)
-{
-    if (needed <= *capacity)
-        return WM_OK;
-    uint64_t cap = *capacity ? *capacity : 8;
-    while (cap < needed)
-        cap *= 2;
-    if (cap > UINT32_MAX)
-        cap = UINT32_MAX;
-    void *p = wm_realloc_array(ctx, *array, (size_t)cap, elem_size);
-    if (!p)
-        return WM_ERR_NOMEM;
-    *array = p;
-    *capacity = (uint32_t)cap;
-    return WM_OK;
-}
-
 /* Tile index of each triangle from the tiles' ranges (NWN2_NONE32 when no tile holds it). */
 static uint32_t *triangle_tiles(wm_ctx *ctx, const nwn2_aswm *a)
 {
@@ -143,7 +126,7 @@ static wm_result fill_islands(wm_ctx *ctx, nwn2_aswm *a, const uint32_t *tile_of
         for (uint32_t k = 0; !r && k < links[i].count; k++) {
             is->adjacent[k] = links[i].island[k];
             is->exit[k] = links[i].exit[k];
-            is->distance[k] = nwn2_bake_distance(is->centre, a->islands[links[i].island[k]].centre);
+            is->distance[k] = bake_distance(is->centre, a->islands[links[i].island[k]].centre);
         }
     }
     if (links)
@@ -156,7 +139,7 @@ static wm_result fill_islands(wm_ctx *ctx, nwn2_aswm *a, const uint32_t *tile_of
     return r;
 }
 
-wm_result bake_islands_build(wm_ctx *ctx, nwn2_aswm *a, uint32_t island_tag)
+wm_result bake_islands(wm_ctx *ctx, nwn2_aswm *a, uint32_t island_tag)
 {
     uint32_t *tile_of = triangle_tiles(ctx, a);
     if (!tile_of)
@@ -233,12 +216,4 @@ wm_result bake_island_paths_row(wm_ctx *ctx, nwn2_aswm *a, uint32_t from)
     wm_free(ctx, first);
     wm_free(ctx, heap);
     return WM_OK;
-}
-
-wm_result nwn2_bake_islands(wm_ctx *ctx, nwn2_aswm *a, uint32_t island_tag)
-{
-    wm_result r = bake_islands_build(ctx, a, island_tag);
-    for (uint32_t i = 0; !r && i < a->island_count; i++)
-        r = bake_island_paths_row(ctx, a, i);
-    return r;
 }

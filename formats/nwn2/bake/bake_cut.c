@@ -1,0 +1,376 @@
+/* Walkmesh cutters. For each polygon: its corners are inserted into the
+ * triangles holding them (a corner on an edge splits both triangles of the
+ * edge at one shared vertex); then each polygon edge splits exactly the
+ * triangles it passes through. Since every corner is a vertex by then, a
+ * polygon edge crosses any triangle from boundary to boundary, so the
+ * triangle on the other side of each crossed edge is crossed too and gets
+ * the same split vertex: the mesh stays watertight. Last, every triangle
+ * whose centre lies inside a polygon is removed. */
+#include "bake_grid.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Distance (in x/y units) within which a corner counts as on an edge. */
+#define CORNER_EPS 1e-4
+/* How far around a corner or an edge the grid is asked for triangles. */
+#define GRID_PAD 1e-3
+
+/* A cutter's edges filed by horizontal strips, for the even-odd test of
+ * many points: a point only meets the edges of its strip. Edge i runs from
+ * corner i - 1 to corner i. */
+typedef struct polygon_strips {
+    double y0, inv_height;
+    uint32_t count;
+    uint32_t *start; /* count + 1 */
+    uint32_t *edge;
+} polygon_strips;
+
+static uint32_t strip_of(const polygon_strips *st, double y)
+{
+    double k = floor((y - st->y0) * st->inv_height);
+    return !(k >= 0.0) ? 0 : k >= (double)st->count ? st->count - 1 : (uint32_t)k;
+}
+
+static void strips_free(const wm_ctx *ctx, polygon_strips *st)
+{
+    wm_free(ctx, st->start);
+    wm_free(ctx, st->edge);
+    memset(st, 0, sizeof *st);
+}
+
+/* About one strip per two edges; fewer when long edges would be filed in
+ * too many strips (at most 8 filings per edge on average). */
+static wm_result strips_build(wm_ctx *ctx, const nwn2_cutter *c, polygon_strips *st)
+{
+    memset(st, 0, sizeof *st);
+    const uint32_t n = c->point_count;
+    double lo = INFINITY, hi = -INFINITY;
+    for (uint32_t i = 0; i < n; i++) {
+        double y = c->points[2 * i + 1];
+        lo = y < lo ? y : lo;
+        hi = y > hi ? y : hi;
+    }
+    st->y0 = isfinite(lo) ? lo : 0.0;
+    uint64_t filings;
+    uint32_t count = n / 2 ? n / 2 : 1;
+    for (;; count /= 2) {
+        st->count = count;
+        st->inv_height = isfinite(hi - lo) && hi > lo ? count / (hi - lo) : 0.0;
+        filings = 0;
+        for (uint32_t i = 0, j = n - 1; i < n; j = i++)
+            filings += strip_of(st, c->points[2 * i + 1]) > strip_of(st, c->points[2 * j + 1])
+                           ? strip_of(st, c->points[2 * i + 1]) - strip_of(st, c->points[2 * j + 1]) + 1
+                           : strip_of(st, c->points[2 * j + 1]) - strip_of(st, c->points[2 * i + 1]) + 1;
+        if (filings <= 8ull * n || count == 1)
+            break;
+    }
+    st->start = wm_alloc_array(ctx, (size_t)count + 1, sizeof *st->start);
+    st->edge = wm_alloc_array(ctx, (size_t)filings, sizeof *st->edge);
+    if (!st->start || !st->edge) {
+        strips_free(ctx, st);
+        return WM_ERR_NOMEM;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0, j = n - 1; i < n; j = i++) {
+            uint32_t a = strip_of(st, c->points[2 * i + 1]), b = strip_of(st, c->points[2 * j + 1]);
+            for (uint32_t k = a < b ? a : b; k <= (a < b ? b : a); k++) {
+                if (pass == 0)
+                    st->start[k + 1]++;
+                else
+                    st->edge[st->start[k]++] = i;
+            }
+        }
+        if (pass == 0)
+            for (uint32_t k = 0; k < count; k++)
+                st->start[k + 1] += st->start[k];
+        else
+            for (uint32_t k = count; k > 0; k--) /* back from "end of strip k-1" to starts */
+                st->start[k] = st->start[k - 1];
+    }
+    st->start[0] = 0;
+    return WM_OK;
+}
+
+/* Even-odd rule, edge by edge as a walk over the whole polygon would go,
+ * over the edges of the point's strip only (no other edge spans y). */
+static int strips_inside(const nwn2_cutter *c, const polygon_strips *st, double x, double y)
+{
+    int in = 0;
+    const uint32_t k = strip_of(st, y);
+    for (uint32_t e = st->start[k]; e < st->start[k + 1]; e++) {
+        const uint32_t i = st->edge[e], j = i ? i - 1 : c->point_count - 1;
+        double xi = c->points[2 * i], yi = c->points[2 * i + 1];
+        double xj = c->points[2 * j], yj = c->points[2 * j + 1];
+        if ((yi > y) != (yj > y) && x < xj + (y - yj) * (xi - xj) / (yi - yj))
+            in = !in;
+    }
+    return in;
+}
+
+static double orient(const float *a, const float *b, double px, double py)
+{
+    return ((double)b[0] - a[0]) * (py - a[1]) - ((double)b[1] - a[1]) * (px - a[0]);
+}
+
+typedef enum { CORNER_OUTSIDE, CORNER_INSIDE, CORNER_ON_EDGE } corner_place;
+
+/* Where (x, y) lies in triangle t; *edge = vertex opposite the edge it is on,
+ * bary = barycentric weights of the vertices. */
+static corner_place locate(const nwn2_aswm *a, uint32_t t, double x, double y, int *edge, double bary[3])
+{
+    const uint32_t *v = a->triangles[t].v;
+    const float *p[3] = {&a->vertices[3 * v[0]], &a->vertices[3 * v[1]], &a->vertices[3 * v[2]]};
+    double area = orient(p[0], p[1], p[2][0], p[2][1]);
+    if (fabs(area) < 1e-12)
+        return CORNER_OUTSIDE; /* vertical or degenerate: nothing to cut in x/y */
+    int near = 0;
+    for (int k = 0; k < 3; k++) {
+        const float *b = p[(k + 1) % 3], *c = p[(k + 2) % 3];
+        double o = orient(b, c, x, y);
+        double len = hypot((double)c[0] - b[0], (double)c[1] - b[1]);
+        bary[k] = o / area;
+        if (len > 0 && fabs(o) / len <= CORNER_EPS) {
+            near++;
+            *edge = k;
+        } else if (bary[k] < 0) {
+            return CORNER_OUTSIDE;
+        }
+    }
+    if (near >= 2)
+        return CORNER_OUTSIDE; /* at a vertex already */
+    return near ? CORNER_ON_EDGE : CORNER_INSIDE;
+}
+
+static wm_result insert_corner(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, double x, double y, bake_grid *grid,
+                               uint32_t *added)
+{
+    const double lo[2] = {x - GRID_PAD, y - GRID_PAD}, hi[2] = {x + GRID_PAD, y + GRID_PAD};
+    wm_result r = bake_grid_box(ctx, grid, lo, hi);
+    if (r)
+        return r;
+    const bake_subset *near = &grid->found;
+    uint32_t hits = 0;
+    int edge;
+    double bary[3];
+    for (uint32_t i = 0; i < near->count; i++)
+        hits += locate(a, near->index[i], x, y, &edge, bary) != CORNER_OUTSIDE;
+    if (!hits)
+        return WM_OK;
+    r = bake_split_begin(ctx, s, a, hits, 2 * hits);
+    if (r)
+        return r;
+    const uint32_t before = a->triangle_count, looked_at = near->count;
+    for (uint32_t i = 0; i < looked_at; i++) {
+        const uint32_t t = near->index[i];
+        corner_place where = locate(a, t, x, y, &edge, bary);
+        if (where == CORNER_OUTSIDE)
+            continue;
+        const nwn2_triangle model = a->triangles[t];
+        uint32_t slot = t;
+        if (where == CORNER_INSIDE) {
+            float pos[3] = {(float)x, (float)y, 0.0f};
+            double z = 0;
+            for (int k = 0; k < 3; k++)
+                z += bary[k] * a->vertices[3 * model.v[k] + 2];
+            pos[2] = (float)z;
+            uint32_t P = a->vertex_count;
+            memcpy(&a->vertices[3 * a->vertex_count++], pos, sizeof pos);
+            bake_split_emit(a, &slot, &model, model.v[0], model.v[1], P);
+            bake_split_emit(a, &slot, &model, model.v[1], model.v[2], P);
+            bake_split_emit(a, &slot, &model, model.v[2], model.v[0], P);
+        } else {
+            uint32_t X = model.v[edge], Y = model.v[(edge + 1) % 3], Z = model.v[(edge + 2) % 3];
+            /* the point on edge YZ, from the edge's ends in index order */
+            uint32_t lo = Y < Z ? Y : Z, hi = Y < Z ? Z : Y;
+            const float *L = &a->vertices[3 * lo], *H = &a->vertices[3 * hi];
+            double dx = (double)H[0] - L[0], dy = (double)H[1] - L[1];
+            double u = ((x - L[0]) * dx + (y - L[1]) * dy) / (dx * dx + dy * dy);
+            float pos[3];
+            for (int k = 0; k < 3; k++)
+                pos[k] = (float)((double)L[k] + u * ((double)H[k] - (double)L[k]));
+            uint32_t P = bake_split_point(s, a, lo, hi, pos);
+            bake_split_emit(a, &slot, &model, X, Y, P);
+            bake_split_emit(a, &slot, &model, X, P, Z);
+        }
+    }
+    *added += a->triangle_count - before;
+    return bake_grid_add(ctx, grid, a, before);
+}
+
+/* A polygon edge as a segment: from (x0, y0) along the unit direction for len. */
+typedef struct segment {
+    const bake_line *line;
+    double x0, y0, dx, dy, len;
+} segment;
+
+/* Splits triangle t only when the middle of the line's chord through it lies on the segment. */
+static int on_segment(void *user, const nwn2_aswm *a, uint32_t t)
+{
+    const segment *sg = user;
+    const uint32_t *v = a->triangles[t].v;
+    double d[3], mx = 0, my = 0;
+    int n = 0;
+    for (int k = 0; k < 3; k++) {
+        const float *p = &a->vertices[3 * v[k]];
+        d[k] = sg->line->nx * p[0] + sg->line->ny * p[1] - sg->line->c;
+    }
+    for (int k = 0; k < 3 && n < 2; k++) {
+        const float *p = &a->vertices[3 * v[k]], *q = &a->vertices[3 * v[(k + 1) % 3]];
+        double dk = d[k], dq = d[(k + 1) % 3];
+        if ((dk > 0 && dq < 0) || (dk < 0 && dq > 0)) {
+            double u = dk / (dk - dq);
+            mx += p[0] + u * ((double)q[0] - p[0]);
+            my += p[1] + u * ((double)q[1] - p[1]);
+            n++;
+        }
+    }
+    if (n == 0)
+        return 0;
+    mx /= n;
+    my /= n;
+    double along = (mx - sg->x0) * sg->dx + (my - sg->y0) * sg->dy;
+    return along > CORNER_EPS && along < sg->len - CORNER_EPS;
+}
+
+/* A cutter's box in x/y, widened by the distance within which a corner
+ * still counts as on an edge. */
+typedef struct cut_box {
+    double lo[2], hi[2];
+} cut_box;
+
+static cut_box cutter_box(const nwn2_cutter *c)
+{
+    cut_box b = {{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
+    for (uint32_t i = 0; i < c->point_count; i++)
+        for (int k = 0; k < 2; k++) {
+            double v = c->points[2 * i + k];
+            b.lo[k] = v < b.lo[k] ? v : b.lo[k];
+            b.hi[k] = v > b.hi[k] ? v : b.hi[k];
+        }
+    for (int k = 0; k < 2; k++) {
+        b.lo[k] -= 2 * CORNER_EPS;
+        b.hi[k] += 2 * CORNER_EPS;
+    }
+    return b;
+}
+
+/* Corners and edges of one cutter only touch the triangles the grid files
+ * near them; those are looked at in ascending order, as a pass over every
+ * triangle would, so the result is the same. */
+/* A grid over the cutter's box fine enough that a corner or an edge meets
+ * O(1) triangles: cells about twice the mean edge length (pieces gather
+ * along the outline), at most 8 per triangle or corner expected there. */
+static wm_result local_grid(wm_ctx *ctx, const nwn2_aswm *a, const nwn2_cutter *c, bake_grid *global,
+                            bake_grid *local)
+{
+    const cut_box box = cutter_box(c);
+    wm_result r = bake_grid_box(ctx, global, box.lo, box.hi);
+    if (r)
+        return r;
+    double perimeter = 0;
+    for (uint32_t i = 0, j = c->point_count - 1; i < c->point_count; j = i++) {
+        double l = hypot((double)c->points[2 * i] - c->points[2 * j], (double)c->points[2 * i + 1] - c->points[2 * j + 1]);
+        perimeter += isfinite(l) ? l : 0.0;
+    }
+    const double edge = 2.0 * perimeter / c->point_count;
+    const double area = (box.hi[0] - box.lo[0]) * (box.hi[1] - box.lo[1]);
+    const uint64_t most = 8ull * (global->found.count + 4ull * c->point_count);
+    uint64_t cells = edge > 0 && isfinite(area / (edge * edge)) ? (uint64_t)(area / (edge * edge)) + 1 : most;
+    return bake_grid_build(ctx, local, a, box.lo, box.hi, cells < most ? cells : most, &global->found);
+}
+
+static wm_result cut_one(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const nwn2_cutter *c, bake_grid *global,
+                         uint32_t *added)
+{
+    bake_grid local, *grid = &local;
+    const uint32_t first = a->triangle_count;
+    wm_result r = local_grid(ctx, a, c, global, &local);
+    for (uint32_t i = 0; i < c->point_count && !r; i++)
+        if (isfinite(c->points[2 * i]) && isfinite(c->points[2 * i + 1]))
+            r = insert_corner(ctx, s, a, c->points[2 * i], c->points[2 * i + 1], grid, added);
+    for (uint32_t i = 0; i < c->point_count && !r; i++) {
+        uint32_t j = (i + 1) % c->point_count;
+        double x0 = c->points[2 * i], y0 = c->points[2 * i + 1];
+        double dx = c->points[2 * j] - x0, dy = c->points[2 * j + 1] - y0;
+        double len = sqrt(dx * dx + dy * dy);
+        if (!(len > 1e-6) || !isfinite(len))
+            continue;
+        bake_line l = {-dy / len, dx / len, 0.0, -1};
+        l.c = l.nx * x0 + l.ny * y0;
+        segment sg = {&l, x0, y0, dx / len, dy / len, len};
+        const double p[2] = {x0, y0}, q[2] = {c->points[2 * j], c->points[2 * j + 1]};
+        const uint32_t before = a->triangle_count;
+        r = bake_grid_segment(ctx, grid, p, q, GRID_PAD);
+        if (!r)
+            r = bake_split_line(ctx, s, a, &l, on_segment, &sg, &grid->found, added);
+        if (!r)
+            r = bake_grid_add(ctx, grid, a, before);
+    }
+    bake_grid_free(ctx, &local);
+    return r ? r : bake_grid_add(ctx, global, a, first); /* the pieces, for later cutters */
+}
+
+/* Removes every triangle whose centre lies inside a cutter (even-odd). */
+static wm_result remove_inside(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, bake_grid *grid,
+                               uint32_t *removed)
+{
+    uint8_t *cut = wm_alloc_array(ctx, a->triangle_count ? a->triangle_count : 1, 1);
+    if (!cut)
+        return WM_ERR_NOMEM;
+    wm_result r = WM_OK;
+    for (uint32_t ci = 0; ci < cutters->count && !r; ci++) {
+        const nwn2_cutter *c = &cutters->cutters[ci];
+        if (c->point_count < 3)
+            continue;
+        const cut_box b = cutter_box(c);
+        polygon_strips strips;
+        r = strips_build(ctx, c, &strips);
+        if (!r)
+            r = bake_grid_box(ctx, grid, b.lo, b.hi);
+        for (uint32_t i = 0; !r && i < grid->found.count; i++) {
+            const uint32_t t = grid->found.index[i];
+            if (cut[t])
+                continue;
+            float centre[2];
+            const uint32_t *v = a->triangles[t].v;
+            nwn2_toolset_centre(&a->vertices[3 * v[0]], &a->vertices[3 * v[1]], &a->vertices[3 * v[2]], centre);
+            cut[t] = centre[0] >= b.lo[0] && centre[0] <= b.hi[0] && centre[1] >= b.lo[1] && centre[1] <= b.hi[1] &&
+                     strips_inside(c, &strips, centre[0], centre[1]);
+        }
+        strips_free(ctx, &strips);
+    }
+    uint32_t n = 0;
+    for (uint32_t t = 0; !r && t < a->triangle_count; t++) {
+        if (cut[t])
+            (*removed)++;
+        else
+            a->triangles[n++] = a->triangles[t];
+    }
+    if (!r)
+        a->triangle_count = n;
+    wm_free(ctx, cut);
+    return r;
+}
+
+wm_result bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, const uint8_t *whole, uint32_t *added,
+                   uint32_t *removed)
+{
+    bake_splitter s;
+    bake_splitter_init(&s);
+    bake_grid grid;
+    double lo[2], hi[2];
+    bake_grid_extent(a, lo, hi);
+    wm_result r = bake_grid_build(ctx, &grid, a, lo, hi, 2ull * a->triangle_count, NULL);
+    for (uint32_t ci = 0; ci < cutters->count && !r; ci++) {
+        const nwn2_cutter *c = &cutters->cutters[ci];
+        if (c->point_count < 3 || (whole && whole[ci]))
+            continue;
+        r = cut_one(ctx, &s, a, c, &grid, added);
+    }
+    bake_splitter_free(ctx, &s);
+    if (!r)
+        r = remove_inside(ctx, a, cutters, &grid, removed);
+    bake_grid_free(ctx, &grid);
+    return r;
+}

@@ -1,0 +1,169 @@
+/* The cutter on a dense cutter: fh_settlement.TRN (uncut terrain) cut by its GIT's largest cutter with its
+ * edges divided into 2,000 zig-zag corners. The area the cut removes (x/y projection, every
+ * level) must equal the area of polygon ∩ walkmesh computed independently: the polygon
+ * clipped against each input triangle (Sutherland-Hodgman, the triangle being convex). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+#include "nwn2/bake/bake_internal.h"
+
+#define CORNERS 2000
+#define ZIGZAG 0.01
+
+static double projected_area(const nwn2_aswm *a)
+{
+    double sum = 0;
+    for (uint32_t t = 0; t < a->triangle_count; t++) {
+        const float *p = &a->vertices[3 * a->triangles[t].v[0]], *q = &a->vertices[3 * a->triangles[t].v[1]],
+                    *r = &a->vertices[3 * a->triangles[t].v[2]];
+        sum += fabs(((double)q[0] - p[0]) * ((double)r[1] - p[1]) - ((double)q[1] - p[1]) * ((double)r[0] - p[0])) / 2;
+    }
+    return sum;
+}
+
+static double shoelace(const double *pts, int n)
+{
+    double twice = 0;
+    for (int i = 0, j = n - 1; i < n; j = i++)
+        twice += pts[2 * j] * pts[2 * i + 1] - pts[2 * i] * pts[2 * j + 1];
+    return twice / 2;
+}
+
+/* Area of polygon ∩ triangle (a, b, c counter-clockwise). */
+static double clipped_area(const float *poly, int n, const double tri[6], double *buf_a, double *buf_b)
+{
+    int count = n;
+    for (int i = 0; i < n; i++) {
+        buf_a[2 * i] = poly[2 * i];
+        buf_a[2 * i + 1] = poly[2 * i + 1];
+    }
+    for (int e = 0; e < 3 && count > 0; e++) {
+        const double *u = &tri[2 * e], *w = &tri[2 * ((e + 1) % 3)];
+        int out = 0;
+        for (int i = 0; i < count; i++) {
+            const double *p = &buf_a[2 * i], *q = &buf_a[2 * ((i + 1) % count)];
+            double sp = (w[0] - u[0]) * (p[1] - u[1]) - (w[1] - u[1]) * (p[0] - u[0]);
+            double sq = (w[0] - u[0]) * (q[1] - u[1]) - (w[1] - u[1]) * (q[0] - u[0]);
+            if (sp >= 0) {
+                buf_b[2 * out] = p[0];
+                buf_b[2 * out + 1] = p[1];
+                out++;
+            }
+            if ((sp >= 0) != (sq >= 0)) {
+                double t = sp / (sp - sq);
+                buf_b[2 * out] = p[0] + t * (q[0] - p[0]);
+                buf_b[2 * out + 1] = p[1] + t * (q[1] - p[1]);
+                out++;
+            }
+        }
+        memcpy(buf_a, buf_b, sizeof(double) * 2 * (size_t)out);
+        count = out;
+    }
+    return count >= 3 ? fabs(shoelace(buf_a, count)) : 0.0;
+}
+
+/* The cutter's edges divided into `corners` corners, the added ones 1 cm to alternate sides. */
+static nwn2_cutter zigzag(const nwn2_cutter *c, uint32_t corners)
+{
+    nwn2_cutter out = {malloc(sizeof(float) * 2 * corners), 0, c->source_index};
+    assert_non_null(out.points);
+    const uint32_t per_edge = corners / c->point_count;
+    for (uint32_t i = 0; i < c->point_count; i++) {
+        uint32_t j = (i + 1) % c->point_count;
+        double dx = c->points[2 * j] - c->points[2 * i], dy = c->points[2 * j + 1] - c->points[2 * i + 1];
+        double len = hypot(dx, dy);
+        uint32_t k_end = i + 1 == c->point_count ? corners - out.point_count : per_edge;
+        for (uint32_t k = 0; k < k_end; k++) {
+            double off = k == 0 ? 0.0 : (k % 2 ? ZIGZAG : -ZIGZAG);
+            out.points[2 * out.point_count] = (float)(c->points[2 * i] + dx * k / k_end - dy / len * off);
+            out.points[2 * out.point_count + 1] = (float)(c->points[2 * i + 1] + dy * k / k_end + dx / len * off);
+            out.point_count++;
+        }
+    }
+    return out;
+}
+
+static void test_dense_cutter_removes_its_area(void **state)
+{
+    (void)state;
+    char *paths[2] = {wmt_corpus_path("nwn2/fh_settlement.TRN"), wmt_corpus_path("nwn2/fh_settlement.GIT")};
+    wmt_require_all(paths, 2);
+    char *trx = paths[0], *git = paths[1];
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    nwn2_file f;
+    nwn2_cutter_set set;
+    assert_int_equal(nwn2_file_read(&ctx, trx, &f), WM_OK);
+    assert_int_equal(nwn2_git_read_cutters(&ctx, git, &set), WM_OK);
+    assert_true(set.count > 0);
+    const nwn2_cutter *largest = &set.cutters[0];
+    for (uint32_t i = 1; i < set.count; i++) {
+        double a = 0, b = 0;
+        for (uint32_t k = 0, j = set.cutters[i].point_count - 1; k < set.cutters[i].point_count; j = k++)
+            a += (double)set.cutters[i].points[2 * j] * set.cutters[i].points[2 * k + 1] -
+                 (double)set.cutters[i].points[2 * k] * set.cutters[i].points[2 * j + 1];
+        for (uint32_t k = 0, j = largest->point_count - 1; k < largest->point_count; j = k++)
+            b += (double)largest->points[2 * j] * largest->points[2 * k + 1] -
+                 (double)largest->points[2 * k] * largest->points[2 * j + 1];
+        if (fabs(a) > fabs(b))
+            largest = &set.cutters[i];
+    }
+    nwn2_cutter dense = zigzag(largest, CORNERS);
+    nwn2_cutter_set one = {&dense, 1};
+
+    /* independent: the dense polygon clipped against every input triangle */
+    double *buf_a = malloc(sizeof(double) * 4 * (CORNERS + 8)), *buf_b = malloc(sizeof(double) * 4 * (CORNERS + 8));
+    assert_non_null(buf_a);
+    assert_non_null(buf_b);
+    double expected = 0, perimeter = 0;
+    for (uint32_t i = 0, j = CORNERS - 1; i < CORNERS; j = i++)
+        perimeter += hypot(dense.points[2 * i] - dense.points[2 * j], dense.points[2 * i + 1] - dense.points[2 * j + 1]);
+    for (uint32_t t = 0; t < f.aswm.triangle_count; t++) {
+        double tri[6];
+        for (int k = 0; k < 3; k++) {
+            tri[2 * k] = f.aswm.vertices[3 * f.aswm.triangles[t].v[k]];
+            tri[2 * k + 1] = f.aswm.vertices[3 * f.aswm.triangles[t].v[k] + 1];
+        }
+        if (shoelace(tri, 3) < 0) { /* counter-clockwise for the clipper */
+            double x = tri[2], y = tri[3];
+            tri[2] = tri[4];
+            tri[3] = tri[5];
+            tri[4] = x;
+            tri[5] = y;
+        }
+        expected += clipped_area(dense.points, CORNERS, tri, buf_a, buf_b);
+    }
+
+    const double before = projected_area(&f.aswm);
+    uint32_t added = 0, removed = 0;
+    assert_int_equal(bake_cut(&ctx, &f.aswm, &one, NULL, &added, &removed), WM_OK);
+    const double cut = before - projected_area(&f.aswm);
+    /* corners within 1e-4 of an edge go onto it: at most that much along the outline */
+    const double tolerance = perimeter * 2e-4 + 1e-3;
+    print_message("fh_settlement, %u-corner cutter: removed %.4f m2, polygon ∩ walkmesh %.4f m2 (tolerance %.4f); "
+                  "%u pieces added, %u removed\n",
+                  CORNERS, cut, expected, tolerance, added, removed);
+    assert_true(expected > 1.0);
+    assert_true(fabs(cut - expected) <= tolerance);
+    free(buf_a);
+    free(buf_b);
+    free(dense.points);
+    nwn2_cutter_set_free(&ctx, &set);
+    nwn2_file_free(&ctx, &f);
+    free(trx);
+    free(git);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dense_cutter_removes_its_area),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
