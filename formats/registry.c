@@ -12,11 +12,13 @@
 extern const wm_format wm_format_assimp;
 extern const wm_format wm_format_bwm;
 extern const wm_format wm_format_bwm_ascii;
+extern const wm_format wm_format_mdl;
 extern const wm_format wm_format_nwn2;
 extern const wm_format wm_format_wmo;
 extern const wm_format wm_format_svg;
 
 static const wm_format *const registry[] = {
+    &wm_format_mdl, /* before assimp: no other game's .mdl reaches Assimp */
     &wm_format_assimp,
     &wm_format_bwm,
     &wm_format_bwm_ascii,

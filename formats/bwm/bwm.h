@@ -162,6 +162,20 @@ wm_result bwm_raycast(wm_ctx *ctx, const bwm_file *file, const float origin[3], 
 wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char *source, const double *room_offset,
                           wm_mesh *out);
 
+/* Header fields a neutral mesh carries as named points (wm_mesh_set_point),
+ * so that they survive formats that keep named empties. */
+#define BWM_POINT_POSITION "bwm_position"
+#define BWM_POINT_HOOK1 "bwm_use_hook1"
+#define BWM_POINT_HOOK2 "bwm_use_hook2"
+#define BWM_POINT_ABS_HOOK1 "bwm_abs_use_hook1"
+#define BWM_POINT_ABS_HOOK2 "bwm_abs_use_hook2"
+/* The file's position (and a PWK/DWK's hooks) as points of the mesh. */
+wm_result bwm_points_to_mesh(wm_ctx *ctx, const bwm_file *file, wm_mesh *mesh);
+/* Header fields from the mesh's points (those present); returns how many were found. */
+int bwm_points_from_mesh(const wm_mesh *mesh, bwm_file *file);
+/* --room-offset X,Y,Z: *given = 0 when absent. */
+wm_result bwm_room_offset_option(wm_ctx *ctx, const wm_options *opts, double out[3], int *given);
+
 extern const wm_format wm_format_bwm;
 extern const wm_format wm_format_bwm_ascii;
 

@@ -95,6 +95,7 @@ typedef struct ascii_node {
     int has_root_box;
     double root_box[6]; /* first row of an `aabb` list */
     const double *room_offset;
+    int absolute; /* KOTORMax .wok.ascii: vertices hold the node position already */
 } ascii_node;
 
 static void rotate(const ascii_node *n, const double in[3], double out[3])
@@ -174,7 +175,7 @@ static wm_result read_roomlinks(text_reader *t, const ascii_node *node, wm_mesh 
 static void place_vertices(const ascii_node *node, wm_mesh *mesh)
 {
     float *p = &mesh->positions[3 * (size_t)node->first_vertex];
-    if (node->vertex_count == 0) return;
+    if (node->vertex_count == 0 || node->absolute) return;
     if (node->has_root_box) {
         double mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
         for (uint32_t i = 0; i < node->vertex_count; i++)
@@ -196,12 +197,13 @@ static void place_vertices(const ascii_node *node, wm_mesh *mesh)
 }
 
 /* Parses one node body up to `endnode`. */
-static wm_result read_node(text_reader *t, wm_mesh *mesh, const double *room_offset, uint32_t *unknown)
+static wm_result read_node(text_reader *t, wm_mesh *mesh, const double *room_offset, int absolute, uint32_t *unknown)
 {
     ascii_node node;
     memset(&node, 0, sizeof node);
     node.first_face = mesh->triangle_count;
     node.room_offset = room_offset;
+    node.absolute = absolute;
     int status;
     while ((status = next_line(t)) == 1) {
         if (t->fields == 0) continue;
@@ -240,12 +242,11 @@ static wm_result read_node(text_reader *t, wm_mesh *mesh, const double *room_off
     return text_error(t, "node without endnode");
 }
 
-/* Walkmesh nodes: `node aabb` when the text has any (a model), else `node trimesh` (a .wok.ascii). */
-static int has_aabb_node(const char *text, size_t size)
+static int contains(const char *text, size_t size, const char *needle)
 {
-    static const char needle[] = "node aabb";
-    for (size_t i = 0; i + sizeof needle - 1 <= size; i++)
-        if (strncasecmp(text + i, needle, sizeof needle - 1) == 0) return 1;
+    size_t n = strlen(needle);
+    for (size_t i = 0; i + n <= size; i++)
+        if (strncasecmp(text + i, needle, n) == 0) return 1;
     return 0;
 }
 
@@ -258,14 +259,20 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
     t.end = text + size;
     t.source = source ? source : "<memory>";
     t.ctx = ctx;
-    const char *wanted = has_aabb_node(text, size) ? "aabb" : "trimesh";
+    /* Walkmesh nodes: `node aabb` when the text has any, else `node trimesh` (a
+     * .wok.ascii or an NWN1 .pwk); a model's trimesh nodes are render geometry. */
+    const char *wanted = contains(text, size, "node aabb") ? "aabb" : "trimesh";
+    if (wanted[0] == 't' && contains(text, size, "newmodel"))
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: an ASCII model without a walkmesh node (\"node aabb\"): its trimesh "
+                        "nodes are render geometry, not a walkmesh", t.source);
+    int absolute = contains(text, size, "WOKMESH  ASCII") || contains(text, size, "WOKMESH ASCII");
     uint32_t nodes = 0, unknown = 0;
     int status;
     while ((status = next_line(&t)) == 1) {
         if (t.fields < 2 || strcasecmp(t.field[0], "node") != 0) continue;
         if (strcasecmp(t.field[1], wanted) != 0) continue;
         if (nodes == 0 && t.fields >= 3) snprintf(out->name, sizeof out->name, "%s", t.field[2]);
-        wm_result r = read_node(&t, out, room_offset, &unknown);
+        wm_result r = read_node(&t, out, room_offset, absolute, &unknown);
         if (r) return r;
         nodes++;
     }
@@ -296,15 +303,12 @@ static wm_result ascii_read_hook(wm_ctx *ctx, const char *path, const wm_options
     uint8_t *data = NULL;
     size_t size = 0;
     double offset[3];
-    const char *v = opts ? wm_option_get(opts, "room-offset") : NULL;
+    int given = 0;
     wm_mesh_init(out);
-    int end = 0;
-    if (v && (sscanf(v, "%lf,%lf,%lf%n", &offset[0], &offset[1], &offset[2], &end) != 3 || v[end] != '\0' ||
-              !isfinite(offset[0]) || !isfinite(offset[1]) || !isfinite(offset[2])))
-        return wm_error(ctx, WM_ERR_OPTION, "--room-offset: \"%s\" is not X,Y,Z (finite numbers)", v);
-    wm_result r = wm_file_read(ctx, path, &data, &size);
+    wm_result r = bwm_room_offset_option(ctx, opts, offset, &given);
+    if (!r) r = wm_file_read(ctx, path, &data, &size);
     if (r) return r;
-    r = bwm_ascii_parse(ctx, (const char *)data, size, path, v ? offset : NULL, out);
+    r = bwm_ascii_parse(ctx, (const char *)data, size, path, given ? offset : NULL, out);
     wm_free(ctx, data);
     if (r) wm_mesh_free(ctx, out);
     return r;

