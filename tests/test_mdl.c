@@ -125,16 +125,178 @@ static void test_models_equal_their_wok(void **state)
                       c.adjacency_equal, c.edges_equal, c.perimeters_equal,
                       memcmp(built.position, twin.position, sizeof built.position) == 0, unmatched);
         equal += c.materials_equal && c.adjacency_equal && c.edges_equal && c.perimeters_equal;
+        assert_memory_equal(built.position, twin.position, sizeof built.position);
+        assert_int_equal(unmatched, 0);
+        /* Where the .wok is the model compiled (same materials) with one vertex per
+         * position, everything matches; BioWare's own vertices stray up to 1.3e-3
+         * from its model's (compiled from the source scene). */
+        if (c.materials_equal && built.vertex_count == twin.vertex_count) {
+            assert_true(c.adjacency_equal && c.edges_equal && c.perimeters_equal);
+            assert_true(c.max_diff < 2e-3);
+        }
         bwm_file_free(&ctx, &twin);
         bwm_file_free(&ctx, &built);
     }
     print_message("%u of %zu models equal their .wok\n", equal, sizeof k1_rooms / sizeof k1_rooms[0]);
 }
 
+static void build_from_ascii(const char *name, bwm_file *out)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "bwm/%s-kotormax.wok.ascii", name);
+    char *path = wmt_corpus_path_or_skip(rel);
+    size_t size = 0;
+    uint8_t *text = wmt_read_file(path, &size);
+    wm_ctx ctx;
+    wm_mesh mesh;
+    wmt_ctx_init(&ctx);
+    wm_mesh_init(&mesh);
+    if (bwm_ascii_parse(&ctx, (const char *)text, size, path, NULL, &mesh)) fail_msg("%s", wm_ctx_message(&ctx));
+    if (bwm_from_mesh(&ctx, &mesh, BWM_TYPE_AREA, -1.0f, BWM_PLANES_BIOWARE, out)) fail_msg("%s", wm_ctx_message(&ctx));
+    wm_mesh_free(&ctx, &mesh);
+    free(text);
+    free(path);
+}
+
+/* KotOR II: the binary model and KOTORMax's .wok.ascii of the same room (whose
+ * vertices hold the node position already) give the same walkmesh. */
+static void test_kotor2_models_equal_their_ascii(void **state)
+{
+    (void)state;
+    static const char *const rooms[] = {"tslcp-101peri", "tslcp-104pera", "tslcp-151har14"};
+    for (size_t i = 0; i < sizeof rooms / sizeof rooms[0]; i++) {
+        bwm_file text, built;
+        comparison c;
+        wm_ctx ctx;
+        wmt_ctx_init(&ctx);
+        build_from_ascii(rooms[i], &text);
+        build_from_model(rooms[i], NULL, &built, NULL);
+        compare_files(&built, &text, &c);
+        print_message("%s: %u faces, corners within 1e-4: %u/%u (max %.2g), materials %d adjacency %d edges %d "
+                      "perimeters %d\n", rooms[i], built.face_count, c.corners_close, c.corners, c.max_diff,
+                      c.materials_equal, c.adjacency_equal, c.edges_equal, c.perimeters_equal);
+        /* KOTORMax prints 6 significant digits: up to 5e-4 at these coordinates */
+        assert_true(c.max_diff < 5e-4);
+        assert_true(c.materials_equal && c.adjacency_equal && c.edges_equal && c.perimeters_equal);
+        bwm_file_free(&ctx, &text);
+        bwm_file_free(&ctx, &built);
+    }
+}
+
+static uint8_t *read_corpus_model(const char *name, size_t *size, char **path)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "bwm-models/%s.mdl", name);
+    *path = wmt_corpus_path_or_skip(rel);
+    return wmt_read_file(*path, size);
+}
+
+/* Every prefix (with the header's size field made to agree, so the parser
+ * itself meets the end) fails with a message naming the file, or, when the
+ * cut only removed bytes the walkmesh does not use, reads the same walkmesh. */
+static void test_truncation_sweep(void **state)
+{
+    (void)state;
+    char *path;
+    size_t size;
+    uint8_t *data = read_corpus_model("pykotor-generated_kit-blackvulkar-m10aa_08b", &size, &path);
+    uint8_t *copy = malloc(size);
+    uint32_t failed = 0, read = 0;
+    for (size_t n = 0; n < size; n += n < 4096 ? 1 : 7) {
+        mdl_walkmesh w;
+        wm_ctx ctx;
+        wmt_ctx_init(&ctx);
+        memcpy(copy, data, n);
+        if (n >= 8) {
+            uint32_t body = (uint32_t)(n - 12 * (n >= 12));
+            memcpy(copy + 4, &body, 4);
+        }
+        if (mdl_parse_walkmesh(&ctx, copy, n, "cut.mdl", &w) == WM_OK) {
+            assert_int_equal(w.face_count, 86);
+            read++;
+            mdl_walkmesh_free(&ctx, &w);
+            continue;
+        }
+        assert_non_null(strstr(wm_ctx_message(&ctx), "cut.mdl"));
+        failed++;
+    }
+    print_message("prefixes: %u refused, %u read the whole walkmesh\n", failed, read);
+    assert_true(failed > 4096);
+    free(copy);
+    free(data);
+    free(path);
+}
+
+/* A child array that points back at the root: refused, no endless walk. */
+static void test_node_loop_refused(void **state)
+{
+    (void)state;
+    char *path;
+    size_t size;
+    uint8_t *data = read_corpus_model("pykotor-generated_kit-blackvulkar-m10aa_08b", &size, &path);
+    uint32_t root = wm_le32(data + 12 + 40), children = wm_le32(data + 12 + root + 44);
+    memcpy(data + 12 + children, &root, 4);
+    mdl_walkmesh w;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    assert_int_equal(mdl_parse_walkmesh(&ctx, data, size, "loop.mdl", &w), WM_ERR_CORRUPT);
+    assert_non_null(strstr(wm_ctx_message(&ctx), "loop"));
+    free(data);
+    free(path);
+}
+
+/* A Quake model named .mdl is refused as unsupported (exit 4), never handed to Assimp. */
+static void test_other_models_refused(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir(), *quake = wmt_join(dir, "player.mdl");
+    static const uint8_t head[64] = {'I', 'D', 'P', 'O', 6};
+    wmt_write_file(quake, head, sizeof head);
+    char *err = NULL;
+    const char *argv[] = {"info", quake, NULL};
+    assert_int_equal(wmt_run_cli(NULL, &err, argv), 4);
+    assert_non_null(strstr(err, "Quake"));
+    free(err);
+    wmt_remove_tree(dir);
+    free(quake);
+    free(dir);
+}
+
+/* `walkmesh convert room.mdl room.wok`: the room's faces, materials and header position. */
+static void test_cli_converts_a_model(void **state)
+{
+    (void)state;
+    const char *name = "k1cp-m10ac_30a";
+    char *path, *dir = wmt_make_temp_dir(), *out = wmt_join(dir, "room.wok");
+    size_t size;
+    free(read_corpus_model(name, &size, &path));
+    const char *argv[] = {"convert", path, out, NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, argv), 0);
+    bwm_file got, twin;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    if (bwm_read_file(&ctx, out, &got)) fail_msg("%s", wm_ctx_message(&ctx));
+    read_twin(name, &twin);
+    assert_int_equal(got.face_count, twin.face_count);
+    assert_memory_equal(got.materials, twin.materials, got.face_count * sizeof(uint32_t));
+    assert_memory_equal(got.position, twin.position, sizeof got.position);
+    bwm_file_free(&ctx, &got);
+    bwm_file_free(&ctx, &twin);
+    wmt_remove_tree(dir);
+    free(out);
+    free(dir);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_models_equal_their_wok),
+        cmocka_unit_test(test_kotor2_models_equal_their_ascii),
+        cmocka_unit_test(test_truncation_sweep),
+        cmocka_unit_test(test_node_loop_refused),
+        cmocka_unit_test(test_other_models_refused),
+        cmocka_unit_test(test_cli_converts_a_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
