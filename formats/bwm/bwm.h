@@ -125,6 +125,26 @@ wm_result bwm_to_mesh(wm_ctx *ctx, const bwm_file *file, const char *name, wm_me
 /* Welds (tolerance < 0: 1e-4) and builds; hooks/position stay zero. */
 wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float weld_tolerance,
                         bwm_plane_style planes, bwm_file *out);
+/* 0..100: how much the first bytes look like an ASCII walkmesh (text with a
+ * trimesh/aabb node and vertices). */
+int bwm_ascii_probe_text(const uint8_t *head, size_t head_size);
+/* The binary image of a walkmesh file: its bytes, or for ASCII content (NWN1
+ * and KotOR text behind .wok/.pwk/.dwk, or .wok.ascii) the binary the text
+ * describes (bwm_ascii_read_file). Free *data with wm_free. */
+wm_result bwm_load_image(wm_ctx *ctx, const char *path, uint8_t **data, size_t *size, int *was_text);
+/* The rows of the first `aabb` list of a text (7 per row: box, face), at most
+ * max_rows; *rows is NULL when there is none. */
+wm_result bwm_ascii_aabb_rows(wm_ctx *ctx, const char *text, size_t size, uint32_t max_rows, double **rows,
+                              uint32_t *count);
+/* Builds without welding: every vertex kept in its place and order (a text
+ * holding a walkmesh's own vertices); tie_rank as in bwm_build_input. */
+wm_result bwm_from_mesh_exact(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, bwm_plane_style planes,
+                              const uint32_t *tie_rank, bwm_file *out);
+/* An ASCII walkmesh as the binary file it describes: vertices as written
+ * (no weld), the text's AABB leaf order breaking centroid ties and its boxes
+ * kept where the tree has the same shape, position and hooks from the text. */
+wm_result bwm_ascii_read_file(wm_ctx *ctx, const char *text, size_t size, const char *source, uint32_t type,
+                              bwm_file *out);
 /* Copies the transitions of `from`'s edges onto the boundary edges of `to`
  * that join the same two points (within tolerance, either direction): how a
  * WOK edited through OBJ/glTF (which cannot hold transitions) gets its room
@@ -175,6 +195,16 @@ wm_result bwm_points_to_mesh(wm_ctx *ctx, const bwm_file *file, wm_mesh *mesh);
 int bwm_points_from_mesh(const wm_mesh *mesh, bwm_file *file);
 /* --room-offset X,Y,Z: *given = 0 when absent. */
 wm_result bwm_room_offset_option(wm_ctx *ctx, const wm_options *opts, double out[3], int *given);
+
+/* The walkmesh a writer makes of a mesh: the conversion's source (or --base)
+ * when it is a BWM holding the same mesh, else built, with the header from
+ * the source, the mesh's points and the --hook/--position options. */
+wm_result bwm_file_for_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, const wm_options *opts, bwm_file *out);
+/* ASCII text of a walkmesh: model_form 1 = the walkmesh node of a .mdl.ascii,
+ * 0 = a KOTORMax-style .wok.ascii (also .pwk/.dwk). */
+wm_result bwm_ascii_serialize(wm_ctx *ctx, const bwm_file *file, int model_form, const char *name, wm_buffer *out);
+wm_result bwm_ascii_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts,
+                               int overwrite);
 
 extern const wm_format wm_format_bwm;
 extern const wm_format wm_format_bwm_ascii;

@@ -211,7 +211,10 @@ static wm_result read_node(text_reader *t, wm_mesh *mesh, const double *room_off
         wm_result r = WM_OK;
         if (strcasecmp(key, "endnode") == 0) {
             place_vertices(&node, mesh);
-            return WM_OK;
+            float at[3] = {(float)node.position[0], (float)node.position[1], (float)node.position[2]};
+            /* the node's position is the .wok header's; the first walkmesh node gives it */
+            return wm_mesh_find_point(mesh, BWM_POINT_POSITION) ? WM_OK
+                                                                : wm_mesh_set_point(t->ctx, mesh, BWM_POINT_POSITION, at);
         }
         if (strcasecmp(key, "position") == 0 && t->fields >= 4) {
             for (int k = 0; k < 3; k++)
@@ -250,6 +253,40 @@ static int contains(const char *text, size_t size, const char *needle)
     return 0;
 }
 
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), m = strlen(tail);
+    return n >= m && strcasecmp(s + n - m, tail) == 0;
+}
+
+/* PWK/DWK use hooks: dummy nodes named *use01 / *use02 (relative, as NWN and
+ * KotOR tools name them) and *abs_use01 / *abs_use02 (the absolute pair). */
+static const char *hook_point(const char *node_name)
+{
+    if (ends_with(node_name, "abs_use01")) return BWM_POINT_ABS_HOOK1;
+    if (ends_with(node_name, "abs_use02")) return BWM_POINT_ABS_HOOK2;
+    if (ends_with(node_name, "use01")) return BWM_POINT_HOOK1;
+    if (ends_with(node_name, "use02")) return BWM_POINT_HOOK2;
+    return NULL;
+}
+
+static wm_result read_hook_node(text_reader *t, wm_mesh *mesh, const char *point)
+{
+    float at[3] = {0, 0, 0};
+    int status;
+    while ((status = next_line(t)) == 1) {
+        if (t->fields == 0) continue;
+        if (strcasecmp(t->field[0], "endnode") == 0) return wm_mesh_set_point(t->ctx, mesh, point, at);
+        if (strcasecmp(t->field[0], "position") == 0 && t->fields >= 4)
+            for (int k = 0; k < 3; k++) {
+                double d;
+                if (!parse_double(t->field[1 + k], &d)) return text_error(t, "bad position");
+                at[k] = (float)d;
+            }
+    }
+    return text_error(t, status < 0 ? "line too long" : "node without endnode");
+}
+
 wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char *source, const double *room_offset,
                           wm_mesh *out)
 {
@@ -265,11 +302,20 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
     if (wanted[0] == 't' && contains(text, size, "newmodel"))
         return wm_error(ctx, WM_ERR_CORRUPT, "%s: an ASCII model without a walkmesh node (\"node aabb\"): its trimesh "
                         "nodes are render geometry, not a walkmesh", t.source);
-    int absolute = contains(text, size, "WOKMESH  ASCII") || contains(text, size, "WOKMESH ASCII");
+    /* KOTORMax's exports ("# WOKMESH  ASCII", and this writer's PWK/DWK) hold
+     * absolute vertices; NWmax's ("#NWmaxPWKMESH") and models are node-relative */
+    int absolute = contains(text, size, "# WOKMESH") || contains(text, size, "# PWKMESH") ||
+                   contains(text, size, "# DWKMESH");
     uint32_t nodes = 0, unknown = 0;
     int status;
     while ((status = next_line(&t)) == 1) {
         if (t.fields < 2 || strcasecmp(t.field[0], "node") != 0) continue;
+        const char *point = t.fields >= 3 && strcasecmp(t.field[1], "dummy") == 0 ? hook_point(t.field[2]) : NULL;
+        if (point) {
+            wm_result r = read_hook_node(&t, out, point);
+            if (r) return r;
+            continue;
+        }
         if (strcasecmp(t.field[1], wanted) != 0) continue;
         if (nodes == 0 && t.fields >= 3) snprintf(out->name, sizeof out->name, "%s", t.field[2]);
         wm_result r = read_node(&t, out, room_offset, absolute, &unknown);
@@ -283,10 +329,48 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
     return WM_OK;
 }
 
+/* One `aabb` row: six box floats and the face (-1 on internal nodes). */
+static int parse_row(text_reader *t, int at, double row[7])
+{
+    if (t->fields - at != 7) return 0;
+    for (int k = 0; k < 7; k++)
+        if (!parse_double(t->field[at + k], &row[k])) return 0;
+    return 1;
+}
+
+wm_result bwm_ascii_aabb_rows(wm_ctx *ctx, const char *text, size_t size, uint32_t max_rows, double **rows,
+                              uint32_t *count)
+{
+    text_reader t;
+    memset(&t, 0, sizeof t);
+    t.p = text, t.end = text + size, t.source = "<text>", t.ctx = ctx;
+    *rows = NULL;
+    *count = 0;
+    int status, in_list = 0;
+    while ((status = next_line(&t)) == 1) {
+        double row[7];
+        if (!in_list) {
+            in_list = t.fields >= 1 && strcasecmp(t.field[0], "aabb") == 0;
+            if (!in_list || !parse_row(&t, 1, row)) continue;
+        } else if (!parse_row(&t, 0, row)) {
+            break; /* the list ends at the first line that is not a row */
+        }
+        if (*count >= max_rows) break; /* more rows than a tree of these faces has: not kept */
+        if (!*rows && !(*rows = wm_alloc_array(ctx, (size_t)max_rows + 1, 7 * sizeof(double)))) return WM_ERR_NOMEM;
+        memcpy(&(*rows)[7 * (size_t)(*count)++], row, sizeof row);
+    }
+    return WM_OK;
+}
+
 static int ascii_probe(const uint8_t *head, size_t head_size, uint64_t file_size, const char *path)
 {
     (void)file_size;
     (void)path;
+    return bwm_ascii_probe_text(head, head_size);
+}
+
+int bwm_ascii_probe_text(const uint8_t *head, size_t head_size)
+{
     const char *text = (const char *)head;
     int node = 0, verts = 0;
     for (size_t i = 0; i < head_size; i++) {
@@ -321,13 +405,12 @@ static const wm_option_desc ascii_options[] = {
     {NULL, NULL, NULL}};
 
 const wm_format wm_format_bwm_ascii = {
-    "bwm-ascii",
-    "KotOR ASCII walkmesh (KOTORMax .wok.ascii, node aabb in .mdl.ascii; read only)",
-    ascii_extensions,
-    ascii_probe,
-    ascii_read_hook,
-    NULL,
-    NULL,
-    NULL,
-    ascii_options,
+    .name = "bwm-ascii",
+    .description = "KotOR/NWN1 ASCII walkmesh: KOTORMax .wok.ascii, the node aabb of a .mdl.ascii (written in the form "
+                   "KOTORMax and MDLOps read, with room links), NWN1 text .wok/.pwk/.dwk",
+    .extensions = ascii_extensions,
+    .probe = ascii_probe,
+    .read = ascii_read_hook,
+    .write = bwm_ascii_write_hook,
+    .options = ascii_options,
 };

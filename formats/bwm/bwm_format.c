@@ -35,14 +35,80 @@ static void base_name(const char *path, char *out, size_t size)
     if (dot && dot != out) *dot = 0;
 }
 
+static uint32_t type_for_path(const char *path);
+
+static int is_text(const uint8_t *data, size_t size)
+{
+    return !(size >= 8 && memcmp(data, "BWM V1.0", 8) == 0) && bwm_ascii_probe_text(data, size < 4096 ? size : 4096) > 0;
+}
+
+/* The type a text describes: from its name without ".ascii" (.pwk/.dwk: placeable). */
+static uint32_t type_for_text_path(const char *path)
+{
+    char name[512];
+    snprintf(name, sizeof name, "%s", wm_path_file_name(path));
+    size_t n = strlen(name);
+    if (n > 6 && strcasecmp(name + n - 6, ".ascii") == 0) name[n - 6] = 0;
+    return type_for_path(name);
+}
+
+wm_result bwm_load_image(wm_ctx *ctx, const char *path, uint8_t **data, size_t *size, int *was_text)
+{
+    bwm_file file;
+    wm_buffer image;
+    wm_result r = wm_file_read(ctx, path, data, size);
+    *was_text = !r && is_text(*data, *size);
+    if (r || !*was_text) return r;
+    r = bwm_ascii_read_file(ctx, (const char *)*data, *size, path, type_for_text_path(path), &file);
+    wm_free(ctx, *data);
+    *data = NULL;
+    if (r) return r;
+    r = bwm_serialize(ctx, &file, &image);
+    bwm_file_free(ctx, &file);
+    if (r) return r;
+    *data = image.data; /* the buffer's block, freed with wm_free */
+    *size = image.size;
+    return WM_OK;
+}
+
+/* A walkmesh file, binary or ASCII, as a parsed binary file. */
+static wm_result load_any(wm_ctx *ctx, const char *path, bwm_file *out, size_t *size)
+{
+    uint8_t *data = NULL;
+    int was_text;
+    wm_result r = bwm_load_image(ctx, path, &data, size, &was_text);
+    if (!r) r = bwm_parse(ctx, data, *size, path, out);
+    wm_free(ctx, data);
+    return r;
+}
+
+/* ASCII content behind .wok/.pwk/.dwk (NWN1 files, KotOR text) goes to the ASCII reader. */
+static wm_result read_text(wm_ctx *ctx, const char *path, const wm_options *opts, const uint8_t *data, size_t size,
+                           wm_mesh *out)
+{
+    double offset[3];
+    int given = 0;
+    wm_result r = bwm_room_offset_option(ctx, opts, offset, &given);
+    if (!r) r = bwm_ascii_parse(ctx, (const char *)data, size, path, given ? offset : NULL, out);
+    if (r) wm_mesh_free(ctx, out);
+    return r;
+}
+
 static wm_result bwm_read_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
 {
     bwm_file file;
     char name[128];
-    (void)opts;
+    uint8_t *data = NULL;
+    size_t size = 0;
     wm_mesh_init(out);
-    wm_result r = bwm_read_file(ctx, path, &file);
-    if (r) return r;
+    wm_result r = wm_file_read(ctx, path, &data, &size);
+    int text = !r && is_text(data, size);
+    if (text)
+        r = read_text(ctx, path, opts, data, size, out);
+    else if (!r)
+        r = bwm_parse(ctx, data, size, path, &file);
+    wm_free(ctx, data);
+    if (r || text) return r;
     base_name(path, name, sizeof name);
     r = bwm_to_mesh(ctx, &file, name, out);
     bwm_file_free(ctx, &file);
@@ -103,8 +169,10 @@ static wm_result load_native_source(wm_ctx *ctx, const wm_options *opts, bwm_fil
     if (opts->source_path) {
         wm_ctx quiet = *ctx; /* a source that is not a BWM must not leave messages behind */
         const wm_format *format = NULL;
-        if (wm_format_detect(&quiet, opts->source_path, &format) == WM_OK && format == &wm_format_bwm &&
-            bwm_read_file(&quiet, opts->source_path, out) == WM_OK) {
+        size_t size;
+        if (wm_format_detect(&quiet, opts->source_path, &format) == WM_OK &&
+            (format == &wm_format_bwm || format == &wm_format_bwm_ascii) &&
+            load_any(&quiet, opts->source_path, out, &size) == WM_OK) {
             *loaded = 1;
             return WM_OK;
         }
@@ -144,12 +212,10 @@ static wm_result restore_transitions(wm_ctx *ctx, const bwm_file *source, bwm_fi
     return r;
 }
 
-static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts,
-                                int overwrite)
+wm_result bwm_file_for_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, const wm_options *opts, bwm_file *out)
 {
     bwm_plane_style planes;
     bwm_file file, source;
-    uint32_t type = type_for_path(path);
     int have_source;
     wm_result r = parse_planes(ctx, opts, &planes);
     if (r) return r;
@@ -177,7 +243,20 @@ static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *pa
     if (!r) r = parse_vec3(ctx, opts, "abs-hook1", file.abs_hook[0]);
     if (!r) r = parse_vec3(ctx, opts, "abs-hook2", file.abs_hook[1]);
     if (!r) r = parse_vec3(ctx, opts, "position", file.position);
-    if (!r) r = bwm_write_file(ctx, &file, path, overwrite);
+    if (r)
+        bwm_file_free(ctx, &file);
+    else
+        *out = file;
+    return r;
+}
+
+static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts,
+                                int overwrite)
+{
+    bwm_file file;
+    wm_result r = bwm_file_for_mesh(ctx, mesh, type_for_path(path), opts, &file);
+    if (r) return r;
+    r = bwm_write_file(ctx, &file, path, overwrite);
     bwm_file_free(ctx, &file);
     return r;
 }
@@ -187,13 +266,9 @@ typedef enum report_kind { REPORT_VALIDATE, REPORT_INFO } report_kind;
 /* Reads and parses the file, then fills the report with findings or facts. */
 static wm_result report_on_file(wm_ctx *ctx, const char *path, wm_report *report, report_kind kind)
 {
-    uint8_t *data = NULL;
     size_t size = 0;
     bwm_file file;
-    wm_result r = wm_file_read(ctx, path, &data, &size);
-    if (r) return r;
-    r = bwm_parse(ctx, data, size, path, &file);
-    wm_free(ctx, data);
+    wm_result r = load_any(ctx, path, &file, &size);
     if (r) return r;
     if (kind == REPORT_VALIDATE)
         r = bwm_validate(ctx, &file, size, report);

@@ -72,8 +72,9 @@ static wm_result copy_geometry(wm_ctx *ctx, const wm_mesh *mesh, wm_mesh *geomet
     return WM_OK;
 }
 
-wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float weld_tolerance,
-                        bwm_plane_style planes, bwm_file *out)
+/* weld: 0 keeps every vertex as it is (a text that holds a walkmesh's own vertices). */
+static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, int weld, float weld_tolerance,
+                           bwm_plane_style planes, const uint32_t *tie_rank, bwm_file *out)
 {
     wm_mesh welded;
     uint32_t merged = 0, guessed = 0, disagree = 0;
@@ -82,8 +83,8 @@ wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float w
     wm_mesh_init(&welded);
     wm_result r = wm_mesh_validate(ctx, mesh);
     if (!r) r = copy_geometry(ctx, mesh, &welded);
-    if (!r) r = wm_mesh_weld(ctx, &welded, weld_tolerance < 0 ? 1e-4f : weld_tolerance, &merged);
-    if (!r && !merged) r = wm_mesh_compact(ctx, &welded); /* a weld that merged has compacted already */
+    if (!r && weld) r = wm_mesh_weld(ctx, &welded, weld_tolerance < 0 ? 1e-4f : weld_tolerance, &merged);
+    if (!r && weld && !merged) r = wm_mesh_compact(ctx, &welded); /* a weld that merged has compacted already */
     if (!r) {
         materials = wm_realloc_array(ctx, NULL, mesh->triangle_count, sizeof(uint32_t));
         if (!materials) r = WM_ERR_NOMEM;
@@ -105,12 +106,24 @@ wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float w
                 disagree);
     if (!r) {
         bwm_build_input in = {type, welded.positions, welded.vertex_count, welded.indices, welded.triangle_count,
-                              materials, NULL, mesh->transitions, planes, NULL, NULL, NULL};
+                              materials, NULL, mesh->transitions, planes, NULL, NULL, tie_rank};
         r = bwm_build(ctx, &in, out);
     }
     wm_free(ctx, materials);
     wm_mesh_free(ctx, &welded);
     return r;
+}
+
+wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float weld_tolerance,
+                        bwm_plane_style planes, bwm_file *out)
+{
+    return from_mesh(ctx, mesh, type, 1, weld_tolerance, planes, NULL, out);
+}
+
+wm_result bwm_from_mesh_exact(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, bwm_plane_style planes,
+                              const uint32_t *tie_rank, bwm_file *out)
+{
+    return from_mesh(ctx, mesh, type, 0, 0.0f, planes, tie_rank, out);
 }
 
 int bwm_matches_mesh(const wm_ctx *ctx, const bwm_file *file, const wm_mesh *mesh)
