@@ -233,12 +233,126 @@ static void test_m10aa_area_split(void **state)
     for (int i = 0; i < M10AA_ROOMS; i++) bwm_file_free(&ctx, &set.files[i]);
 }
 
+/* A square room of two walkable faces with a link on each outer edge. */
+static void square_room(wm_mesh *m)
+{
+    wm_ctx ctx;
+    uint16_t object;
+    wmt_ctx_init(&ctx);
+    wm_mesh_init(m);
+    assert_int_equal(wm_mesh_add_object(&ctx, m, "room", &object), WM_OK);
+    static const float v[4][3] = {{0, 0, 0}, {2, 0, 0}, {2, 1, 0}, {0, 1, 0}};
+    for (int i = 0; i < 4; i++) assert_int_equal(wm_mesh_add_vertex(&ctx, m, v[i][0], v[i][1], v[i][2], NULL), WM_OK);
+    assert_int_equal(wm_mesh_add_triangle(&ctx, m, 0, 1, 2, WM_SURF_DIRT, 1), WM_OK);
+    assert_int_equal(wm_mesh_add_triangle(&ctx, m, 0, 2, 3, WM_SURF_DIRT, 1), WM_OK);
+    m->transitions[0] = 5, m->transitions[1] = 6, m->transitions[4] = 7, m->transitions[5] = 8;
+}
+
+/* Each link's edge as its two end points, for every face edge with a link. */
+static int link_at(const wm_mesh *m, int32_t link, float ends[2][3])
+{
+    for (uint32_t t = 0; t < m->triangle_count; t++)
+        for (int e = 0; e < 3; e++)
+            if (m->transitions[3 * t + e] == link) {
+                memcpy(ends[0], &m->positions[3 * m->indices[3 * t + e]], 12);
+                memcpy(ends[1], &m->positions[3 * m->indices[3 * t + (e + 1) % 3]], 12);
+                return 1;
+            }
+    return 0;
+}
+
+/* Mirror then rotate: faces still face up, each link on the image of its edge. */
+static void test_room_edits_keep_links_on_their_edges(void **state)
+{
+    (void)state;
+    wm_mesh m, before;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    square_room(&m);
+    square_room(&before);
+    const float pivot[2] = {1, 0}, delta[3] = {10, 20, 3};
+    assert_int_equal(wm_room_mirror(&ctx, &m, 0, 0, 1.5f), WM_OK);     /* x -> 3 - x */
+    assert_int_equal(wm_room_rotate_z(&ctx, &m, 0, 90.0, pivot), WM_OK); /* (x,y) -> (1 - y, x - 1) */
+    assert_int_equal(wm_room_move(&ctx, &m, 0, delta), WM_OK);
+    for (uint32_t t = 0; t < m.triangle_count; t++) {
+        float n[3];
+        wm_mesh_triangle_normal(&m, t, n);
+        assert_true(n[2] > 0.99f);
+    }
+    for (int32_t link = 5; link <= 8; link++) {
+        float a[2][3], b[2][3];
+        assert_true(link_at(&before, link, a));
+        assert_true(link_at(&m, link, b));
+        for (int end = 0; end < 2; end++) { /* the same edge mapped, either direction */
+            float x = 3 - a[end][0], y = a[end][1];
+            float want[3] = {1 - y + 10, x - 1 + 20, a[end][2] + 3};
+            int same0 = fabsf(want[0] - b[0][0]) < 1e-5f && fabsf(want[1] - b[0][1]) < 1e-5f;
+            int same1 = fabsf(want[0] - b[1][0]) < 1e-5f && fabsf(want[1] - b[1][1]) < 1e-5f;
+            assert_true(same0 || same1);
+            assert_true(fabsf(want[2] - b[0][2]) < 1e-5f);
+        }
+    }
+    int32_t map[9] = {0, 1, 2, 3, 4, 50, 6, 7, 8};
+    wm_room_remap_links(&m, WM_ALL_ROOMS, map, 9);
+    float ends[2][3];
+    assert_false(link_at(&m, 5, ends));
+    assert_true(link_at(&m, 50, ends));
+    wm_mesh_free(&ctx, &m);
+    wm_mesh_free(&ctx, &before);
+}
+
+/* `walkmesh area assemble` then `area split` through OBJ: m10aa_01c comes back
+ * with its faces, materials and links (its transitions to 03a and 05a found
+ * again after --remap dropped them from the area). */
+static void test_cli_assemble_and_split(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir(), *out = wmt_make_temp_dir(), *lyt = wmt_join(dir, "m10aa.lyt");
+    char *obj = wmt_join(dir, "area.obj");
+    static const char layout[] = "beginlayout\nroomcount 8\nother0 0 0 0\nother1 0 0 0\nm10aa_08b 0 0 0\n"
+                                 "m10aa_05a 0 0 0\nother4 0 0 0\nother5 0 0 0\nm10aa_01c 0 0 0\nm10aa_03a 0 0 0\n"
+                                 "donelayout\n";
+    wmt_write_file(lyt, layout, sizeof layout - 1);
+    for (int i = 0; i < M10AA_ROOMS; i++) {
+        char rel[128], name[64];
+        snprintf(rel, sizeof rel, "bwm/pykotor-generated_kit-blackvulkar-%s.wok", m10aa[i]);
+        snprintf(name, sizeof name, "%s.wok", m10aa[i]);
+        char *from = wmt_corpus_path_or_skip(rel), *to = wmt_join(dir, name);
+        size_t size;
+        uint8_t *data = wmt_read_file(from, &size);
+        wmt_write_file(to, data, size);
+        free(data);
+        free(from);
+        free(to);
+    }
+    const char *assemble[] = {"area", "assemble", lyt, obj, "--remap", "3=-1,7=-1", "--quiet", NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, assemble), 0);
+    const char *split[] = {"area", "split", obj, lyt, out, "--quiet", NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, split), 0);
+    char *back = wmt_join(out, "m10aa_01c.wok"), *orig = wmt_join(dir, "m10aa_01c.wok");
+    bwm_file a, b;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    if (bwm_read_file(&ctx, back, &a) || bwm_read_file(&ctx, orig, &b)) fail_msg("%s", wm_ctx_message(&ctx));
+    assert_int_equal(a.face_count, b.face_count);
+    assert_memory_equal(a.materials, b.materials, 4 * (size_t)a.face_count);
+    assert_int_equal(a.edge_count, b.edge_count);
+    assert_memory_equal(a.edges, b.edges, 8 * (size_t)a.edge_count);
+    bwm_file_free(&ctx, &a);
+    bwm_file_free(&ctx, &b);
+    wmt_remove_tree(dir);
+    wmt_remove_tree(out);
+    free(back), free(orig), free(obj), free(lyt), free(out), free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corpus_layouts_round_trip),
         cmocka_unit_test(test_truncation_sweep),
         cmocka_unit_test(test_m10aa_area_split),
+        cmocka_unit_test(test_room_edits_keep_links_on_their_edges),
+        cmocka_unit_test(test_cli_assemble_and_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

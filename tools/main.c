@@ -11,6 +11,7 @@ int cmd_validate(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_bake(int argc, char **argv);
 int cmd_render(int argc, char **argv);
+int cmd_area(int argc, char **argv);
 
 typedef struct command {
     const char *name;
@@ -25,6 +26,7 @@ static const command commands[] = {
     {"validate", cmd_validate, "check a file against its format's invariants"},
     {"query", cmd_query, "KotOR .wok: height at (X, Y) or the face a ray hits, through the AABB tree"},
     {"render", cmd_render, "draw a walkmesh as an SVG picture (grid, scale, legend, per-game facts)"},
+    {"area", cmd_area, "KotOR area: assemble a .lyt's rooms into one mesh (move/rotate/mirror rooms), split it into .wok"},
     {"bake", cmd_bake, "rebuild an NWN2 TRX's tiles, path tables and islands from a TRN or TRX"},
 };
 

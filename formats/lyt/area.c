@@ -157,8 +157,11 @@ static wm_result extract_room(wm_ctx *ctx, const wm_mesh *area, const int32_t *r
         r = wm_mesh_add_triangle(ctx, out, renumber[i[0]], renumber[i[1]], renumber[i[2]], area->surfaces[t],
                                  area->walkable[t]);
         for (int e = 0; !r && e < 3; e++) {
-            int32_t kept = area->transitions[3 * (size_t)t + e]; /* a link already there stays */
-            out->transitions[3 * (size_t)(out->triangle_count - 1) + e] = kept >= 0 ? kept : links[3 * (size_t)t + e];
+            /* a link already there stays, unless it names the room itself: formats that
+             * hold links by edge position (OBJ, glTF) give a seam's link to both sides */
+            int32_t kept = area->transitions[3 * (size_t)t + e];
+            out->transitions[3 * (size_t)(out->triangle_count - 1) + e] =
+                kept >= 0 && kept != room ? kept : links[3 * (size_t)t + e];
         }
     }
     if (r) wm_mesh_free(ctx, out);
