@@ -83,4 +83,7 @@ wm_result wm_assimp_read_in_process(wm_ctx *ctx, const char *path, const wm_opti
 wm_result wm_assimp_read(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out);
 wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts, int overwrite);
 
+/* Objects (OBJ) and empties (glTF) that carry a mesh's named points. */
+#define WM_ASSIMP_POINT_PREFIX "point_"
+
 #endif
