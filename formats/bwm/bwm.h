@@ -132,6 +132,12 @@ int bwm_ascii_probe_text(const uint8_t *head, size_t head_size);
  * and KotOR text behind .wok/.pwk/.dwk, or .wok.ascii) the binary the text
  * describes (bwm_ascii_read_file). Free *data with wm_free. */
 wm_result bwm_load_image(wm_ctx *ctx, const char *path, uint8_t **data, size_t *size, int *was_text);
+/* The same, parsed; *size is the image's. */
+wm_result bwm_load_any(wm_ctx *ctx, const char *path, bwm_file *out, size_t *size);
+/* Text, not a binary walkmesh (no "BWM V1.0"), that reads as an ASCII walkmesh. */
+int bwm_is_text(const uint8_t *data, size_t size);
+/* Type from the extension: .pwk/.dwk placeable, else area; a trailing ".ascii" is looked through. */
+uint32_t bwm_type_for_path(const char *path);
 /* The rows of the first `aabb` list of a text (7 per row: box, face), at most
  * max_rows; *rows is NULL when there is none. */
 wm_result bwm_ascii_aabb_rows(wm_ctx *ctx, const char *text, size_t size, uint32_t max_rows, double **rows,

@@ -35,53 +35,6 @@ static void base_name(const char *path, char *out, size_t size)
     if (dot && dot != out) *dot = 0;
 }
 
-static uint32_t type_for_path(const char *path);
-
-static int is_text(const uint8_t *data, size_t size)
-{
-    return !(size >= 8 && memcmp(data, "BWM V1.0", 8) == 0) && bwm_ascii_probe_text(data, size < 4096 ? size : 4096) > 0;
-}
-
-/* The type a text describes: from its name without ".ascii" (.pwk/.dwk: placeable). */
-static uint32_t type_for_text_path(const char *path)
-{
-    char name[512];
-    snprintf(name, sizeof name, "%s", wm_path_file_name(path));
-    size_t n = strlen(name);
-    if (n > 6 && strcasecmp(name + n - 6, ".ascii") == 0) name[n - 6] = 0;
-    return type_for_path(name);
-}
-
-wm_result bwm_load_image(wm_ctx *ctx, const char *path, uint8_t **data, size_t *size, int *was_text)
-{
-    bwm_file file;
-    wm_buffer image;
-    wm_result r = wm_file_read(ctx, path, data, size);
-    *was_text = !r && is_text(*data, *size);
-    if (r || !*was_text) return r;
-    r = bwm_ascii_read_file(ctx, (const char *)*data, *size, path, type_for_text_path(path), &file);
-    wm_free(ctx, *data);
-    *data = NULL;
-    if (r) return r;
-    r = bwm_serialize(ctx, &file, &image);
-    bwm_file_free(ctx, &file);
-    if (r) return r;
-    *data = image.data; /* the buffer's block, freed with wm_free */
-    *size = image.size;
-    return WM_OK;
-}
-
-/* A walkmesh file, binary or ASCII, as a parsed binary file. */
-static wm_result load_any(wm_ctx *ctx, const char *path, bwm_file *out, size_t *size)
-{
-    uint8_t *data = NULL;
-    int was_text;
-    wm_result r = bwm_load_image(ctx, path, &data, size, &was_text);
-    if (!r) r = bwm_parse(ctx, data, *size, path, out);
-    wm_free(ctx, data);
-    return r;
-}
-
 /* ASCII content behind .wok/.pwk/.dwk (NWN1 files, KotOR text) goes to the ASCII reader. */
 static wm_result read_text(wm_ctx *ctx, const char *path, const wm_options *opts, const uint8_t *data, size_t size,
                            wm_mesh *out)
@@ -102,7 +55,7 @@ static wm_result bwm_read_hook(wm_ctx *ctx, const char *path, const wm_options *
     size_t size = 0;
     wm_mesh_init(out);
     wm_result r = wm_file_read(ctx, path, &data, &size);
-    int text = !r && is_text(data, size);
+    int text = !r && bwm_is_text(data, size);
     if (text)
         r = read_text(ctx, path, opts, data, size, out);
     else if (!r)
@@ -119,142 +72,11 @@ static wm_result bwm_read_hook(wm_ctx *ctx, const char *path, const wm_options *
     return r;
 }
 
-static uint32_t type_for_path(const char *path)
-{
-    const char *dot = strrchr(path, '.');
-    if (dot && (strcasecmp(dot, ".pwk") == 0 || strcasecmp(dot, ".dwk") == 0)) return BWM_TYPE_PLACEABLE;
-    return BWM_TYPE_AREA;
-}
-
-static wm_result parse_planes(wm_ctx *ctx, const wm_options *opts, bwm_plane_style *out)
-{
-    const char *v = wm_option_get(opts, "plane-style");
-    *out = BWM_PLANES_BIOWARE;
-    if (!v || strcasecmp(v, "bioware") == 0) return WM_OK;
-    if (strcasecmp(v, "kotormax") == 0) {
-        *out = BWM_PLANES_KOTORMAX;
-        return WM_OK;
-    }
-    return wm_error(ctx, WM_ERR_OPTION, "--plane-style: \"%s\" is neither bioware nor kotormax", v);
-}
-
-static wm_result parse_vec3(wm_ctx *ctx, const wm_options *opts, const char *name, float out[3])
-{
-    const char *v = wm_option_get(opts, name);
-    if (!v) return WM_OK;
-    const char *p = v;
-    for (int k = 0; k < 3; k++) {
-        char *end;
-        errno = 0;
-        double d = strtod(p, &end);
-        if (end == p || errno) return wm_error(ctx, WM_ERR_OPTION, "--%s: \"%s\" is not X,Y,Z", name, v);
-        out[k] = (float)d;
-        if (!isfinite(out[k]))
-            return wm_error(ctx, WM_ERR_OPTION, "--%s: \"%s\": coordinates must be finite floats", name, v);
-        p = end;
-        if (k < 2) {
-            if (*p != ',') return wm_error(ctx, WM_ERR_OPTION, "--%s: \"%s\" is not X,Y,Z", name, v);
-            p++;
-        }
-    }
-    if (*p) return wm_error(ctx, WM_ERR_OPTION, "--%s: \"%s\" is not X,Y,Z", name, v);
-    return WM_OK;
-}
-
-/* Loads a BWM named by the options (the conversion source, else --base) when it is one.
- * The source is optional; a --base that is not a readable BWM is an error. */
-static wm_result load_native_source(wm_ctx *ctx, const wm_options *opts, bwm_file *out, int *loaded)
-{
-    *loaded = 0;
-    if (opts->source_path) {
-        wm_ctx quiet = *ctx; /* a source that is not a BWM must not leave messages behind */
-        const wm_format *format = NULL;
-        size_t size;
-        if (wm_format_detect(&quiet, opts->source_path, &format) == WM_OK &&
-            (format == &wm_format_bwm || format == &wm_format_bwm_ascii) &&
-            load_any(&quiet, opts->source_path, out, &size) == WM_OK) {
-            *loaded = 1;
-            return WM_OK;
-        }
-    }
-    if (!opts->base_path) return WM_OK;
-    const wm_format *format = NULL;
-    wm_result r = wm_format_detect(ctx, opts->base_path, &format);
-    if (!r && format != &wm_format_bwm)
-        r = wm_error(ctx, WM_ERR_UNSUPPORTED, "--base %s: not a KotOR binary walkmesh (%s)", opts->base_path,
-                     format->name);
-    if (!r) r = bwm_read_file(ctx, opts->base_path, out);
-    if (r) {
-        wm_error_prefix(ctx, "--base");
-        return r;
-    }
-    *loaded = 1;
-    return WM_OK;
-}
-
-static int mesh_has_transitions(const wm_mesh *mesh)
-{
-    for (size_t i = 0; i < (size_t)mesh->triangle_count * 3; i++)
-        if (mesh->transitions[i] != WM_NO_TRANSITION) return 1;
-    return 0;
-}
-
-/* The mesh came through a format without transitions: take them from the original BWM by edge position. */
-static wm_result restore_transitions(wm_ctx *ctx, const bwm_file *source, bwm_file *file, float tolerance)
-{
-    uint32_t unmatched = 0, total = 0;
-    for (uint32_t e = 0; e < source->edge_count; e++) total += source->edges[e].transition >= 0;
-    if (!total) return WM_OK;
-    wm_result r = bwm_transfer_transitions(ctx, source, file, tolerance < 0 ? 1e-3f : tolerance, &unmatched);
-    if (!r && unmatched)
-        wm_warn(ctx, "%u of %u transitions of the original walkmesh match no boundary edge of the new one", unmatched,
-                total);
-    return r;
-}
-
-wm_result bwm_file_for_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, const wm_options *opts, bwm_file *out)
-{
-    bwm_plane_style planes;
-    bwm_file file, source;
-    int have_source;
-    wm_result r = parse_planes(ctx, opts, &planes);
-    if (r) return r;
-
-    r = load_native_source(ctx, opts, &source, &have_source);
-    if (r) return r;
-    if (have_source && source.type == type && bwm_matches_mesh(ctx, &source, mesh)) {
-        file = source; /* native data kept as is, so an unmodified file stays byte-identical */
-        have_source = 0;
-        if (wm_option_flag(opts, "rebuild") || wm_option_get(opts, "plane-style")) r = bwm_rebuild(ctx, &file, planes, 1);
-    } else {
-        r = bwm_from_mesh(ctx, mesh, type, opts->weld_tolerance, planes, &file);
-        if (!r) bwm_points_from_mesh(mesh, &file);
-        if (!r && have_source) {
-            memcpy(file.rel_hook, source.rel_hook, sizeof file.rel_hook);
-            memcpy(file.abs_hook, source.abs_hook, sizeof file.abs_hook);
-            memcpy(file.position, source.position, sizeof file.position);
-            if (!mesh_has_transitions(mesh)) r = restore_transitions(ctx, &source, &file, opts->weld_tolerance);
-        }
-    }
-    if (have_source) bwm_file_free(ctx, &source);
-    if (r) return r;
-    r = parse_vec3(ctx, opts, "hook1", file.rel_hook[0]);
-    if (!r) r = parse_vec3(ctx, opts, "hook2", file.rel_hook[1]);
-    if (!r) r = parse_vec3(ctx, opts, "abs-hook1", file.abs_hook[0]);
-    if (!r) r = parse_vec3(ctx, opts, "abs-hook2", file.abs_hook[1]);
-    if (!r) r = parse_vec3(ctx, opts, "position", file.position);
-    if (r)
-        bwm_file_free(ctx, &file);
-    else
-        *out = file;
-    return r;
-}
-
 static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts,
                                 int overwrite)
 {
     bwm_file file;
-    wm_result r = bwm_file_for_mesh(ctx, mesh, type_for_path(path), opts, &file);
+    wm_result r = bwm_file_for_mesh(ctx, mesh, bwm_type_for_path(path), opts, &file);
     if (r) return r;
     r = bwm_write_file(ctx, &file, path, overwrite);
     bwm_file_free(ctx, &file);
@@ -268,7 +90,7 @@ static wm_result report_on_file(wm_ctx *ctx, const char *path, wm_report *report
 {
     size_t size = 0;
     bwm_file file;
-    wm_result r = load_any(ctx, path, &file, &size);
+    wm_result r = bwm_load_any(ctx, path, &file, &size);
     if (r) return r;
     if (kind == REPORT_VALIDATE)
         r = bwm_validate(ctx, &file, size, report);
