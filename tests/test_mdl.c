@@ -51,14 +51,26 @@ static uint32_t first_walkable(const wm_ctx *ctx, const mdl_walkmesh *w)
 typedef struct comparison {
     uint32_t corners, corners_close; /* face corners, and those within 1e-4 */
     double max_diff;
-    int materials_equal, adjacency_equal, edges_equal, perimeters_equal;
+    int materials_equal, adjacency_equal, edges_equal, perimeters_equal, indices_equal;
 } comparison;
+
+/* The file numbers its vertices in the order its faces first use them. */
+static int numbered_by_first_use(const bwm_file *f)
+{
+    uint32_t next = 0;
+    for (uint32_t i = 0; i < 3 * f->face_count; i++) {
+        if (f->faces[i] > next) return 0;
+        next += f->faces[i] == next;
+    }
+    return next == f->vertex_count;
+}
 
 static void compare_files(const bwm_file *a, const bwm_file *b, comparison *c)
 {
     memset(c, 0, sizeof *c);
     assert_int_equal(a->face_count, b->face_count);
     c->materials_equal = memcmp(a->materials, b->materials, a->face_count * sizeof(uint32_t)) == 0;
+    c->indices_equal = memcmp(a->faces, b->faces, 12 * (size_t)a->face_count) == 0;
     for (uint32_t f = 0; f < a->face_count; f++)
         for (int k = 0; k < 3; k++) {
             const float *p = &a->vertices[3 * (size_t)a->faces[3 * f + k]], *q = &b->vertices[3 * (size_t)b->faces[3 * f + k]];
@@ -119,9 +131,9 @@ static void test_models_equal_their_wok(void **state)
         /* binary models hold no room links: they come from the .wok */
         if (bwm_transfer_transitions(&ctx, &twin, &built, 1e-3f, &unmatched)) fail_msg("%s", wm_ctx_message(&ctx));
         compare_files(&built, &twin, &c);
-        print_message("%s: %u faces, corners within 1e-4: %u/%u (max %.2g), materials %d adjacency %d edges %d "
-                      "perimeters %d, position %d, links unmatched %u\n",
-                      k1_rooms[i], built.face_count, c.corners_close, c.corners, c.max_diff, c.materials_equal,
+        print_message("%s: %u faces (vertex indices equal %d), corners within 1e-4: %u/%u (max %.2g), materials %d "
+                      "adjacency %d edges %d perimeters %d, position %d, links unmatched %u\n",
+                      k1_rooms[i], built.face_count, c.indices_equal, c.corners_close, c.corners, c.max_diff, c.materials_equal,
                       c.adjacency_equal, c.edges_equal, c.perimeters_equal,
                       memcmp(built.position, twin.position, sizeof built.position) == 0, unmatched);
         equal += c.materials_equal && c.adjacency_equal && c.edges_equal && c.perimeters_equal;
@@ -133,6 +145,8 @@ static void test_models_equal_their_wok(void **state)
         if (c.materials_equal && built.vertex_count == twin.vertex_count) {
             assert_true(c.adjacency_equal && c.edges_equal && c.perimeters_equal);
             assert_true(c.max_diff < 2e-3);
+            if (numbered_by_first_use(&twin)) /* KOTORMax's numbering, which the reader follows */
+                assert_true(c.indices_equal);
         }
         bwm_file_free(&ctx, &twin);
         bwm_file_free(&ctx, &built);
