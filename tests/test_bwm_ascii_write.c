@@ -209,6 +209,43 @@ static void test_nwn1_text_behind_binary_extensions(void **state)
     }
 }
 
+/* Every prefix of a KOTORMax text and of a written one either reads (the cut
+ * fell after the walkmesh) or fails with a message naming the text and line. */
+static void test_truncation_sweep(void **state)
+{
+    (void)state;
+    char *path = wmt_corpus_path_or_skip("bwm/tslcp-151har14-kotormax.wok.ascii");
+    size_t size = 0;
+    uint8_t *kotormax = wmt_read_file(path, &size);
+    bwm_file file;
+    wm_buffer ours;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    read_text_file("bwm/tslcp-151har14-kotormax.wok.ascii", &file, BWM_TYPE_AREA);
+    assert_int_equal(bwm_ascii_serialize(&ctx, &file, 1, "room", &ours), WM_OK);
+    const uint8_t *texts[2] = {kotormax, ours.data};
+    size_t sizes[2] = {size, ours.size};
+    uint32_t refused = 0;
+    for (int t = 0; t < 2; t++)
+        for (size_t n = 0; n < sizes[t]; n++) {
+            bwm_file cut;
+            wmt_ctx_init(&ctx);
+            if (bwm_ascii_read_file(&ctx, (const char *)texts[t], n, "cut.wok.ascii", BWM_TYPE_AREA, &cut) == WM_OK) {
+                assert_true(cut.face_count <= file.face_count);
+                bwm_file_free(&ctx, &cut);
+                continue;
+            }
+            refused++;
+            assert_non_null(strstr(wm_ctx_message(&ctx), "cut.wok.ascii"));
+        }
+    print_message("prefixes refused: %u of %zu\n", refused, sizes[0] + sizes[1]);
+    assert_true(refused > 0);
+    wm_buffer_free(&ours);
+    bwm_file_free(&ctx, &file);
+    free(kotormax);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -216,6 +253,7 @@ int main(void)
         cmocka_unit_test(test_ascii_binary_ascii),
         cmocka_unit_test(test_written_form_follows_kotormax),
         cmocka_unit_test(test_model_without_walkmesh_refused),
+        cmocka_unit_test(test_truncation_sweep),
         cmocka_unit_test(test_nwn1_text_behind_binary_extensions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
