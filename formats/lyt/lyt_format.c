@@ -95,12 +95,37 @@ static wm_result lyt_read_hook(wm_ctx *ctx, const char *path, const wm_options *
     return r;
 }
 
+static void layout_facts(const wm_layout *layout, wm_report *report);
+
 static wm_result lyt_info_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
 {
     wm_layout layout;
     (void)opts;
     wm_result r = lyt_read_file(ctx, path, &layout);
     if (r) return r;
+    layout_facts(&layout, report);
+    wm_layout_free(ctx, &layout);
+    return report->status;
+}
+
+/* `walkmesh info` on a layout whose rooms are not beside it still describes the layout. */
+static wm_result lyt_read_info_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out,
+                                    wm_report *report)
+{
+    wm_result r = lyt_read_hook(ctx, path, opts, out);
+    if (r == WM_ERR_IO) {
+        wm_warn(ctx, "%s", wm_ctx_message(ctx));
+        wm_mesh_init(out);
+        r = WM_OK;
+    }
+    if (!r) r = lyt_info_hook(ctx, path, opts, report);
+    if (r) wm_mesh_free(ctx, out);
+    return r;
+}
+
+static void layout_facts(const wm_layout *layout_in, wm_report *report)
+{
+    const wm_layout layout = *layout_in;
     wm_report_fact(report, "rooms", "%u", layout.room_count);
     for (uint32_t i = 0; i < layout.room_count; i++) {
         char key[32];
@@ -111,8 +136,6 @@ static wm_result lyt_info_hook(wm_ctx *ctx, const char *path, const wm_options *
     wm_report_fact(report, "tracks", "%u", layout.track_count);
     wm_report_fact(report, "obstacles", "%u", layout.obstacle_count);
     wm_report_fact(report, "door hooks", "%u", layout.doorhook_count);
-    wm_layout_free(ctx, &layout);
-    return report->status;
 }
 
 static int lyt_probe(const uint8_t *head, size_t head_size, uint64_t file_size, const char *path)
@@ -138,5 +161,6 @@ const wm_format wm_format_lyt = {
     .probe = lyt_probe,
     .read = lyt_read_hook,
     .info = lyt_info_hook,
+    .read_info = lyt_read_info_hook,
     .options = lyt_options,
 };
