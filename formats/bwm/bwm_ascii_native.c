@@ -16,7 +16,10 @@ static uint32_t *leaf_ranks(wm_ctx *ctx, const double *rows, uint32_t count, uin
     for (uint32_t i = 0; i < count; i++) {
         double face = rows[7 * (size_t)i + 6];
         if (face < 0) continue;
-        if (face >= faces || rank[(uint32_t)face] != UINT32_MAX) break;
+        if (face >= faces || rank[(uint32_t)face] != UINT32_MAX) {
+            leaves = 0; /* a face out of range or twice: not this text's tree */
+            break;
+        }
         rank[(uint32_t)face] = leaves++;
     }
     if (leaves != faces) {
@@ -33,6 +36,7 @@ static void keep_text_boxes(bwm_file *file, const double *rows, uint32_t count, 
     if (count != file->aabb_count) return;
     for (uint32_t i = 0; i < count; i++) {
         double face = rows[7 * (size_t)i + 6];
+        if (face >= file->face_count) return;
         int32_t want = face < 0 ? -1 : (int32_t)text_to_file[(uint32_t)face];
         if (file->aabb[i].face != want) return;
     }
