@@ -174,8 +174,8 @@ static wm_result read_roomlinks(text_reader *t, const ascii_node *node, wm_mesh 
  * position) is already in place. */
 static void place_vertices(const ascii_node *node, wm_mesh *mesh)
 {
-    float *p = &mesh->positions[3 * (size_t)node->first_vertex];
     if (node->vertex_count == 0 || node->absolute) return;
+    float *p = &mesh->positions[3 * (size_t)node->first_vertex];
     if (node->has_root_box) {
         double mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
         for (uint32_t i = 0; i < node->vertex_count; i++)

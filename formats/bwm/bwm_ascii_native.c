@@ -68,6 +68,8 @@ wm_result bwm_ascii_read_file(wm_ctx *ctx, const char *text, size_t size, const 
     wm_mesh_init(&mesh);
     bwm_file_init(out);
     wm_result r = bwm_ascii_parse(ctx, text, size, source, NULL, &mesh);
+    if (!r && mesh.triangle_count == 0)
+        r = wm_error(ctx, WM_ERR_CORRUPT, "%s: the walkmesh node has no faces", source ? source : "<text>");
     uint32_t max_rows = mesh.triangle_count ? 2 * mesh.triangle_count - 1 : 0;
     if (!r && type == BWM_TYPE_AREA) r = bwm_ascii_aabb_rows(ctx, text, size, max_rows, &rows, &count);
     if (!r && rows) rank = leaf_ranks(ctx, rows, count, mesh.triangle_count);
