@@ -294,6 +294,14 @@ static void test_cli_converts_a_model(void **state)
     assert_int_equal(got.face_count, twin.face_count);
     assert_memory_equal(got.materials, twin.materials, got.face_count * sizeof(uint32_t));
     assert_memory_equal(got.position, twin.position, sizeof got.position);
+    char *svg = wmt_join(dir, "room.svg"), *out_text = NULL;
+    const char *validate[] = {"validate", path, NULL}, *render[] = {"render", path, "-o", svg, NULL};
+    assert_int_equal(wmt_run_cli(&out_text, NULL, validate), 0); /* the walkmesh the model makes passes */
+    assert_non_null(strstr(out_text, "0 errors"));
+    assert_int_equal(wmt_run_cli(NULL, NULL, render), 0);
+    assert_true(wm_file_exists(svg));
+    free(out_text);
+    free(svg);
     bwm_file_free(&ctx, &got);
     bwm_file_free(&ctx, &twin);
     wmt_remove_tree(dir);
