@@ -113,13 +113,14 @@ static wm_result bwm_info_hook(wm_ctx *ctx, const char *path, const wm_options *
 }
 
 const wm_format wm_format_bwm = {
-    "bwm",
-    "KotOR binary walkmesh (.wok area, .pwk placeable, .dwk door)",
-    bwm_extensions,
-    bwm_probe,
-    bwm_read_hook,
-    bwm_write_hook,
-    bwm_info_hook,
-    bwm_validate_hook,
-    bwm_options,
+    .name = "bwm",
+    .description = "KotOR binary walkmesh (.wok area, .pwk placeable, .dwk door); ASCII content behind these "
+                   "extensions (NWN1) is read by the ASCII reader",
+    .extensions = bwm_extensions,
+    .probe = bwm_probe,
+    .read = bwm_read_hook,
+    .write = bwm_write_hook,
+    .info = bwm_info_hook,
+    .validate = bwm_validate_hook,
+    .options = bwm_options,
 };
