@@ -25,19 +25,23 @@ static int same_tree(const bwm_file *a, const bwm_file *b)
     return 1;
 }
 
+static const char *same_or_not(const void *a, uint32_t a_count, const void *b, uint32_t b_count, size_t elem)
+{
+    if (a_count != b_count) return "differ";
+    return a_count == 0 || memcmp(a, b, elem * a_count) == 0 ? "same" : "differ";
+}
+
 /* Which derived sections differ: the reason a file is not byte-identical. */
 static void why_different(const bwm_file *a, const bwm_file *b, char *out, size_t size)
 {
     uint32_t planes = 0;
     for (uint32_t i = 0; i < a->aabb_count && i < b->aabb_count; i++) planes += a->aabb[i].plane != b->aabb[i].plane;
     snprintf(out, size, "normals %s, distances %s, plane flags %u, adjacency %s, edges %s, perimeters %s",
-             memcmp(a->normals, b->normals, 12 * (size_t)a->face_count) ? "differ" : "same",
-             memcmp(a->distances, b->distances, 4 * (size_t)a->face_count) ? "differ" : "same", planes,
-             a->adjacency_count == b->adjacency_count &&
-                     !memcmp(a->adjacency, b->adjacency, 12 * (size_t)a->adjacency_count) ? "same" : "differ",
-             a->edge_count == b->edge_count && !memcmp(a->edges, b->edges, 8 * (size_t)a->edge_count) ? "same" : "differ",
-             a->perimeter_count == b->perimeter_count &&
-                     !memcmp(a->perimeters, b->perimeters, 4 * (size_t)a->perimeter_count) ? "same" : "differ");
+             same_or_not(a->normals, a->face_count, b->normals, b->face_count, 12),
+             same_or_not(a->distances, a->face_count, b->distances, b->face_count, 4), planes,
+             same_or_not(a->adjacency, a->adjacency_count, b->adjacency, b->adjacency_count, 12),
+             same_or_not(a->edges, a->edge_count, b->edges, b->edge_count, 8),
+             same_or_not(a->perimeters, a->perimeter_count, b->perimeters, b->perimeter_count, 4));
 }
 
 static void test_binary_ascii_binary(void **state)
