@@ -141,7 +141,6 @@ static int assemble(wm_ctx *ctx, cli_mesh_options *o, const area_args *a)
     wm_layout layout;
     wm_mesh area;
     char folder[1024];
-    const wm_format *out_format = NULL;
     const char *rooms = wm_option_get(&o->opts, "rooms");
     wm_result r = lyt_read_file(ctx, a->positional[0], &layout);
     if (r) return cli_fail(ctx, r, 0);
@@ -156,12 +155,8 @@ static int assemble(wm_ctx *ctx, cli_mesh_options *o, const area_args *a)
     }
     for (int i = 0; !r && i < a->edit_count; i += 2) r = apply_edit(ctx, &area, &layout, a->edits[i], a->edits[i + 1]);
     int code = r ? cli_fail(ctx, r, 0) : EXIT_OK;
-    if (!code) {
-        r = o->to ? WM_OK : wm_format_by_extension(ctx, a->positional[1], 1, &out_format);
-        if (o->to && !(out_format = wm_format_by_name(o->to))) r = wm_error(ctx, WM_ERR_UNSUPPORTED, "--to %s: no such format", o->to);
-        if (!r) r = out_format->write(ctx, &area, a->positional[1], &o->opts, o->force);
-        if (r) code = cli_fail(ctx, r, 1);
-    }
+    if (!code && (r = wm_mesh_save(ctx, &area, a->positional[1], o->to, &o->opts, o->force)))
+        code = cli_fail(ctx, r, 1);
     if (!code && a->layout_out && (r = write_layout(ctx, &layout, a->layout_out, o->force))) code = cli_fail(ctx, r, 1);
     wm_mesh_free(ctx, &area);
     wm_layout_free(ctx, &layout);

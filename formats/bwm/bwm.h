@@ -73,6 +73,8 @@ wm_result bwm_serialize(wm_ctx *ctx, const bwm_file *file, wm_buffer *out);
 /* The same bytes written to path through the atomic file writer, a block at a
  * time (no whole file image in memory). */
 wm_result bwm_write_file(wm_ctx *ctx, const bwm_file *file, const char *path, int overwrite);
+/* The same into a sink's main output (the caller commits). */
+wm_result bwm_write_sink(wm_ctx *ctx, const bwm_file *file, wm_sink *sink);
 
 /* AABB plane flag styles. */
 typedef enum bwm_plane_style {
@@ -128,12 +130,11 @@ wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float w
 /* 0..100: how much the first bytes look like an ASCII walkmesh (text with a
  * trimesh/aabb node and vertices). */
 int bwm_ascii_probe_text(const uint8_t *head, size_t head_size);
-/* The binary image of a walkmesh file: its bytes, or for ASCII content (NWN1
- * and KotOR text behind .wok/.pwk/.dwk, or .wok.ascii) the binary the text
- * describes (bwm_ascii_read_file). Free *data with wm_free. */
-wm_result bwm_load_image(wm_ctx *ctx, const char *path, uint8_t **data, size_t *size, int *was_text);
-/* The same, parsed; *size is the image's. */
-wm_result bwm_load_any(wm_ctx *ctx, const char *path, bwm_file *out, size_t *size);
+/* A walkmesh in memory parsed as a binary file: the bytes themselves, or for ASCII
+ * content (NWN1 and KotOR text behind .wok/.pwk/.dwk, or .wok.ascii; the type from
+ * the name) the binary the text describes. *image_size: the binary's size. */
+wm_result bwm_parse_any(wm_ctx *ctx, const uint8_t *data, size_t size, const char *name, bwm_file *out,
+                        size_t *image_size);
 /* Text, not a binary walkmesh (no "BWM V1.0"), that reads as an ASCII walkmesh. */
 int bwm_is_text(const uint8_t *data, size_t size);
 /* Type from the extension: .pwk/.dwk placeable, else area; a trailing ".ascii" is looked through. */
@@ -209,8 +210,7 @@ wm_result bwm_file_for_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, con
 /* ASCII text of a walkmesh: model_form 1 = the walkmesh node of a .mdl.ascii,
  * 0 = a KOTORMax-style .wok.ascii (also .pwk/.dwk). */
 wm_result bwm_ascii_serialize(wm_ctx *ctx, const bwm_file *file, int model_form, const char *name, wm_buffer *out);
-wm_result bwm_ascii_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts,
-                               int overwrite);
+wm_result bwm_ascii_write_hook(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wm_options *opts);
 
 extern const wm_format wm_format_bwm;
 extern const wm_format wm_format_bwm_ascii;

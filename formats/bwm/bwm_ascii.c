@@ -364,6 +364,7 @@ wm_result bwm_ascii_aabb_rows(wm_ctx *ctx, const char *text, size_t size, uint32
 
 int bwm_ascii_probe_text(const uint8_t *head, size_t head_size)
 {
+    if (head_size > 4096) head_size = 4096; /* the head is enough, and stays linear */
     const char *text = (const char *)head;
     int node = 0, verts = 0;
     for (size_t i = 0; i < head_size; i++) {

@@ -4,25 +4,20 @@
 
 #include <stddef.h>
 
-static int ascii_probe(const uint8_t *head, size_t head_size, uint64_t file_size, const char *path)
+static int ascii_probe(const wm_input *in)
 {
-    (void)file_size;
-    (void)path;
-    return bwm_ascii_probe_text(head, head_size);
+    return bwm_ascii_probe_text(in->data, in->size);
 }
 
-static wm_result ascii_read_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
+static wm_result ascii_read_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out,
+                                 wm_report *facts)
 {
-    uint8_t *data = NULL;
-    size_t size = 0;
     double offset[3];
     int given = 0;
+    (void)facts;
     wm_mesh_init(out);
     wm_result r = bwm_room_offset_option(ctx, opts, offset, &given);
-    if (!r) r = wm_file_read(ctx, path, &data, &size);
-    if (r) return r;
-    r = bwm_ascii_parse(ctx, (const char *)data, size, path, given ? offset : NULL, out);
-    wm_free(ctx, data);
+    if (!r) r = bwm_ascii_parse(ctx, (const char *)in->data, in->size, in->name, given ? offset : NULL, out);
     if (r) wm_mesh_free(ctx, out);
     return r;
 }
@@ -39,6 +34,7 @@ const wm_format wm_format_bwm_ascii = {
                    "KOTORMax and MDLOps read, with room links), NWN1 text .wok/.pwk/.dwk",
     .extensions = ascii_extensions,
     .probe = ascii_probe,
+    .capabilities = WM_CAN_TRANSITIONS,
     .read = ascii_read_hook,
     .write = bwm_ascii_write_hook,
     .options = ascii_options,

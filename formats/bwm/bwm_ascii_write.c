@@ -108,9 +108,9 @@ static void stem(const char *path, char *out, size_t size)
     if (dot && dot != out) *dot = 0;
 }
 
-wm_result bwm_ascii_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts,
-                               int overwrite)
+wm_result bwm_ascii_write_hook(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wm_options *opts)
 {
+    const char *path = wm_sink_path(sink);
     uint32_t type;
     int model_form = model_form_of(path, &type);
     char name[128];
@@ -122,7 +122,7 @@ wm_result bwm_ascii_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *pat
     r = bwm_ascii_serialize(ctx, &file, model_form, name, &text);
     bwm_file_free(ctx, &file);
     if (r) return r;
-    r = wm_file_write_atomic(ctx, path, text.data, text.size, overwrite);
+    r = wm_sink_write(sink, NULL, text.data, text.size);
     wm_buffer_free(&text);
     return r;
 }

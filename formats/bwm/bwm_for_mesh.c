@@ -45,31 +45,32 @@ static wm_result parse_vec3(wm_ctx *ctx, const wm_options *opts, const char *nam
     return WM_OK;
 }
 
-/* Loads a BWM named by the options (the conversion source, else --base) when it is one.
- * The source is optional; a --base that is not a readable BWM is an error. */
+/* The conversion source when it is a KotOR walkmesh itself, binary or text (handed over
+ * by the driver, never re-read), else --base. The source is optional; a --base that is
+ * not a readable walkmesh is an error. */
 static wm_result load_native_source(wm_ctx *ctx, const wm_options *opts, bwm_file *out, int *loaded)
 {
+    size_t size;
     *loaded = 0;
-    if (opts->source_path) {
-        wm_ctx quiet = *ctx; /* a source that is not a BWM must not leave messages behind */
-        const wm_format *format = NULL;
-        size_t size;
-        if (wm_format_detect(&quiet, opts->source_path, &format) == WM_OK &&
-            (strcmp(format->name, "bwm") == 0 || strcmp(format->name, "bwm-ascii") == 0) &&
-            bwm_load_any(&quiet, opts->source_path, out, &size) == WM_OK) {
+    if (opts->source && opts->source_format &&
+        (strcmp(opts->source_format->name, "bwm") == 0 || strcmp(opts->source_format->name, "bwm-ascii") == 0)) {
+        wm_ctx quiet = *ctx; /* the source was read once already: its messages are said */
+        quiet.warn = NULL;
+        if (bwm_parse_any(&quiet, opts->source->data, opts->source->size, opts->source->name, out, &size) == WM_OK) {
             *loaded = 1;
             return WM_OK;
         }
     }
     if (!opts->base_path) return WM_OK;
-    const wm_format *format = NULL;
-    wm_result r = wm_format_detect(ctx, opts->base_path, &format);
-    if (!r && strcmp(format->name, "bwm") != 0)
-        r = wm_error(ctx, WM_ERR_UNSUPPORTED, "--base %s: not a KotOR binary walkmesh (%s)", opts->base_path,
-                     format->name);
-    if (!r) r = bwm_read_file(ctx, opts->base_path, out);
+    wm_input base;
+    wm_result r = wm_input_load(ctx, opts->base_path, &base);
+    if (!r && !(base.size >= 8 && memcmp(base.data, "BWM V1.0", 8) == 0) && !bwm_is_text(base.data, base.size))
+        r = wm_error(ctx, WM_ERR_NOT_FORMAT, "--base %s: not a KotOR binary walkmesh", opts->base_path);
+    else if (!r)
+        r = bwm_parse_any(ctx, base.data, base.size, base.name, out, &size);
+    wm_input_free(ctx, &base);
     if (r) {
-        wm_error_prefix(ctx, "--base");
+        if (r != WM_ERR_NOT_FORMAT) wm_error_prefix(ctx, "--base");
         return r;
     }
     *loaded = 1;

@@ -77,73 +77,56 @@ wm_result lyt_load_room_file(wm_ctx *ctx, void *user, const char *room, const fl
     return wm_error(ctx, WM_ERR_IO, "no %s.wok or %s.mdl in %s", room, room, folder);
 }
 
-static wm_result lyt_read_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
+static void layout_facts(const wm_layout *layout, wm_report *report)
+{
+    wm_report_fact(report, "rooms", "%u", layout->room_count);
+    for (uint32_t i = 0; i < layout->room_count; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "room %u", i);
+        wm_report_fact(report, key, "%s at %g %g %g", layout->rooms[i].name, layout->rooms[i].position[0],
+                       layout->rooms[i].position[1], layout->rooms[i].position[2]);
+    }
+    wm_report_fact(report, "tracks", "%u", layout->track_count);
+    wm_report_fact(report, "obstacles", "%u", layout->obstacle_count);
+    wm_report_fact(report, "door hooks", "%u", layout->doorhook_count);
+}
+
+/* The rooms are found in --rooms DIR, else beside the layout. `walkmesh info` on a
+ * layout whose rooms are not there still describes it (an empty mesh, a warning). */
+static wm_result lyt_read_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out,
+                               wm_report *facts)
 {
     wm_layout layout;
     char folder[1024];
     const char *rooms = opts ? wm_option_get(opts, "rooms") : NULL;
     wm_mesh_init(out);
-    wm_result r = lyt_read_file(ctx, path, &layout);
+    wm_result r = wm_layout_parse(ctx, in->data, in->size, in->name, &layout);
     if (r) return r;
     if (rooms)
         snprintf(folder, sizeof folder, "%s", rooms);
     else
-        lyt_folder_of(path, folder, sizeof folder);
+        lyt_folder_of(in->path ? in->path : "", folder, sizeof folder);
     r = wm_area_assemble(ctx, &layout, lyt_load_room_file, folder, out);
-    if (!r) snprintf(out->name, sizeof out->name, "%s", wm_path_file_name(path));
-    wm_layout_free(ctx, &layout);
-    return r;
-}
-
-static void layout_facts(const wm_layout *layout, wm_report *report);
-
-static wm_result lyt_info_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
-{
-    wm_layout layout;
-    (void)opts;
-    wm_result r = lyt_read_file(ctx, path, &layout);
-    if (r) return r;
-    layout_facts(&layout, report);
-    wm_layout_free(ctx, &layout);
-    return report->status;
-}
-
-/* `walkmesh info` on a layout whose rooms are not beside it still describes the layout. */
-static wm_result lyt_read_info_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out,
-                                    wm_report *report)
-{
-    wm_result r = lyt_read_hook(ctx, path, opts, out);
-    if (r == WM_ERR_IO) {
+    if (r == WM_ERR_IO && facts) {
         wm_warn(ctx, "%s", wm_ctx_message(ctx));
         wm_mesh_init(out);
         r = WM_OK;
     }
-    if (!r) r = lyt_info_hook(ctx, path, opts, report);
+    if (!r) snprintf(out->name, sizeof out->name, "%s", wm_path_file_name(in->name));
+    if (!r && facts) {
+        layout_facts(&layout, facts);
+        r = facts->status;
+    }
     if (r) wm_mesh_free(ctx, out);
+    wm_layout_free(ctx, &layout);
     return r;
 }
 
-static void layout_facts(const wm_layout *layout_in, wm_report *report)
+static int lyt_probe(const wm_input *in)
 {
-    const wm_layout layout = *layout_in;
-    wm_report_fact(report, "rooms", "%u", layout.room_count);
-    for (uint32_t i = 0; i < layout.room_count; i++) {
-        char key[32];
-        snprintf(key, sizeof key, "room %u", i);
-        wm_report_fact(report, key, "%s at %g %g %g", layout.rooms[i].name, layout.rooms[i].position[0],
-                       layout.rooms[i].position[1], layout.rooms[i].position[2]);
-    }
-    wm_report_fact(report, "tracks", "%u", layout.track_count);
-    wm_report_fact(report, "obstacles", "%u", layout.obstacle_count);
-    wm_report_fact(report, "door hooks", "%u", layout.doorhook_count);
-}
-
-static int lyt_probe(const uint8_t *head, size_t head_size, uint64_t file_size, const char *path)
-{
-    (void)file_size;
-    (void)path;
-    for (size_t i = 0; i + 11 <= head_size; i++)
-        if (memcmp(head + i, "beginlayout", 11) == 0) return 90;
+    size_t n = in->size < 4096 ? in->size : 4096;
+    for (size_t i = 0; i + 11 <= n; i++)
+        if (memcmp(in->data + i, "beginlayout", 11) == 0) return 90;
     return 0;
 }
 
@@ -158,9 +141,8 @@ const wm_format wm_format_lyt = {
     .description = "KotOR area layout (.lyt): the area's rooms as one mesh, one object per room (read only; "
                    "'walkmesh area' splits, edits and writes layouts)",
     .extensions = lyt_extensions,
+    .capabilities = WM_CAN_TRANSITIONS,
     .probe = lyt_probe,
     .read = lyt_read_hook,
-    .info = lyt_info_hook,
-    .read_info = lyt_read_info_hook,
     .options = lyt_options,
 };

@@ -106,65 +106,52 @@ wm_result mdl_walkmesh_to_mesh(wm_ctx *ctx, const mdl_walkmesh *w, const double 
     return r;
 }
 
-static int mdl_probe(const uint8_t *head, size_t head_size, uint64_t file_size, const char *path)
+static int mdl_probe(const wm_input *in)
 {
-    (void)path;
-    return mdl_detect(head, head_size, file_size) != MDL_GAME_UNKNOWN ? 95 : 0;
+    return mdl_detect(in->data, in->size, in->size) != MDL_GAME_UNKNOWN ? 95 : 0;
 }
 
-/* Reads and parses the file named by path. */
-static wm_result load(wm_ctx *ctx, const char *path, mdl_walkmesh *w)
+static void walkmesh_facts(const mdl_walkmesh *w, wm_report *report)
 {
-    uint8_t *data = NULL;
-    size_t size = 0;
-    wm_result r = wm_file_read(ctx, path, &data, &size);
-    if (r) return r;
-    r = mdl_parse_walkmesh(ctx, data, size, path, w);
-    wm_free(ctx, data);
-    return r;
+    wm_report_fact(report, "game", "%s", w->game == MDL_GAME_K2 ? "KotOR II" : "KotOR I");
+    wm_report_fact(report, "model", "%s", w->model_name);
+    wm_report_fact(report, "nodes", "%u", w->node_count);
+    wm_report_fact(report, "walkmesh node", "%s", w->node_name);
+    wm_report_fact(report, "walkmesh nodes", "%u", w->aabb_nodes);
+    wm_report_fact(report, "node position", "%g %g %g", w->position[0], w->position[1], w->position[2]);
+    wm_report_fact(report, "node orientation", "%g %g %g %g", w->orientation[0], w->orientation[1], w->orientation[2],
+                   w->orientation[3]);
+    wm_report_fact(report, "model vertices", "%u", w->vertex_count);
+    wm_report_fact(report, "faces", "%u", w->face_count);
+    wm_report_fact(report, "room links", "none (binary models do not store them: they come from the .wok or the layout)");
 }
 
-static wm_result mdl_read_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
+static wm_result mdl_read_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out,
+                               wm_report *facts)
 {
     mdl_walkmesh w;
     double offset[3];
     int given = 0;
     wm_mesh_init(out);
     wm_result r = bwm_room_offset_option(ctx, opts, offset, &given);
-    if (!r) r = load(ctx, path, &w);
+    if (!r) r = mdl_parse_walkmesh(ctx, in->data, in->size, in->name, &w);
     if (r) return r;
     r = mdl_walkmesh_to_mesh(ctx, &w, given ? offset : NULL, out);
+    if (!r && facts) {
+        walkmesh_facts(&w, facts);
+        r = facts->status;
+    }
+    if (r) wm_mesh_free(ctx, out);
     mdl_walkmesh_free(ctx, &w);
     return r;
 }
 
-static wm_result mdl_info_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
-{
-    mdl_walkmesh w;
-    (void)opts;
-    wm_result r = load(ctx, path, &w);
-    if (r) return r;
-    wm_report_fact(report, "game", "%s", w.game == MDL_GAME_K2 ? "KotOR II" : "KotOR I");
-    wm_report_fact(report, "model", "%s", w.model_name);
-    wm_report_fact(report, "nodes", "%u", w.node_count);
-    wm_report_fact(report, "walkmesh node", "%s", w.node_name);
-    wm_report_fact(report, "walkmesh nodes", "%u", w.aabb_nodes);
-    wm_report_fact(report, "node position", "%g %g %g", w.position[0], w.position[1], w.position[2]);
-    wm_report_fact(report, "node orientation", "%g %g %g %g", w.orientation[0], w.orientation[1], w.orientation[2],
-                   w.orientation[3]);
-    wm_report_fact(report, "model vertices", "%u", w.vertex_count);
-    wm_report_fact(report, "faces", "%u", w.face_count);
-    wm_report_fact(report, "room links", "none (binary models do not store them: they come from the .wok or the layout)");
-    mdl_walkmesh_free(ctx, &w);
-    return report->status;
-}
-
 /* The walkmesh the game would build from the model, checked like a .wok. */
-static wm_result mdl_validate_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
+static wm_result mdl_validate_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_report *report)
 {
     wm_mesh mesh;
     bwm_file file;
-    wm_result r = mdl_read_hook(ctx, path, opts, &mesh);
+    wm_result r = mdl_read_hook(ctx, in, opts, &mesh, NULL);
     if (r) return r;
     r = bwm_from_mesh(ctx, &mesh, BWM_TYPE_AREA, opts ? opts->weld_tolerance : -1.0f, BWM_PLANES_BIOWARE, &file);
     wm_mesh_free(ctx, &mesh);
@@ -173,7 +160,7 @@ static wm_result mdl_validate_hook(wm_ctx *ctx, const char *path, const wm_optio
     r = bwm_serialize(ctx, &file, &image);
     bwm_file_free(ctx, &file);
     if (r) return r;
-    r = bwm_parse(ctx, image.data, image.size, path, &file);
+    r = bwm_parse(ctx, image.data, image.size, in->name, &file);
     if (!r) r = bwm_validate(ctx, &file, image.size, report);
     if (!r) bwm_file_free(ctx, &file);
     wm_buffer_free(&image);
@@ -190,7 +177,6 @@ const wm_format wm_format_mdl = {
     .probe = mdl_probe,
     .read = mdl_read_hook,
     .write = NULL,
-    .info = mdl_info_hook,
     .validate = mdl_validate_hook,
     .options = NULL,
 };
