@@ -84,5 +84,8 @@ wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const
 
 /* Objects (OBJ) and empties (glTF) that carry a mesh's named points. */
 #define WM_ASSIMP_POINT_PREFIX "point_"
+struct aiScene;
+/* Appends one empty per named point to the scene's root (room reserved by the caller). */
+wm_result wm_assimp_add_point_empties(const wm_mesh *mesh, struct aiScene *scene, int y_up);
 
 #endif

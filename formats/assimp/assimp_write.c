@@ -302,31 +302,6 @@ static wm_result add_transition_lines(const wm_mesh *mesh, struct aiScene *scene
     return r;
 }
 
-/* Named points as empties "point_<name>" (nodes without a mesh, placed by
- * their translation): Blender imports them as empties and exports them again. */
-static wm_result add_point_empties(const wm_mesh *mesh, struct aiScene *scene, int y_up)
-{
-    for (uint32_t i = 0; i < mesh->point_count && i < WM_MESH_MAX_POINTS; i++) {
-        const float *p = mesh->points[i].xyz;
-        char name[64];
-        struct aiNode *node = calloc(1, sizeof *node);
-        if (!node)
-            return WM_ERR_NOMEM;
-        scene->mRootNode->mChildren[scene->mRootNode->mNumChildren++] = node;
-        node->mParent = scene->mRootNode;
-        snprintf(name, sizeof name, "%s%s", WM_ASSIMP_POINT_PREFIX, mesh->points[i].name);
-        set_string(&node->mName, name);
-        identity(&node->mTransformation);
-        /* Assimp's glTF exporter leaves out a matrix within 1e-2 of identity, and a
-         * small translation with it: the empty's size (scale 2) keeps it written */
-        node->mTransformation.a1 = node->mTransformation.b2 = node->mTransformation.c3 = 2.0f;
-        node->mTransformation.a4 = p[0]; /* Z-up game (x, y, z) -> Y-up (x, z, -y), as the vertices */
-        node->mTransformation.b4 = y_up ? p[2] : p[1];
-        node->mTransformation.c4 = y_up ? -p[1] + 0.0f : p[2];
-    }
-    return WM_OK;
-}
-
 /* with_lines == 0: no transition line objects (for formats of triangles only). */
 static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, int with_lines, struct aiScene **out_scene)
 {
@@ -405,7 +380,7 @@ static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, int wit
     }
     if (has_transitions && add_transition_lines(mesh, scene, y_up, (unsigned)mm.count) != WM_OK)
         goto nomem;
-    if (add_point_empties(mesh, scene, y_up) != WM_OK)
+    if (wm_assimp_add_point_empties(mesh, scene, y_up) != WM_OK)
         goto nomem;
     free(mm.slot);
     free(vertex_slot);
