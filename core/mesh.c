@@ -161,10 +161,36 @@ wm_result wm_mesh_copy(wm_ctx *ctx, wm_mesh *dst, const wm_mesh *src)
 {
     wm_mesh_init(dst);
     memcpy(dst->name, src->name, sizeof dst->name);
+    memcpy(dst->points, src->points, sizeof dst->points);
+    dst->point_count = src->point_count;
     wm_result r = wm_mesh_append(ctx, dst, src);
     if (r)
         wm_mesh_free(ctx, dst);
     return r;
+}
+
+const wm_mesh_point *wm_mesh_find_point(const wm_mesh *mesh, const char *name)
+{
+    for (uint32_t i = 0; i < mesh->point_count && i < WM_MESH_MAX_POINTS; i++)
+        if (strcmp(mesh->points[i].name, name) == 0)
+            return &mesh->points[i];
+    return NULL;
+}
+
+wm_result wm_mesh_set_point(wm_ctx *ctx, wm_mesh *mesh, const char *name, const float xyz[3])
+{
+    wm_mesh_point *p = (wm_mesh_point *)wm_mesh_find_point(mesh, name);
+    if (strlen(name) >= WM_MESH_POINT_NAME)
+        return wm_error(ctx, WM_ERR_LIMIT, "mesh point name \"%s\" is too long", name);
+    if (!p) {
+        if (mesh->point_count >= WM_MESH_MAX_POINTS)
+            return wm_error(ctx, WM_ERR_LIMIT, "mesh: more than %d named points", WM_MESH_MAX_POINTS);
+        p = &mesh->points[mesh->point_count++];
+        memset(p->name, 0, sizeof p->name);
+        memcpy(p->name, name, strlen(name));
+    }
+    memcpy(p->xyz, xyz, sizeof p->xyz);
+    return WM_OK;
 }
 
 wm_result wm_mesh_validate(wm_ctx *ctx, const wm_mesh *mesh)

@@ -15,6 +15,14 @@ extern "C" {
 
 #define WM_NO_TRANSITION (-1)
 
+#define WM_MESH_MAX_POINTS 8
+#define WM_MESH_POINT_NAME 32
+
+typedef struct wm_mesh_point {
+    char name[WM_MESH_POINT_NAME];
+    float xyz[3];
+} wm_mesh_point;
+
 typedef struct wm_mesh {
     char name[128];
 
@@ -32,6 +40,12 @@ typedef struct wm_mesh {
 
     char **object_names;     /* object_count names; object 0 always exists once a triangle does */
     uint32_t object_count;
+
+    /* Named points a format keeps beside its triangles (a KotOR walkmesh's
+     * header position and use hooks); interchange writers carry them as
+     * named empties. Fixed room: no allocation. */
+    wm_mesh_point points[WM_MESH_MAX_POINTS];
+    uint32_t point_count;
 } wm_mesh;
 
 WM_API void wm_mesh_init(wm_mesh *mesh);
@@ -48,6 +62,11 @@ WM_API wm_result wm_mesh_add_object(wm_ctx *ctx, wm_mesh *mesh, const char *name
 /* Appends every vertex and triangle of src (objects are merged by name). */
 WM_API wm_result wm_mesh_append(wm_ctx *ctx, wm_mesh *dst, const wm_mesh *src);
 WM_API wm_result wm_mesh_copy(wm_ctx *ctx, wm_mesh *dst, const wm_mesh *src);
+/* Sets (or replaces) a named point; WM_ERR_LIMIT when the mesh has
+ * WM_MESH_MAX_POINTS others or the name does not fit. */
+WM_API wm_result wm_mesh_set_point(wm_ctx *ctx, wm_mesh *mesh, const char *name, const float xyz[3]);
+/* The named point, or NULL. */
+WM_API const wm_mesh_point *wm_mesh_find_point(const wm_mesh *mesh, const char *name);
 
 /* Indices in range, finite coordinates, surfaces known to the table.
  * Reports the first problem naming the triangle or vertex. */

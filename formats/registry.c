@@ -10,14 +10,18 @@
 extern const wm_format wm_format_assimp;
 extern const wm_format wm_format_bwm;
 extern const wm_format wm_format_bwm_ascii;
+extern const wm_format wm_format_mdl;
+extern const wm_format wm_format_lyt;
 extern const wm_format wm_format_nwn2;
 extern const wm_format wm_format_wmo;
 extern const wm_format wm_format_svg;
 
 static const wm_format *const registry[] = {
+    &wm_format_mdl, /* before assimp: no other game's .mdl reaches Assimp */
     &wm_format_assimp,
     &wm_format_bwm,
     &wm_format_bwm_ascii,
+    &wm_format_lyt,
     &wm_format_nwn2,
     &wm_format_wmo,
     &wm_format_svg,

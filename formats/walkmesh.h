@@ -8,6 +8,7 @@
 #include "wm_format.h"
 #include "wm_geometry.h"
 #include "wm_io.h"
+#include "wm_layout.h"
 #include "wm_mesh.h"
 #include "wm_parallel.h"
 #include "wm_picture.h"

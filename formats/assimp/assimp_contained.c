@@ -78,6 +78,13 @@ static int write_all(int fd, const uint8_t *data, size_t size)
     return 0;
 }
 
+/* A mesh's named points: count, then name (fixed size) and position each. */
+static void put_points(wm_buffer *reply, const wm_mesh *mesh)
+{
+    wm_put_u32(reply, mesh->point_count);
+    wm_put_bytes(reply, mesh->points, sizeof mesh->points[0] * (size_t)mesh->point_count);
+}
+
 static void run_child(wm_ctx *parent_ctx, const char *path, const wm_options *opts, int fd)
 {
     /* The library never prints: glibc's abort reports and sanitizer reports
@@ -119,6 +126,7 @@ static void run_child(wm_ctx *parent_ctx, const char *path, const wm_options *op
         wm_put_bytes(&reply, mesh.walkable, (size_t)mesh.triangle_count);
         wm_put_bytes(&reply, mesh.objects, sizeof(uint16_t) * (size_t)mesh.triangle_count);
         wm_put_bytes(&reply, mesh.transitions, 3 * sizeof(int32_t) * (size_t)mesh.triangle_count);
+        put_points(&reply, &mesh);
     }
     int ok = reply.status == WM_OK && write_all(fd, reply.data, reply.size) == 0;
     _exit(ok ? 0 : 3); /* no atexit handlers, no stdio flush of the parent's buffers */
@@ -198,6 +206,21 @@ static wm_result read_array(wm_cursor *cur, void *out, size_t size, const char *
     return size ? wm_read_bytes(cur, out, size, what) : WM_OK;
 }
 
+static wm_result read_points(wm_cursor *cur, wm_mesh *out)
+{
+    uint32_t count;
+    wm_result r = wm_read_u32(cur, &count, "point count");
+    if (!r && count > WM_MESH_MAX_POINTS)
+        r = wm_cursor_error(cur, WM_ERR_CORRUPT, "%u named points", count);
+    if (!r)
+        r = wm_read_bytes(cur, out->points, sizeof out->points[0] * (size_t)count, "named points");
+    for (uint32_t i = 0; !r && i < count; i++)
+        out->points[i].name[WM_MESH_POINT_NAME - 1] = 0;
+    if (!r)
+        out->point_count = count;
+    return r;
+}
+
 static wm_result decode_mesh(wm_ctx *ctx, wm_cursor *cur, wm_mesh *out)
 {
     uint32_t vertices, triangles, objects;
@@ -246,6 +269,8 @@ static wm_result decode_mesh(wm_ctx *ctx, wm_cursor *cur, wm_mesh *out)
         r = read_array(cur, out->objects, 2 * (size_t)triangles, "objects");
     if (!r)
         r = read_array(cur, out->transitions, 12 * (size_t)triangles, "transitions");
+    if (!r)
+        r = read_points(cur, out);
     if (r)
         return r;
     out->vertex_count = vertices;

@@ -85,4 +85,10 @@ wm_result wm_assimp_read_in_process(wm_ctx *ctx, const char *path, const wm_opti
 wm_result wm_assimp_read(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out);
 wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wm_options *opts);
 
+/* Objects (OBJ) and empties (glTF) that carry a mesh's named points. */
+#define WM_ASSIMP_POINT_PREFIX "point_"
+struct aiScene;
+/* Appends one empty per named point to the scene's root (room reserved by the caller). */
+wm_result wm_assimp_add_point_empties(const wm_mesh *mesh, struct aiScene *scene, int y_up);
+
 #endif

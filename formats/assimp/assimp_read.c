@@ -82,6 +82,17 @@ static wm_result add_mesh(scene_walk *w, const struct aiMesh *mesh, const struct
     return WM_OK;
 }
 
+/* An empty named "point_<name>": a named point of the mesh at the node's place. */
+static wm_result read_point_empty(import_state *st, const struct aiNode *node, const struct aiMatrix4x4 *transform)
+{
+    const char *name = wm_import_point_name(node->mName.data);
+    if (!name)
+        return WM_OK;
+    float at[3] = {transform->a4, transform->b4, transform->c4};
+    wm_import_to_game(st, at);
+    return wm_import_point(st, name, at, at);
+}
+
 static wm_result walk_nodes(scene_walk *w, const struct aiNode *node, const struct aiMatrix4x4 *parent, int depth)
 {
     import_state *st = &w->st;
@@ -112,6 +123,9 @@ static wm_result walk_nodes(scene_walk *w, const struct aiNode *node, const stru
         if (r)
             return r;
     }
+    wm_result pr = node->mNumMeshes == 0 ? read_point_empty(st, node, &transform) : WM_OK;
+    if (pr)
+        return pr;
     int32_t value;
     if (wm_import_transition_value(node->mName.data, &value) && st->segment_count == segments_before)
         wm_import_empty_transition_object(st, node->mName.data);

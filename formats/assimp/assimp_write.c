@@ -291,7 +291,8 @@ static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, int wit
         goto nomem;
     set_string(&scene->mRootNode->mName, mesh->name[0] ? mesh->name : "walkmesh");
     identity(&scene->mRootNode->mTransformation);
-    scene->mRootNode->mChildren = calloc((size_t)objects + transition_values, sizeof *scene->mRootNode->mChildren);
+    scene->mRootNode->mChildren =
+        calloc((size_t)objects + transition_values + mesh->point_count, sizeof *scene->mRootNode->mChildren);
     scene->mMeshes = calloc((size_t)objects * (mm.count ? mm.count : 1) + transition_values, sizeof *scene->mMeshes);
     if (!scene->mRootNode->mChildren || !scene->mMeshes)
         goto nomem;
@@ -318,6 +319,8 @@ static wm_result build_scene(wm_ctx *ctx, const wm_mesh *mesh, int y_up, int wit
         }
     }
     if (has_transitions && add_transition_lines(mesh, scene, y_up, (unsigned)mm.count) != WM_OK)
+        goto nomem;
+    if (wm_assimp_add_point_empties(mesh, scene, y_up) != WM_OK)
         goto nomem;
     free(mm.slot);
     free(vertex_slot);

@@ -153,6 +153,17 @@ static void warn_orientation(import_state *st)
                 st->path, st->y_up ? "Y" : "Z", st->y_up ? "z" : "y");
 }
 
+const char *wm_import_point_name(const char *object_name)
+{
+    size_t n = strlen(WM_ASSIMP_POINT_PREFIX);
+    return strncmp(object_name, WM_ASSIMP_POINT_PREFIX, n) == 0 && object_name[n] ? object_name + n : NULL;
+}
+
+wm_result wm_import_point(import_state *st, const char *name, const float p[3], const float q[3])
+{
+    return wm_mesh_set_point(st->ctx, st->out, name, p[2] <= q[2] ? p : q);
+}
+
 /* The writer stores transitions as line meshes named "transition_<value>"
  * (see assimp_write.c); other line meshes carry no walkmesh data. */
 int wm_import_transition_value(const char *name, int32_t *value)

@@ -56,6 +56,11 @@ wm_result wm_import_triangle(import_state *st, uint32_t a, uint32_t b, uint32_t 
 int wm_import_transition_value(const char *name, int32_t *value);
 /* A transition edge between two points in game axes. */
 wm_result wm_import_segment(import_state *st, const float p[3], const float q[3], int32_t value);
+/* "point_<name>" objects carry a named point of the mesh (wm_mesh_set_point):
+ * the name after the prefix, or NULL for other objects. */
+const char *wm_import_point_name(const char *object_name);
+/* The point is the lower end (game z) of the object's edge p-q. */
+wm_result wm_import_point(import_state *st, const char *name, const float p[3], const float q[3]);
 /* A transition object that held no edge (its transitions were lost on the way). */
 void wm_import_empty_transition_object(import_state *st, const char *name);
 /* Warnings, weld, transitions onto edges; frees st. On failure (r or its own) empties the mesh. */

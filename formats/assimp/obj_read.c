@@ -90,6 +90,7 @@ typedef struct obj_reader {
     uint32_t material; /* UINT32_MAX until the first usemtl */
     char object[256];
     int object_is_transition, object_has_edges, object_started;
+    const char *object_point; /* "point_<name>" objects: the named point, else NULL */
     int32_t transition;
     int have_object;
     uint16_t object_index;
@@ -289,6 +290,7 @@ static void begin_object(obj_reader *r, const char *name, size_t n)
     memcpy(r->object, name, n);
     r->object[n] = '\0';
     r->object_is_transition = wm_import_transition_value(r->object, &r->transition);
+    r->object_point = wm_import_point_name(r->object);
     r->object_has_edges = 0;
     r->object_started = 1;
     r->have_object = 0;
@@ -323,6 +325,9 @@ static wm_result read_transition_edges(obj_reader *r, const char *p)
         e = wm_import_segment(&r->st, a, b, r->transition);
         r->object_has_edges = 1;
     }
+    if (!e && r->object_point && count >= 2)
+        e = wm_import_point(&r->st, r->object_point, r->st.out->positions + 3 * (size_t)r->polygon[0],
+                            r->st.out->positions + 3 * (size_t)r->polygon[1]);
     return e;
 }
 

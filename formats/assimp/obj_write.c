@@ -119,6 +119,22 @@ static void write_transitions(obj_writer *w, const transition_edge *edges, size_
     }
 }
 
+/* Named points (a walkmesh's header position, use hooks) as objects
+ * "point_<name>" of one upward edge from the point: Blender keeps loose
+ * edges through import and export, and the reader takes the lower end. */
+static void write_points(obj_writer *w)
+{
+    for (uint32_t i = 0; i < w->mesh->point_count && i < WM_MESH_MAX_POINTS; i++) {
+        const wm_mesh_point *p = &w->mesh->points[i];
+        float top[3] = {p->xyz[0], p->xyz[1], p->xyz[2] + 1.0f};
+        wm_put_text(&w->obj, "o %s%s\n", WM_ASSIMP_POINT_PREFIX, p->name);
+        put_vertex(&w->obj, p->xyz, w->y_up);
+        put_vertex(&w->obj, top, w->y_up);
+        wm_put_text(&w->obj, "l %u %u\n", w->next_index, w->next_index + 1);
+        w->next_index += 2;
+    }
+}
+
 wm_result wm_obj_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, int y_up)
 {
     const char *path = wm_sink_path(sink);
@@ -163,6 +179,7 @@ wm_result wm_obj_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, int y_up
     for (uint32_t o = 0; o < objects; o++)
         write_object(&w, o, material_used);
     write_transitions(&w, edges, transition_count);
+    write_points(&w);
     r = w.obj.status ? w.obj.status : w.mtl.status;
     if (!r) {
         output_file files[2] = {{NULL, w.obj.data, w.obj.size}, {"mtl", w.mtl.data, w.mtl.size}};

@@ -135,6 +135,31 @@ wm_result bwm_to_mesh(wm_ctx *ctx, const bwm_file *file, const char *name, wm_me
 /* Welds (tolerance < 0: 1e-4) and builds; hooks/position stay zero. */
 wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float weld_tolerance,
                         bwm_plane_style planes, bwm_file *out);
+/* 0..100: how much the first bytes look like an ASCII walkmesh (text with a
+ * trimesh/aabb node and vertices). */
+int bwm_ascii_probe_text(const uint8_t *head, size_t head_size);
+/* A walkmesh in memory parsed as a binary file: the bytes themselves, or for ASCII
+ * content (NWN1 and KotOR text behind .wok/.pwk/.dwk, or .wok.ascii; the type from
+ * the name) the binary the text describes. *image_size: the binary's size. */
+wm_result bwm_parse_any(wm_ctx *ctx, const uint8_t *data, size_t size, const char *name, bwm_file *out,
+                        size_t *image_size);
+/* Text, not a binary walkmesh (no "BWM V1.0"), that reads as an ASCII walkmesh. */
+int bwm_is_text(const uint8_t *data, size_t size);
+/* Type from the extension: .pwk/.dwk placeable, else area; a trailing ".ascii" is looked through. */
+uint32_t bwm_type_for_path(const char *path);
+/* The rows of the first `aabb` list of a text (7 per row: box, face), at most
+ * max_rows; *rows is NULL when there is none. */
+wm_result bwm_ascii_aabb_rows(wm_ctx *ctx, const char *text, size_t size, uint32_t max_rows, double **rows,
+                              uint32_t *count);
+/* Builds without welding: every vertex kept in its place and order (a text
+ * holding a walkmesh's own vertices); tie_rank as in bwm_build_input. */
+wm_result bwm_from_mesh_exact(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, bwm_plane_style planes,
+                              const uint32_t *tie_rank, bwm_file *out);
+/* An ASCII walkmesh as the binary file it describes: vertices as written
+ * (no weld), the text's AABB leaf order breaking centroid ties and its boxes
+ * kept where the tree has the same shape, position and hooks from the text. */
+wm_result bwm_ascii_read_file(wm_ctx *ctx, const char *text, size_t size, const char *source, uint32_t type,
+                              bwm_file *out);
 /* Copies the transitions of `from`'s edges onto the boundary edges of `to`
  * that join the same two points (within tolerance, either direction): how a
  * WOK edited through OBJ/glTF (which cannot hold transitions) gets its room
@@ -171,6 +196,29 @@ wm_result bwm_raycast(wm_ctx *ctx, const bwm_file *file, const float origin[3], 
  * to node-relative vertices when it compiles a .wok. */
 wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char *source, const double *room_offset,
                           wm_mesh *out);
+
+/* Header fields a neutral mesh carries as named points (wm_mesh_set_point),
+ * so that they survive formats that keep named empties. */
+#define BWM_POINT_POSITION "bwm_position"
+#define BWM_POINT_HOOK1 "bwm_use_hook1"
+#define BWM_POINT_HOOK2 "bwm_use_hook2"
+#define BWM_POINT_ABS_HOOK1 "bwm_abs_use_hook1"
+#define BWM_POINT_ABS_HOOK2 "bwm_abs_use_hook2"
+/* The file's position (and a PWK/DWK's hooks) as points of the mesh. */
+wm_result bwm_points_to_mesh(wm_ctx *ctx, const bwm_file *file, wm_mesh *mesh);
+/* Header fields from the mesh's points (those present); returns how many were found. */
+int bwm_points_from_mesh(const wm_mesh *mesh, bwm_file *file);
+/* --room-offset X,Y,Z: *given = 0 when absent. */
+wm_result bwm_room_offset_option(wm_ctx *ctx, const wm_options *opts, double out[3], int *given);
+
+/* The walkmesh a writer makes of a mesh: the conversion's source (or --base)
+ * when it is a BWM holding the same mesh, else built, with the header from
+ * the source, the mesh's points and the --hook/--position options. */
+wm_result bwm_file_for_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, const wm_options *opts, bwm_file *out);
+/* ASCII text of a walkmesh: model_form 1 = the walkmesh node of a .mdl.ascii,
+ * 0 = a KOTORMax-style .wok.ascii (also .pwk/.dwk). */
+wm_result bwm_ascii_serialize(wm_ctx *ctx, const bwm_file *file, int model_form, const char *name, wm_buffer *out);
+wm_result bwm_ascii_write_hook(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wm_options *opts);
 
 extern const wm_format wm_format_bwm;
 extern const wm_format wm_format_bwm_ascii;

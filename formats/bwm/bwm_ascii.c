@@ -95,6 +95,7 @@ typedef struct ascii_node {
     int has_root_box;
     double root_box[6]; /* first row of an `aabb` list */
     const double *room_offset;
+    int absolute; /* KOTORMax .wok.ascii: vertices hold the node position already */
 } ascii_node;
 
 static void rotate(const ascii_node *n, const double in[3], double out[3])
@@ -173,8 +174,8 @@ static wm_result read_roomlinks(text_reader *t, const ascii_node *node, wm_mesh 
  * position) is already in place. */
 static void place_vertices(const ascii_node *node, wm_mesh *mesh)
 {
+    if (node->vertex_count == 0 || node->absolute) return;
     float *p = &mesh->positions[3 * (size_t)node->first_vertex];
-    if (node->vertex_count == 0) return;
     if (node->has_root_box) {
         double mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
         for (uint32_t i = 0; i < node->vertex_count; i++)
@@ -196,12 +197,13 @@ static void place_vertices(const ascii_node *node, wm_mesh *mesh)
 }
 
 /* Parses one node body up to `endnode`. */
-static wm_result read_node(text_reader *t, wm_mesh *mesh, const double *room_offset, uint32_t *unknown)
+static wm_result read_node(text_reader *t, wm_mesh *mesh, const double *room_offset, int absolute, uint32_t *unknown)
 {
     ascii_node node;
     memset(&node, 0, sizeof node);
     node.first_face = mesh->triangle_count;
     node.room_offset = room_offset;
+    node.absolute = absolute;
     int status;
     while ((status = next_line(t)) == 1) {
         if (t->fields == 0) continue;
@@ -209,7 +211,10 @@ static wm_result read_node(text_reader *t, wm_mesh *mesh, const double *room_off
         wm_result r = WM_OK;
         if (strcasecmp(key, "endnode") == 0) {
             place_vertices(&node, mesh);
-            return WM_OK;
+            float at[3] = {(float)node.position[0], (float)node.position[1], (float)node.position[2]};
+            /* the node's position is the .wok header's; the first walkmesh node gives it */
+            return wm_mesh_find_point(mesh, BWM_POINT_POSITION) ? WM_OK
+                                                                : wm_mesh_set_point(t->ctx, mesh, BWM_POINT_POSITION, at);
         }
         if (strcasecmp(key, "position") == 0 && t->fields >= 4) {
             for (int k = 0; k < 3; k++)
@@ -240,13 +245,46 @@ static wm_result read_node(text_reader *t, wm_mesh *mesh, const double *room_off
     return text_error(t, "node without endnode");
 }
 
-/* Walkmesh nodes: `node aabb` when the text has any (a model), else `node trimesh` (a .wok.ascii). */
-static int has_aabb_node(const char *text, size_t size)
+static int contains(const char *text, size_t size, const char *needle)
 {
-    static const char needle[] = "node aabb";
-    for (size_t i = 0; i + sizeof needle - 1 <= size; i++)
-        if (strncasecmp(text + i, needle, sizeof needle - 1) == 0) return 1;
+    size_t n = strlen(needle);
+    for (size_t i = 0; i + n <= size; i++)
+        if (strncasecmp(text + i, needle, n) == 0) return 1;
     return 0;
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), m = strlen(tail);
+    return n >= m && strcasecmp(s + n - m, tail) == 0;
+}
+
+/* PWK/DWK use hooks: dummy nodes named *use01 / *use02 (relative, as NWN and
+ * KotOR tools name them) and *abs_use01 / *abs_use02 (the absolute pair). */
+static const char *hook_point(const char *node_name)
+{
+    if (ends_with(node_name, "abs_use01")) return BWM_POINT_ABS_HOOK1;
+    if (ends_with(node_name, "abs_use02")) return BWM_POINT_ABS_HOOK2;
+    if (ends_with(node_name, "use01")) return BWM_POINT_HOOK1;
+    if (ends_with(node_name, "use02")) return BWM_POINT_HOOK2;
+    return NULL;
+}
+
+static wm_result read_hook_node(text_reader *t, wm_mesh *mesh, const char *point)
+{
+    float at[3] = {0, 0, 0};
+    int status;
+    while ((status = next_line(t)) == 1) {
+        if (t->fields == 0) continue;
+        if (strcasecmp(t->field[0], "endnode") == 0) return wm_mesh_set_point(t->ctx, mesh, point, at);
+        if (strcasecmp(t->field[0], "position") == 0 && t->fields >= 4)
+            for (int k = 0; k < 3; k++) {
+                double d;
+                if (!parse_double(t->field[1 + k], &d)) return text_error(t, "bad position");
+                at[k] = (float)d;
+            }
+    }
+    return text_error(t, status < 0 ? "line too long" : "node without endnode");
 }
 
 wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char *source, const double *room_offset,
@@ -258,14 +296,29 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
     t.end = text + size;
     t.source = source ? source : "<memory>";
     t.ctx = ctx;
-    const char *wanted = has_aabb_node(text, size) ? "aabb" : "trimesh";
+    /* Walkmesh nodes: `node aabb` when the text has any, else `node trimesh` (a
+     * .wok.ascii or an NWN1 .pwk); a model's trimesh nodes are render geometry. */
+    const char *wanted = contains(text, size, "node aabb") ? "aabb" : "trimesh";
+    if (wanted[0] == 't' && contains(text, size, "newmodel"))
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: an ASCII model without a walkmesh node (\"node aabb\"): its trimesh "
+                        "nodes are render geometry, not a walkmesh", t.source);
+    /* KOTORMax's exports ("# WOKMESH  ASCII", and this writer's PWK/DWK) hold
+     * absolute vertices; NWmax's ("#NWmaxPWKMESH") and models are node-relative */
+    int absolute = contains(text, size, "# WOKMESH") || contains(text, size, "# PWKMESH") ||
+                   contains(text, size, "# DWKMESH");
     uint32_t nodes = 0, unknown = 0;
     int status;
     while ((status = next_line(&t)) == 1) {
         if (t.fields < 2 || strcasecmp(t.field[0], "node") != 0) continue;
+        const char *point = t.fields >= 3 && strcasecmp(t.field[1], "dummy") == 0 ? hook_point(t.field[2]) : NULL;
+        if (point) {
+            wm_result r = read_hook_node(&t, out, point);
+            if (r) return r;
+            continue;
+        }
         if (strcasecmp(t.field[1], wanted) != 0) continue;
         if (nodes == 0 && t.fields >= 3) snprintf(out->name, sizeof out->name, "%s", t.field[2]);
-        wm_result r = read_node(&t, out, room_offset, &unknown);
+        wm_result r = read_node(&t, out, room_offset, absolute, &unknown);
         if (r) return r;
         nodes++;
     }
@@ -276,10 +329,42 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
     return WM_OK;
 }
 
-static int ascii_probe(const wm_input *in)
+/* One `aabb` row: six box floats and the face (-1 on internal nodes). */
+static int parse_row(text_reader *t, int at, double row[7])
 {
-    const uint8_t *head = in->data;
-    size_t head_size = in->size < 4096 ? in->size : 4096; /* the head is enough, and stays linear */
+    if (t->fields - at != 7) return 0;
+    for (int k = 0; k < 7; k++)
+        if (!parse_double(t->field[at + k], &row[k])) return 0;
+    return 1;
+}
+
+wm_result bwm_ascii_aabb_rows(wm_ctx *ctx, const char *text, size_t size, uint32_t max_rows, double **rows,
+                              uint32_t *count)
+{
+    text_reader t;
+    memset(&t, 0, sizeof t);
+    t.p = text, t.end = text + size, t.source = "<text>", t.ctx = ctx;
+    *rows = NULL;
+    *count = 0;
+    int status, in_list = 0;
+    while ((status = next_line(&t)) == 1) {
+        double row[7];
+        if (!in_list) {
+            in_list = t.fields >= 1 && strcasecmp(t.field[0], "aabb") == 0;
+            if (!in_list || !parse_row(&t, 1, row)) continue;
+        } else if (!parse_row(&t, 0, row)) {
+            break; /* the list ends at the first line that is not a row */
+        }
+        if (*count >= max_rows) break; /* more rows than a tree of these faces has: not kept */
+        if (!*rows && !(*rows = wm_alloc_array(ctx, (size_t)max_rows + 1, 7 * sizeof(double)))) return WM_ERR_NOMEM;
+        memcpy(&(*rows)[7 * (size_t)(*count)++], row, sizeof row);
+    }
+    return WM_OK;
+}
+
+int bwm_ascii_probe_text(const uint8_t *head, size_t head_size)
+{
+    if (head_size > 4096) head_size = 4096; /* the head is enough, and stays linear */
     const char *text = (const char *)head;
     int node = 0, verts = 0;
     for (size_t i = 0; i < head_size; i++) {
@@ -290,47 +375,3 @@ static int ascii_probe(const wm_input *in)
     }
     return node ? (verts ? 90 : 60) : 0;
 }
-
-static wm_result ascii_read_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out,
-                                 wm_report *facts)
-{
-    double offset[3];
-    const char *v = opts ? wm_option_get(opts, "room-offset") : NULL;
-    (void)facts;
-    wm_mesh_init(out);
-    int end = 0;
-    if (v && (sscanf(v, "%lf,%lf,%lf%n", &offset[0], &offset[1], &offset[2], &end) != 3 || v[end] != '\0' ||
-              !isfinite(offset[0]) || !isfinite(offset[1]) || !isfinite(offset[2])))
-        return wm_error(ctx, WM_ERR_OPTION, "--room-offset: \"%s\" is not X,Y,Z (finite numbers)", v);
-    wm_result r = bwm_ascii_parse(ctx, (const char *)in->data, in->size, in->name, v ? offset : NULL, out);
-    if (r) wm_mesh_free(ctx, out);
-    return r;
-}
-
-/* Pictures: read here (with --room-offset), drawn by bwm_picture.c. */
-static wm_result ascii_picture_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts,
-                                   struct wm_picture *picture)
-{
-    wm_mesh mesh;
-    wm_result r = ascii_read_hook(ctx, in, opts, &mesh, NULL);
-    if (!r)
-        r = bwm_picture_of_mesh(ctx, &mesh, in->name, picture);
-    wm_mesh_free(ctx, &mesh);
-    return r;
-}
-
-static const char *const ascii_extensions[] = {"ascii", NULL};
-
-static const wm_option_desc ascii_options[] = {
-    {"room-offset", "X,Y,Z", "the room's LYT position, added to node-relative vertices"},
-    {NULL, NULL, NULL}};
-
-const wm_format wm_format_bwm_ascii = {
-    .name = "bwm-ascii",
-    .description = "KotOR ASCII walkmesh (KOTORMax .wok.ascii, node aabb in .mdl.ascii; read only)",
-    .extensions = ascii_extensions,
-    .probe = ascii_probe,
-    .read = ascii_read_hook,
-    .options = ascii_options,
-    .picture = ascii_picture_hook,
-};

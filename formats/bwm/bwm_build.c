@@ -356,7 +356,7 @@ static wm_result build(wm_ctx *ctx, const bwm_build_input *in, const taken_array
     lent = scratch_lend(f->aabb, ((size_t)f->aabb_count + BWM_AABB_SPARE_NODES) * sizeof(bwm_aabb_node));
     order = scratch_take(ctx, &lent, nf, sizeof(uint32_t));
     if (!order) goto nomem;
-    if (!adopt) memcpy(f->vertices, in->vertices, (size_t)in->vertex_count * 3 * sizeof(float));
+    if (!adopt && in->vertex_count) memcpy(f->vertices, in->vertices, (size_t)in->vertex_count * 3 * sizeof(float));
 
     if (walkable_first_order(ctx, in, lent, order, &walkable)) goto nomem;
     if (adopt) {

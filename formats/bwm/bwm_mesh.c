@@ -37,6 +37,7 @@ wm_result bwm_to_mesh(wm_ctx *ctx, const bwm_file *file, const char *name, wm_me
         if (!r) memcpy(&out->transitions[3 * (size_t)(base + f)], &transitions[3 * (size_t)f], 3 * sizeof(int32_t));
     }
     wm_free(ctx, transitions);
+    if (!r) r = bwm_points_to_mesh(ctx, file, out);
     if (!r && unknown)
         wm_warn(ctx, "%s: %u faces have materials unknown to the surface table (read as undefined)",
                 name ? name : "walkmesh", unknown);
@@ -64,15 +65,18 @@ static wm_result copy_geometry(wm_ctx *ctx, const wm_mesh *mesh, wm_mesh *geomet
         wm_mesh_free(ctx, geometry);
         return WM_ERR_NOMEM;
     }
-    memcpy(geometry->positions, mesh->positions, (size_t)mesh->vertex_count * 3 * sizeof(float));
-    memcpy(geometry->indices, mesh->indices, (size_t)mesh->triangle_count * 3 * sizeof(uint32_t));
+    if (mesh->vertex_count) /* an empty mesh has no arrays to copy from */
+        memcpy(geometry->positions, mesh->positions, (size_t)mesh->vertex_count * 3 * sizeof(float));
+    if (mesh->triangle_count)
+        memcpy(geometry->indices, mesh->indices, (size_t)mesh->triangle_count * 3 * sizeof(uint32_t));
     geometry->vertex_count = geometry->vertex_capacity = mesh->vertex_count;
     geometry->triangle_count = geometry->triangle_capacity = mesh->triangle_count;
     return WM_OK;
 }
 
-wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float weld_tolerance,
-                        bwm_plane_style planes, bwm_file *out)
+/* weld: 0 keeps every vertex as it is (a text that holds a walkmesh's own vertices). */
+static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, int weld, float weld_tolerance,
+                           bwm_plane_style planes, const uint32_t *tie_rank, bwm_file *out)
 {
     wm_mesh welded;
     uint32_t merged = 0, guessed = 0, disagree = 0;
@@ -81,8 +85,8 @@ wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float w
     wm_mesh_init(&welded);
     wm_result r = wm_mesh_validate(ctx, mesh);
     if (!r) r = copy_geometry(ctx, mesh, &welded);
-    if (!r) r = wm_mesh_weld(ctx, &welded, weld_tolerance < 0 ? 1e-4f : weld_tolerance, &merged);
-    if (!r && !merged) r = wm_mesh_compact(ctx, &welded); /* a weld that merged has compacted already */
+    if (!r && weld) r = wm_mesh_weld(ctx, &welded, weld_tolerance < 0 ? 1e-4f : weld_tolerance, &merged);
+    if (!r && weld && !merged) r = wm_mesh_compact(ctx, &welded); /* a weld that merged has compacted already */
     if (!r) {
         materials = wm_realloc_array(ctx, NULL, mesh->triangle_count, sizeof(uint32_t));
         if (!materials) r = WM_ERR_NOMEM;
@@ -104,7 +108,7 @@ wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float w
                 disagree);
     if (!r) {
         bwm_build_input in = {type, welded.positions, welded.vertex_count, welded.indices, welded.triangle_count,
-                              materials, NULL, mesh->transitions, planes, NULL, NULL, NULL};
+                              materials, NULL, mesh->transitions, planes, NULL, NULL, tie_rank};
         if (welded.positions && welded.indices) { /* the build takes them over: no second copy */
             r = bwm_build_taking(ctx, &in, welded.positions, welded.indices, materials, out);
             welded.positions = NULL;
@@ -119,12 +123,24 @@ wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float w
     return r;
 }
 
+wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float weld_tolerance,
+                        bwm_plane_style planes, bwm_file *out)
+{
+    return from_mesh(ctx, mesh, type, 1, weld_tolerance, planes, NULL, out);
+}
+
+wm_result bwm_from_mesh_exact(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, bwm_plane_style planes,
+                              const uint32_t *tie_rank, bwm_file *out)
+{
+    return from_mesh(ctx, mesh, type, 0, 0.0f, planes, tie_rank, out);
+}
+
 int bwm_matches_mesh(const wm_ctx *ctx, const bwm_file *file, const wm_mesh *mesh)
 {
     const wm_surface_table *table = wm_surfaces(ctx);
     if (mesh->vertex_count != file->vertex_count || mesh->triangle_count != file->face_count) return 0;
-    if (memcmp(mesh->positions, file->vertices, (size_t)file->vertex_count * 3 * sizeof(float)) != 0) return 0;
-    if (memcmp(mesh->indices, file->faces, (size_t)file->face_count * 3 * sizeof(uint32_t)) != 0) return 0;
+    if (file->vertex_count && memcmp(mesh->positions, file->vertices, (size_t)file->vertex_count * 12) != 0) return 0;
+    if (file->face_count && memcmp(mesh->indices, file->faces, (size_t)file->face_count * 12) != 0) return 0;
     for (uint32_t f = 0; f < file->face_count; f++) {
         int32_t id = bwm_material_of_surface(table, mesh->surfaces[f]);
         if (id < 0 || (uint32_t)id != file->materials[f]) return 0;

@@ -1,6 +1,7 @@
 /* libFuzzer target for the BWM readers: binary (parse, then everything that
- * reads a parsed file: validate, info, mesh conversion, queries, rebuild,
- * serialize) and ASCII text. */
+ * reads a parsed file: validate, info, mesh conversion, queries, ASCII text
+ * and back, rebuild, serialize) and ASCII text (as a mesh and as the binary
+ * it describes). */
 #include <math.h>
 #include <stdint.h>
 #include <stddef.h>
@@ -26,6 +27,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         wm_mesh_init(&text_mesh);
         (void)bwm_ascii_parse(&ctx, (const char *)data, size, "fuzz.wok.ascii", NULL, &text_mesh);
         wm_mesh_free(&ctx, &text_mesh);
+        bwm_file described; /* the binary the text describes (no weld, its tree's leaf order and boxes) */
+        if (bwm_ascii_read_file(&ctx, (const char *)data, size, "fuzz.wok.ascii", BWM_TYPE_AREA, &described) == WM_OK)
+            bwm_file_free(&ctx, &described);
         return 0;
     }
     if (bwm_parse(&ctx, data, size, "fuzz.wok", &file) != WM_OK) return 0;
@@ -50,6 +54,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     wm_buffer out;
+    bwm_file back; /* binary -> ASCII -> binary */
+    if (bwm_ascii_serialize(&ctx, &file, (int)(size & 1), "fuzz", &out) == WM_OK) {
+        if (bwm_ascii_read_file(&ctx, (const char *)out.data, out.size, "fuzz.wok.ascii", file.type, &back) == WM_OK)
+            bwm_file_free(&ctx, &back);
+        wm_buffer_free(&out);
+    }
     if (bwm_serialize(&ctx, &file, &out) == WM_OK) wm_buffer_free(&out);
     if (bwm_rebuild(&ctx, &file, BWM_PLANES_BIOWARE, 1) == WM_OK && bwm_serialize(&ctx, &file, &out) == WM_OK)
         wm_buffer_free(&out);

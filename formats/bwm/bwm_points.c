@@ -1,0 +1,52 @@
+/* The header fields of a KotOR walkmesh that are not triangles (position,
+ * use hooks) carried through the neutral mesh as named points. */
+#include "bwm/bwm.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const hook_names[4] = {BWM_POINT_HOOK1, BWM_POINT_HOOK2, BWM_POINT_ABS_HOOK1, BWM_POINT_ABS_HOOK2};
+
+static float *hook_of(bwm_file *file, int i)
+{
+    return i < 2 ? file->rel_hook[i] : file->abs_hook[i - 2];
+}
+
+wm_result bwm_points_to_mesh(wm_ctx *ctx, const bwm_file *file, wm_mesh *mesh)
+{
+    wm_result r = wm_mesh_set_point(ctx, mesh, BWM_POINT_POSITION, file->position);
+    for (int i = 0; !r && file->type == BWM_TYPE_PLACEABLE && i < 4; i++)
+        r = wm_mesh_set_point(ctx, mesh, hook_names[i], hook_of((bwm_file *)file, i));
+    return r;
+}
+
+int bwm_points_from_mesh(const wm_mesh *mesh, bwm_file *file)
+{
+    int found = 0;
+    const wm_mesh_point *p = wm_mesh_find_point(mesh, BWM_POINT_POSITION);
+    if (p) {
+        memcpy(file->position, p->xyz, sizeof file->position);
+        found++;
+    }
+    for (int i = 0; i < 4; i++) {
+        p = wm_mesh_find_point(mesh, hook_names[i]);
+        if (!p) continue;
+        memcpy(hook_of(file, i), p->xyz, 3 * sizeof(float));
+        found++;
+    }
+    return found;
+}
+
+wm_result bwm_room_offset_option(wm_ctx *ctx, const wm_options *opts, double out[3], int *given)
+{
+    const char *v = opts ? wm_option_get(opts, "room-offset") : NULL;
+    int end = 0;
+    *given = 0;
+    if (!v) return WM_OK;
+    if (sscanf(v, "%lf,%lf,%lf%n", &out[0], &out[1], &out[2], &end) != 3 || v[end] != '\0' || !isfinite(out[0]) ||
+        !isfinite(out[1]) || !isfinite(out[2]))
+        return wm_error(ctx, WM_ERR_OPTION, "--room-offset: \"%s\" is not X,Y,Z (finite numbers)", v);
+    *given = 1;
+    return WM_OK;
+}

@@ -1,0 +1,19 @@
+/* The "lyt" format module: a layout read as the area mesh of its rooms. */
+#ifndef WM_LYT_H
+#define WM_LYT_H
+
+#include "wm_format.h"
+#include "wm_layout.h"
+
+/* A wm_room_loader over a folder (user: the folder's path): the room's
+ * <name>.wok (as written, lower or upper case), else its <name>.mdl placed at
+ * the room's layout position; WM_ERR_IO when neither is there. */
+wm_result lyt_load_room_file(wm_ctx *ctx, void *user, const char *room, const float position[3], wm_mesh *out);
+/* Reads and parses a layout file. */
+wm_result lyt_read_file(wm_ctx *ctx, const char *path, wm_layout *out);
+/* The folder part of a path ("." when none), into out. */
+void lyt_folder_of(const char *path, char *out, size_t size);
+
+extern const wm_format wm_format_lyt;
+
+#endif

@@ -1,0 +1,59 @@
+/* KotOR I and II binary models (.mdl): the walkmesh (AABB) node of a room
+ * model, placed by the node chain's position and orientation as the game
+ * places it. Layout facts: docs/mdl.md. Render geometry, the .mdx and
+ * animations are not read. */
+#ifndef WM_MDL_H
+#define WM_MDL_H
+
+#include "wm_format.h"
+#include "wm_io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MDL_FILE_HEADER 12u  /* every offset inside the model counts from here */
+#define MDL_NODE_HEADER 80u
+#define MDL_FACE_SIZE 32u
+#define MDL_NODE_AABB 0x200u /* node type flag of the walkmesh node */
+#define MDL_NODE_MESH 0x20u
+
+typedef enum mdl_game { MDL_GAME_UNKNOWN = 0, MDL_GAME_K1 = 1, MDL_GAME_K2 = 2 } mdl_game;
+
+/* The walkmesh node: vertices already placed (node chain transform, no room offset). */
+typedef struct mdl_walkmesh {
+    mdl_game game;
+    char model_name[33];
+    char node_name[33];
+    uint32_t node_count;     /* nodes visited */
+    uint32_t aabb_nodes;     /* walkmesh nodes found (the first is read) */
+    float position[3];       /* the node's world position (a .wok's header position) */
+    float orientation[4];    /* the node's world orientation, x y z w */
+    float *vertices;         /* 3 per vertex, placed */
+    uint32_t vertex_count;
+    uint32_t *faces;         /* 3 per face */
+    uint32_t *materials;     /* surfacemat id per face */
+    uint32_t face_count;
+    uint32_t boundary_edges; /* face edges whose stored neighbour is none (0xFFFF) */
+} mdl_walkmesh;
+
+/* The game whose compiler wrote the model (geometry header function
+ * pointer), MDL_GAME_UNKNOWN when the bytes are not a KotOR model. */
+mdl_game mdl_detect(const uint8_t *head, size_t head_size, uint64_t file_size);
+
+void mdl_walkmesh_free(const wm_ctx *ctx, mdl_walkmesh *w);
+/* Parses the model's node tree and its first walkmesh node. A model of
+ * another game is WM_ERR_UNSUPPORTED; a KotOR model without a walkmesh node
+ * is WM_ERR_CORRUPT naming the model; every error names the offset or node. */
+wm_result mdl_parse_walkmesh(wm_ctx *ctx, const uint8_t *data, size_t size, const char *name, mdl_walkmesh *out);
+/* The walkmesh as a neutral mesh (one object named after the model, the
+ * node position as the point "bwm_position"); room_offset (NULL: none) is
+ * the room's layout position, added as KotOR's compilers add it. */
+wm_result mdl_walkmesh_to_mesh(wm_ctx *ctx, const mdl_walkmesh *w, const double *room_offset, wm_mesh *out);
+
+extern const wm_format wm_format_mdl;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,182 @@
+/* The "mdl" format: the walkmesh node of KotOR I/II binary room models.
+ * It claims .mdl so that no other game's model reaches Assimp's MDL reader
+ * as if it were KotOR's: those are refused as unsupported. */
+#include "mdl/mdl.h"
+#include "bwm/bwm.h"
+#include "wm_surface.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct placed_vertex {
+    float p[3];
+    uint32_t v;
+} placed_vertex;
+
+static int by_position(const void *x, const void *y)
+{
+    const placed_vertex *a = x, *b = y;
+    int c = memcmp(a->p, b->p, sizeof a->p); /* any total order: only equality matters */
+    return c ? c : (a->v > b->v) - (a->v < b->v);
+}
+
+/* The compiled .wok numbers each distinct position once, in the order the
+ * walkable-first faces first use it (true of every KOTORMax-compiled corpus
+ * file); the model repeats a position per face. new_index[v] = that number. */
+static wm_result number_vertices(wm_ctx *ctx, const mdl_walkmesh *w, const uint8_t *walkable, uint32_t *new_index,
+                                 uint32_t *count)
+{
+    uint32_t n = w->vertex_count, *same = wm_alloc_array(ctx, (size_t)n + 1, sizeof *same);
+    placed_vertex *order = wm_alloc_array(ctx, (size_t)n + 1, sizeof *order);
+    if (!order || !same) {
+        wm_free(ctx, order);
+        wm_free(ctx, same);
+        return WM_ERR_NOMEM;
+    }
+    for (uint32_t v = 0; v < n; v++) {
+        memcpy(order[v].p, &w->vertices[3 * (size_t)v], sizeof order[v].p);
+        order[v].v = v;
+        new_index[v] = UINT32_MAX;
+    }
+    qsort(order, n, sizeof *order, by_position);
+    for (uint32_t i = 0; i < n; i++) /* same[v] = the first vertex at v's position */
+        same[order[i].v] = i && !memcmp(order[i].p, order[i - 1].p, sizeof order[i].p) ? same[order[i - 1].v] : order[i].v;
+    *count = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t f = 0; f < w->face_count; f++)
+            for (int k = 0; (walkable[f] != 0) == (pass == 0) && k < 3; k++) {
+                uint32_t first = same[w->faces[3 * (size_t)f + k]];
+                if (new_index[first] == UINT32_MAX) new_index[first] = (*count)++;
+            }
+    for (uint32_t v = 0; v < n; v++) new_index[v] = new_index[same[v]];
+    wm_free(ctx, order);
+    wm_free(ctx, same);
+    return WM_OK;
+}
+
+static wm_result add_vertices(wm_ctx *ctx, const mdl_walkmesh *w, const uint32_t *new_index, uint32_t count,
+                              const double *room_offset, wm_mesh *out)
+{
+    double o[3] = {0, 0, 0};
+    if (room_offset) memcpy(o, room_offset, sizeof o);
+    wm_result r = wm_mesh_reserve(ctx, out, count, w->face_count);
+    for (uint32_t v = 0; !r && v < count; v++) r = wm_mesh_add_vertex(ctx, out, 0, 0, 0, NULL);
+    for (uint32_t v = 0; !r && v < w->vertex_count; v++) {
+        if (new_index[v] == UINT32_MAX) continue; /* no face uses it */
+        const float *p = &w->vertices[3 * (size_t)v];
+        float *q = &out->positions[3 * (size_t)new_index[v]];
+        for (int k = 0; k < 3; k++) q[k] = (float)(p[k] + o[k]);
+    }
+    return r;
+}
+
+wm_result mdl_walkmesh_to_mesh(wm_ctx *ctx, const mdl_walkmesh *w, const double *room_offset, wm_mesh *out)
+{
+    const wm_surface_table *table = wm_surfaces(ctx);
+    uint16_t object, *surface = wm_alloc_array(ctx, (size_t)w->face_count + 1, sizeof *surface);
+    uint8_t *walkable = wm_alloc_array(ctx, (size_t)w->face_count + 1, 1);
+    uint32_t unknown = 0, count = 0, *new_index = wm_alloc_array(ctx, (size_t)w->vertex_count + 1, sizeof *new_index);
+    wm_mesh_init(out);
+    snprintf(out->name, sizeof out->name, "%s", w->model_name);
+    wm_result r = surface && walkable && new_index ? WM_OK : WM_ERR_NOMEM;
+    for (uint32_t f = 0; !r && f < w->face_count; f++) {
+        surface[f] = bwm_surface_of_material(table, w->materials[f] & 0x7FFFFFFFu);
+        if (surface[f] == WM_SURFACE_NONE) {
+            unknown++;
+            surface[f] = WM_SURF_UNDEFINED;
+        }
+        walkable[f] = (uint8_t)wm_surface_walkable(table, surface[f]);
+    }
+    if (!r) r = number_vertices(ctx, w, walkable, new_index, &count);
+    if (!r) r = wm_mesh_add_object(ctx, out, w->model_name[0] ? w->model_name : "room", &object);
+    if (!r) r = add_vertices(ctx, w, new_index, count, room_offset, out);
+    for (uint32_t f = 0; !r && f < w->face_count; f++) {
+        const uint32_t *t = &w->faces[3 * (size_t)f];
+        r = wm_mesh_add_triangle(ctx, out, new_index[t[0]], new_index[t[1]], new_index[t[2]], surface[f], walkable[f]);
+    }
+    if (!r) r = wm_mesh_set_point(ctx, out, BWM_POINT_POSITION, w->position);
+    if (!r && unknown)
+        wm_warn(ctx, "%s: %u faces have materials unknown to the surface table (read as undefined)", w->model_name,
+                unknown);
+    wm_free(ctx, surface);
+    wm_free(ctx, walkable);
+    wm_free(ctx, new_index);
+    if (r) wm_mesh_free(ctx, out);
+    return r;
+}
+
+static int mdl_probe(const wm_input *in)
+{
+    return mdl_detect(in->data, in->size, in->size) != MDL_GAME_UNKNOWN ? 95 : 0;
+}
+
+static void walkmesh_facts(const mdl_walkmesh *w, wm_report *report)
+{
+    wm_report_fact(report, "game", "%s", w->game == MDL_GAME_K2 ? "KotOR II" : "KotOR I");
+    wm_report_fact(report, "model", "%s", w->model_name);
+    wm_report_fact(report, "nodes", "%u", w->node_count);
+    wm_report_fact(report, "walkmesh node", "%s", w->node_name);
+    wm_report_fact(report, "walkmesh nodes", "%u", w->aabb_nodes);
+    wm_report_fact(report, "node position", "%g %g %g", w->position[0], w->position[1], w->position[2]);
+    wm_report_fact(report, "node orientation", "%g %g %g %g", w->orientation[0], w->orientation[1], w->orientation[2],
+                   w->orientation[3]);
+    wm_report_fact(report, "model vertices", "%u", w->vertex_count);
+    wm_report_fact(report, "faces", "%u", w->face_count);
+    wm_report_fact(report, "room links", "none (binary models do not store them: they come from the .wok or the layout)");
+}
+
+static wm_result mdl_read_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out,
+                               wm_report *facts)
+{
+    mdl_walkmesh w;
+    double offset[3];
+    int given = 0;
+    wm_mesh_init(out);
+    wm_result r = bwm_room_offset_option(ctx, opts, offset, &given);
+    if (!r) r = mdl_parse_walkmesh(ctx, in->data, in->size, in->name, &w);
+    if (r) return r;
+    r = mdl_walkmesh_to_mesh(ctx, &w, given ? offset : NULL, out);
+    if (!r && facts) {
+        walkmesh_facts(&w, facts);
+        r = facts->status;
+    }
+    if (r) wm_mesh_free(ctx, out);
+    mdl_walkmesh_free(ctx, &w);
+    return r;
+}
+
+/* The walkmesh the game would build from the model, checked like a .wok. */
+static wm_result mdl_validate_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_report *report)
+{
+    wm_mesh mesh;
+    bwm_file file;
+    wm_result r = mdl_read_hook(ctx, in, opts, &mesh, NULL);
+    if (r) return r;
+    r = bwm_from_mesh(ctx, &mesh, BWM_TYPE_AREA, opts ? opts->weld_tolerance : -1.0f, BWM_PLANES_BIOWARE, &file);
+    wm_mesh_free(ctx, &mesh);
+    if (r) return r;
+    wm_buffer image;
+    r = bwm_serialize(ctx, &file, &image);
+    bwm_file_free(ctx, &file);
+    if (r) return r;
+    r = bwm_parse(ctx, image.data, image.size, in->name, &file);
+    if (!r) r = bwm_validate(ctx, &file, image.size, report);
+    if (!r) bwm_file_free(ctx, &file);
+    wm_buffer_free(&image);
+    return r ? r : report->status;
+}
+
+static const char *const mdl_extensions[] = {"mdl", NULL};
+
+const wm_format wm_format_mdl = {
+    .name = "mdl",
+    .description = "KotOR I/II binary room model (.mdl): its walkmesh (AABB) node, placed as the game places it; "
+                   "read only; other games' .mdl are refused",
+    .extensions = mdl_extensions,
+    .probe = mdl_probe,
+    .read = mdl_read_hook,
+    .write = NULL,
+    .validate = mdl_validate_hook,
+    .options = NULL,
+};
