@@ -88,6 +88,11 @@ static int convert_one(wm_ctx *ctx, cli_mesh_options *o, const char *in, const c
     int code = cli_load_mesh(ctx, in, o->from, &o->opts, &mesh, NULL);
     if (code)
         return code;
+    if (mesh.triangle_count == 0) { /* the input's fault, not the output's: exit 2 */
+        cli_error("%s: no triangles: nothing to write", in);
+        wm_mesh_free(ctx, &mesh);
+        return EXIT_INPUT;
+    }
     o->opts.source_path = in;
     wm_result r = out_format->write(ctx, &mesh, out, &o->opts, o->force);
     o->opts.source_path = NULL;

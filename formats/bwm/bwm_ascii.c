@@ -173,8 +173,8 @@ static wm_result read_roomlinks(text_reader *t, const ascii_node *node, wm_mesh 
  * position) is already in place. */
 static void place_vertices(const ascii_node *node, wm_mesh *mesh)
 {
+    if (node->vertex_count == 0) return; /* before indexing: the positions may be NULL */
     float *p = &mesh->positions[3 * (size_t)node->first_vertex];
-    if (node->vertex_count == 0) return;
     if (node->has_root_box) {
         double mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
         for (uint32_t i = 0; i < node->vertex_count; i++)

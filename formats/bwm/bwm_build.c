@@ -301,7 +301,7 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
     lent = scratch_lend(f->aabb, ((size_t)f->aabb_count + BWM_AABB_SPARE_NODES) * sizeof(bwm_aabb_node));
     order = scratch_take(ctx, &lent, nf, sizeof(uint32_t));
     if (!order) goto nomem;
-    memcpy(f->vertices, in->vertices, (size_t)in->vertex_count * 3 * sizeof(float));
+    if (in->vertex_count) memcpy(f->vertices, in->vertices, (size_t)in->vertex_count * 3 * sizeof(float));
 
     if (walkable_first_order(ctx, in, lent, order, &walkable)) goto nomem;
     for (uint32_t i = 0; i < nf; i++) {

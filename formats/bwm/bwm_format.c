@@ -1,5 +1,6 @@
 /* The "bwm" format descriptor: CLI hooks for read, write, info and validate. */
 #include "bwm/bwm.h"
+#include "base_format.h"
 
 #include <errno.h>
 #include <math.h>
@@ -110,13 +111,9 @@ static wm_result load_native_source(wm_ctx *ctx, const wm_options *opts, bwm_fil
         }
     }
     if (!opts->base_path) return WM_OK;
-    const wm_format *format = NULL;
-    wm_result r = wm_format_detect(ctx, opts->base_path, &format);
-    if (!r && format != &wm_format_bwm)
-        r = wm_error(ctx, WM_ERR_UNSUPPORTED, "--base %s: not a KotOR binary walkmesh (%s)", opts->base_path,
-                     format->name);
-    if (!r) r = bwm_read_file(ctx, opts->base_path, out);
-    if (r) {
+    wm_result r = wm_base_check_format(ctx, opts->base_path, &wm_format_bwm);
+    if (r) return r;
+    if ((r = bwm_read_file(ctx, opts->base_path, out))) {
         wm_error_prefix(ctx, "--base");
         return r;
     }

@@ -64,8 +64,10 @@ static wm_result copy_geometry(wm_ctx *ctx, const wm_mesh *mesh, wm_mesh *geomet
         wm_mesh_free(ctx, geometry);
         return WM_ERR_NOMEM;
     }
-    memcpy(geometry->positions, mesh->positions, (size_t)mesh->vertex_count * 3 * sizeof(float));
-    memcpy(geometry->indices, mesh->indices, (size_t)mesh->triangle_count * 3 * sizeof(uint32_t));
+    if (mesh->vertex_count) /* an empty mesh may have no arrays at all */
+        memcpy(geometry->positions, mesh->positions, (size_t)mesh->vertex_count * 3 * sizeof(float));
+    if (mesh->triangle_count)
+        memcpy(geometry->indices, mesh->indices, (size_t)mesh->triangle_count * 3 * sizeof(uint32_t));
     geometry->vertex_count = geometry->vertex_capacity = mesh->vertex_count;
     geometry->triangle_count = geometry->triangle_capacity = mesh->triangle_count;
     return WM_OK;
@@ -116,8 +118,10 @@ int bwm_matches_mesh(const wm_ctx *ctx, const bwm_file *file, const wm_mesh *mes
 {
     const wm_surface_table *table = wm_surfaces(ctx);
     if (mesh->vertex_count != file->vertex_count || mesh->triangle_count != file->face_count) return 0;
-    if (memcmp(mesh->positions, file->vertices, (size_t)file->vertex_count * 3 * sizeof(float)) != 0) return 0;
-    if (memcmp(mesh->indices, file->faces, (size_t)file->face_count * 3 * sizeof(uint32_t)) != 0) return 0;
+    if (file->vertex_count && memcmp(mesh->positions, file->vertices, (size_t)file->vertex_count * 3 * sizeof(float)))
+        return 0;
+    if (file->face_count && memcmp(mesh->indices, file->faces, (size_t)file->face_count * 3 * sizeof(uint32_t)))
+        return 0;
     for (uint32_t f = 0; f < file->face_count; f++) {
         int32_t id = wm_surface_kotor_id(table, mesh->surfaces[f]);
         if (id < 0 || (uint32_t)id != file->materials[f]) return 0;

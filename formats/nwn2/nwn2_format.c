@@ -1,5 +1,6 @@
 /* The nwn2 format descriptor: TRN/TRX through the neutral mesh, info and validate. */
 #include "nwn2.h"
+#include "base_format.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +230,8 @@ static wm_result nwn2_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, 
         if ((r = nwn2_file_read(ctx, source, &f)))
             return r;
         native = mesh_is_source(ctx, &f, mesh);
+    } else if ((r = wm_base_check_format(ctx, base, &wm_format_nwn2))) {
+        return r;
     } else if ((r = nwn2_file_read(ctx, base, &f))) {
         wm_error_prefix(ctx, "--base");
         return r;

@@ -1,6 +1,7 @@
 /* The WMO format descriptor: probe, read (root with its groups, or one
  * group), write, info and validate. */
 #include "wmo.h"
+#include "base_format.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +138,7 @@ static wm_result wmo_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, c
     w.overwrite = overwrite;
     wm_result r = parse_number(ctx, opts, "max-group-triangles", WMO_MAX_GROUP_ELEMENTS, &w.max_group_triangles);
     r = r ? r : parse_number(ctx, opts, "leaf-size", WMO_MAX_GROUP_ELEMENTS, &w.leaf_size);
+    if (!r && w.base_path) r = wm_base_check_format(ctx, w.base_path, &wm_format_wmo);
     return r ? r : wmo_write_mesh(ctx, mesh, path, &w);
 }
 
