@@ -14,7 +14,8 @@ seconds="${WALKMESH_FUZZ_SECONDS:-60}"
 corpus="${WALKMESH_CORPUS_DIR:-}"
 work="$build/fuzz"
 rm -rf "$work/seeds" "$work/new-crashers"
-mkdir -p "$work"
+mkdir -p "$work/tmp"
+export TMPDIR="$work/tmp" # fuzz_render writes its input and picture there
 
 # Corpus files (under 128 KiB, so each run stays fast) that seed a target:
 # subfolder and name patterns, by target.
