@@ -60,6 +60,20 @@ static uint8_t *make_container(const uint8_t *payload, size_t size, size_t *out_
     return d;
 }
 
+/* A container whose ASWM packet is COMP + the stream, claiming `claim` bytes. */
+static uint8_t *comp_container(const uint8_t *stream, size_t size, uint32_t claim, size_t *out_size)
+{
+    uint8_t *payload = malloc(12 + size);
+    assert_non_null(payload);
+    memcpy(payload, "COMP", 4);
+    put32(payload + 4, (uint32_t)size);
+    put32(payload + 8, claim);
+    memcpy(payload + 12, stream, size);
+    uint8_t *container = make_container(payload, 12 + size, out_size);
+    free(payload);
+    return container;
+}
+
 static int is_clean_failure(wm_result r, const wm_ctx *ctx)
 {
     return r != WM_OK && r != WM_ERR_NOMEM && strlen(wm_ctx_message(ctx)) > 0;
@@ -197,13 +211,10 @@ static void test_size_bomb(void **state)
     (void)state;
     uint8_t tiny[16] = "ASWM walkmesh";
     uLongf zsize = 64;
-    uint8_t payload[12 + 64];
-    assert_int_equal(compress(payload + 12, &zsize, tiny, sizeof tiny), Z_OK);
-    memcpy(payload, "COMP", 4);
-    put32(payload + 4, (uint32_t)zsize);
-    put32(payload + 8, 0xFFFFFFFFu);
+    uint8_t stream[64];
+    assert_int_equal(compress(stream, &zsize, tiny, sizeof tiny), Z_OK);
     size_t csize;
-    uint8_t *container = make_container(payload, 12 + zsize, &csize);
+    uint8_t *container = comp_container(stream, zsize, 0xFFFFFFFFu, &csize);
     wm_ctx ctx;
     tracking_ctx(&ctx);
     ctx.limits.max_bytes = 8ull << 30; /* even with a generous 8 GiB limit */
@@ -218,6 +229,29 @@ static void test_size_bomb(void **state)
     assert_int_equal(r, WM_ERR_LIMIT);
     assert_true(largest_request < 4096);
     free(container);
+}
+
+/* Issue 19: a 2 MB file claiming 900 MB (under the 1 GiB limit, within deflate's
+ * 1032:1) used to take 931 MB. Memory is bounded by the stream: a claim over
+ * 32 times it plus 1 MiB is refused before anything of that size is allocated. */
+static void test_claim_beyond_real_ratio(void **state)
+{
+    (void)state;
+    const size_t size = 2u << 20;
+    uint8_t *stream = malloc(size);
+    assert_non_null(stream);
+    for (size_t i = 0; i < size; i++)
+        stream[i] = (uint8_t)(i * 2654435761u >> 13);
+    size_t csize;
+    uint8_t *container = comp_container(stream, size, 900000000u, &csize);
+    wm_ctx ctx;
+    tracking_ctx(&ctx);
+    nwn2_file f;
+    assert_int_equal(nwn2_file_parse(&ctx, container, csize, "bomb", &f), WM_ERR_LIMIT);
+    assert_true(largest_request <= csize);
+    assert_non_null(strstr(wm_ctx_message(&ctx), "refused before inflating"));
+    free(container);
+    free(stream);
 }
 
 static void test_corrupt_streams(void **state)
@@ -325,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_truncated_container),
         cmocka_unit_test(test_truncated_aswm),
         cmocka_unit_test(test_size_bomb),
+        cmocka_unit_test(test_claim_beyond_real_ratio),
         cmocka_unit_test(test_corrupt_streams),
         cmocka_unit_test(test_huge_counts),
     };

@@ -209,11 +209,56 @@ static void test_damaged_and_huge_headers(void **state)
     free(good);
 }
 
+/* Issue 19 audit: the BSP check's work is linear in the group. A chain of
+ * split nodes whose planes all pass through every centroid (each point query
+ * visits every node: triangles x nodes before), and leaves that all list the
+ * whole MOBR (leaves x references before), stop the check with one problem. */
+static void test_bsp_check_work_is_bounded(void **state)
+{
+    (void)state;
+    enum { TRIANGLES = 3000, CHAIN = 3000 };
+    float positions[9] = {-1, -1, 0, 1, -1, 0, 0, 2, 0}; /* centroid (0, 0, 0) */
+    uint32_t *indices = calloc(3 * TRIANGLES, sizeof *indices);
+    uint16_t *refs = calloc(TRIANGLES, sizeof *refs);
+    wmo_bsp_node *nodes = calloc(CHAIN + 1, sizeof *nodes);
+    assert_true(indices && refs && nodes);
+    for (uint32_t t = 0; t < TRIANGLES; t++) {
+        indices[3 * t + 1] = 1;
+        indices[3 * t + 2] = 2;
+        refs[t] = (uint16_t)t;
+    }
+    for (uint32_t i = 0; i < CHAIN; i++) /* axis 0, plane x = 0: the centroid is on every plane */
+        nodes[i] = (wmo_bsp_node){0, (int16_t)(i + 1), -1, 0, 0, 0.0f};
+    nodes[CHAIN] = (wmo_bsp_node){WMO_BSP_LEAF, -1, -1, TRIANGLES, 0, 0.0f};
+    wmo_bsp_view v = {nodes, CHAIN + 1, refs, TRIANGLES, positions, indices, TRIANGLES};
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_report report;
+    wm_report_init(&report, &ctx);
+    uint32_t problems = 0;
+    assert_int_equal(wmo_bsp_check(&ctx, &v, NULL, &report, &problems), WM_OK);
+    assert_int_equal(problems, 1);
+    assert_non_null(strstr(report.items[0].value, "check stopped"));
+    wm_report_free(&report);
+
+    for (uint32_t i = 0; i < CHAIN; i++) /* every node a leaf listing all of MOBR */
+        nodes[i] = (wmo_bsp_node){WMO_BSP_LEAF, -1, -1, TRIANGLES, 0, 0.0f};
+    wm_report_init(&report, &ctx);
+    assert_int_equal(wmo_bsp_check(&ctx, &v, NULL, &report, &problems), WM_OK);
+    assert_int_equal(problems, 1);
+    assert_non_null(strstr(report.items[0].value, "leaves overlap"));
+    wm_report_free(&report);
+    free(indices);
+    free(refs);
+    free(nodes);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_truncation_sweep),
         cmocka_unit_test(test_damaged_and_huge_headers),
+        cmocka_unit_test(test_bsp_check_work_is_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -102,6 +102,12 @@ static int convert_to(const convert_job *job, wm_ctx *ctx, const char *in, const
         wm_input_free(ctx, &source);
     if (r)
         return cli_exit_code(r, 0);
+    if (mesh.triangle_count == 0) { /* the input's fault, not the output's: exit 2 */
+        wm_error(ctx, WM_ERR_INVALID, "%s: no triangles: nothing to write", in);
+        wm_mesh_free(ctx, &mesh);
+        wm_input_free(ctx, &source);
+        return EXIT_INPUT;
+    }
     if (source_format != job->out_format) /* only a writer of the source's own format reads its bytes */
         wm_input_drop_bytes(ctx, &source);
     wm_options opts = job->args->mesh.opts; /* a copy per unit: units run side by side */

@@ -176,6 +176,12 @@ int bwm_matches_mesh(const wm_ctx *ctx, const bwm_file *file, const wm_mesh *mes
 wm_result bwm_validate(wm_ctx *ctx, const bwm_file *file, size_t file_size, wm_report *report);
 /* Facts for `walkmesh info`. */
 void bwm_info(const bwm_file *file, const wm_ctx *ctx, wm_report *report);
+/* The links a tree walk follows: every internal node's children are later
+ * nodes inside the array (so no walk can loop or leave it), every leaf's face
+ * exists. WM_ERR_CORRUPT naming the node and its file offset otherwise.
+ * bwm_parse runs it: a file with a broken tree crashes the game, so every
+ * command refuses it. */
+wm_result bwm_check_aabb_links(wm_ctx *ctx, const bwm_file *file, const char *source);
 /* Depth of the AABB tree (root = 1), 0 when absent; stops on bad links. */
 uint32_t bwm_aabb_depth(const bwm_file *file);
 

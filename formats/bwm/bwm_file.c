@@ -163,6 +163,7 @@ wm_result bwm_parse(wm_ctx *ctx, const uint8_t *data, size_t size, const char *s
             }
         }
     }
+    if (!r) r = bwm_check_aabb_links(ctx, f, cur.source);
     if (!r) {
         const uint32_t counts[BWM_SEC_COUNT] = {f->vertex_count, f->face_count, f->face_count, f->face_count,
                                                 f->face_count, f->aabb_count, f->adjacency_count, f->edge_count,

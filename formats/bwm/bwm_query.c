@@ -1,6 +1,7 @@
 /* Spatial queries through the file's own AABB tree. The traversal trusts
- * nothing: children must lie after their parent and inside the node array
- * (so it always terminates), and a visit budget bounds shared subtrees. */
+ * nothing: a child that does not lie after its parent inside the node array
+ * (a cycle, or a read outside the tree) is a corrupt file, not a miss, and a
+ * visit budget bounds shared subtrees. */
 #include "bwm/bwm.h"
 #include "wm_geometry.h"
 
@@ -10,6 +11,32 @@
 
 typedef int (*leaf_fn)(void *user, uint32_t face);
 typedef int (*box_fn)(const void *user, const bwm_aabb_node *node);
+
+static wm_result bad_link(wm_ctx *ctx, const bwm_file *f, const char *source, uint32_t node, const char *what,
+                          uint32_t value)
+{
+    uint32_t offset = f->offsets[BWM_SEC_AABB] + 44u * node;
+    if (value >= (what[0] == 'f' ? f->face_count : f->aabb_count))
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: offset 0x%x: AABB node %u: %s %u out of range (%u %s)", source,
+                        offset, node, what, value, what[0] == 'f' ? f->face_count : f->aabb_count,
+                        what[0] == 'f' ? "faces" : "nodes");
+    return wm_error(ctx, WM_ERR_CORRUPT, "%s: offset 0x%x: AABB node %u: %s %u is not after its parent (the tree loops)",
+                    source, offset, node, what, value);
+}
+
+wm_result bwm_check_aabb_links(wm_ctx *ctx, const bwm_file *f, const char *source)
+{
+    for (uint32_t i = 0; i < f->aabb_count; i++) {
+        const bwm_aabb_node *n = &f->aabb[i];
+        if (n->face >= 0) {
+            if ((uint32_t)n->face >= f->face_count) return bad_link(ctx, f, source, i, "face", (uint32_t)n->face);
+            continue;
+        }
+        if (n->left <= i || n->left >= f->aabb_count) return bad_link(ctx, f, source, i, "left child", n->left);
+        if (n->right <= i || n->right >= f->aabb_count) return bad_link(ctx, f, source, i, "right child", n->right);
+    }
+    return WM_OK;
+}
 
 static wm_result walk_tree(wm_ctx *ctx, const bwm_file *f, box_fn enter, leaf_fn leaf, void *user)
 {
@@ -25,12 +52,14 @@ static wm_result walk_tree(wm_ctx *ctx, const bwm_file *f, box_fn enter, leaf_fn
         if (budget-- == 0) return wm_error(ctx, WM_ERR_CORRUPT, "AABB tree: node %u: links form a cycle or overlap", i);
         if (!enter(user, n)) continue;
         if (n->face >= 0) {
-            if ((uint32_t)n->face < f->face_count && leaf(user, (uint32_t)n->face)) return WM_OK;
+            if ((uint32_t)n->face >= f->face_count) return bad_link(ctx, f, "AABB tree", i, "face", (uint32_t)n->face);
+            if (leaf(user, (uint32_t)n->face)) return WM_OK;
             continue;
         }
         uint32_t kids[2] = {n->right, n->left}; /* left is popped first */
         for (int k = 0; k < 2; k++) {
-            if (kids[k] <= i || kids[k] >= f->aabb_count) continue;
+            if (kids[k] <= i || kids[k] >= f->aabb_count)
+                return bad_link(ctx, f, "AABB tree", i, k ? "left child" : "right child", kids[k]);
             if (top == QUERY_STACK) return wm_error(ctx, WM_ERR_CORRUPT, "AABB tree: node %u: deeper than %d", i, QUERY_STACK);
             stack[top++] = kids[k];
         }

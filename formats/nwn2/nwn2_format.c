@@ -1,6 +1,7 @@
 /* The nwn2 format descriptor: TRN/TRX through the neutral mesh, info and validate. */
 #include "nwn2.h"
 #include "nwn2_route.h"
+#include "base_format.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -197,9 +198,13 @@ static wm_result load_base(wm_ctx *ctx, const wm_mesh *mesh, const char *path, c
     const wm_input *source = opts ? opts->source : NULL;
     *native = *kept = 0;
     if (base) {
-        wm_result r = nwn2_file_read(ctx, base, f);
+        wm_input in;
+        wm_result r = wm_base_load(ctx, base, &wm_format_nwn2, &in);
         if (r)
+            return r;
+        if ((r = nwn2_file_parse(ctx, in.data, in.size, in.name, f)))
             wm_error_prefix(ctx, "--base");
+        wm_input_free(ctx, &in);
         return r;
     }
     if (!source)

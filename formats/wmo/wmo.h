@@ -229,10 +229,11 @@ wm_result wmo_bsp_stats_compute(wm_ctx *ctx, const wmo_bsp_node *nodes, uint32_t
                                 const uint16_t *refs, uint32_t ref_count, wmo_bsp_stats *out);
 
 /* Calls visit(user, leaf node index) for each leaf a point reaches (both
- * sides of a plane the point lies on). Returns 0 when the tree is malformed. */
+ * sides of a plane the point lies on). Returns 0 when the tree is malformed.
+ * *out_visits (may be NULL) counts the nodes visited, at most node_count + 1. */
 typedef void (*wmo_bsp_leaf_fn)(void *user, uint32_t node);
 int wmo_bsp_query_point(const wmo_bsp_node *nodes, uint32_t node_count, const float p[3], wmo_bsp_leaf_fn visit,
-                        void *user);
+                        void *user, uint32_t *out_visits);
 
 /* A tree and the triangles it indexes (indices already range-checked). */
 typedef struct wmo_bsp_view {
@@ -249,7 +250,10 @@ typedef struct wmo_bsp_view {
  * ranges), every triangle with include[t] != 0 (all when include is NULL)
  * listed by a leaf whose region overlaps it, and a point query at its
  * centroid reaching a leaf that lists it. Problems go to report (may be
- * NULL) as errors naming node or triangle; *out_problems counts them. */
+ * NULL) as errors naming node or triangle; *out_problems counts them.
+ * The work is linear in the group: leaves listing more than 8 times MOBR's
+ * entries in all, or queries visiting more than 64 times the group's
+ * elements, stop the check with a problem (docs/complexity.md). */
 wm_result wmo_bsp_check(wm_ctx *ctx, const wmo_bsp_view *bsp, const uint8_t *include, wm_report *report,
                         uint32_t *out_problems);
 

@@ -19,16 +19,17 @@ typedef struct walk_item {
 } walk_item;
 
 int wmo_bsp_query_point(const wmo_bsp_node *nodes, uint32_t node_count, const float p[3], wmo_bsp_leaf_fn visit,
-                        void *user)
+                        void *user, uint32_t *out_visits)
 {
     int32_t stack[256];
-    uint32_t top = 0, visits = 0;
+    uint32_t top = 0, scratch_visits, *visits = out_visits ? out_visits : &scratch_visits;
+    *visits = 0;
     if (node_count == 0)
         return 1;
     stack[top++] = 0;
     while (top > 0) {
         uint32_t i = (uint32_t)stack[--top];
-        if (++visits > node_count)
+        if (++*visits > node_count)
             return 0;
         const wmo_bsp_node *n = &nodes[i];
         if (n->flags & WMO_BSP_LEAF) {
@@ -110,10 +111,17 @@ wm_result wmo_bsp_stats_compute(wm_ctx *ctx, const wmo_bsp_node *nodes, uint32_t
 
 #define MAX_LISTED_PROBLEMS 20
 
+/* Work bounds of the check (see wmo_bsp_check in wmo.h). Blizzard's and our
+ * trees list each reference once (MOBR entries = sum of leaf sizes) and a
+ * centroid query visits about the depth of the tree. */
+#define MAX_LISTED_PER_REF 8u
+#define WORK_PER_ELEMENT 64u
+
 typedef struct checker {
     const wmo_bsp_view *bsp;
     wm_report *report;
     uint32_t problems;
+    uint64_t budget; /* node visits and reference comparisons left */
 } checker;
 
 static void problem(checker *c, const char *location, const char *fmt, ...)
@@ -211,6 +219,26 @@ static wm_result check_structure(wm_ctx *ctx, checker *c)
     return WM_OK;
 }
 
+/* Spends work; 0 (with one problem) once the check's budget is gone. */
+static int spend(checker *c, uint64_t units)
+{
+    if (c->budget >= units) {
+        c->budget -= units;
+        return 1;
+    }
+    if (c->budget != UINT64_MAX - 1)
+        problem(c, "MOBN", "check stopped: its walks and leaves need more than %u steps per node, reference and "
+                           "triangle (leaves overlap, or split planes pass through many centroids)",
+                WORK_PER_ELEMENT);
+    c->budget = UINT64_MAX - 1; /* marks the problem as reported; nothing more is spent */
+    return 0;
+}
+
+static int spent(const checker *c)
+{
+    return c->budget == UINT64_MAX - 1;
+}
+
 /* Marks covered[t] for each triangle listed by a leaf whose region overlaps it. */
 static wm_result check_regions(wm_ctx *ctx, checker *c, uint8_t *covered)
 {
@@ -225,11 +253,11 @@ static wm_result check_regions(wm_ctx *ctx, checker *c, uint8_t *covered)
         stack[top].hi[k] = HUGE_VAL;
     }
     top++;
-    while (top > 0 && visits++ <= bsp->node_count) {
+    while (top > 0 && visits++ <= bsp->node_count && spend(c, 1)) {
         walk_item item = stack[--top];
         const wmo_bsp_node *n = &bsp->nodes[item.node];
         if (n->flags & WMO_BSP_LEAF) {
-            if ((uint64_t)n->first_face + n->face_count > bsp->ref_count)
+            if ((uint64_t)n->first_face + n->face_count > bsp->ref_count || !spend(c, n->face_count))
                 continue;
             for (uint32_t k = 0; k < n->face_count; k++) {
                 uint32_t t = bsp->refs[n->first_face + k];
@@ -262,8 +290,58 @@ static wm_result check_regions(wm_ctx *ctx, checker *c, uint8_t *covered)
     return WM_OK;
 }
 
+/* The leaves listing each triangle (leaves_of[start[t]..start[t+1]]), so a
+ * centroid query checks membership without scanning a leaf's whole list. */
+typedef struct leaf_index {
+    uint32_t *start, *leaves;
+} leaf_index;
+
+static uint64_t listed_references(const wmo_bsp_view *bsp)
+{
+    uint64_t listed = 0;
+    for (uint32_t i = 0; i < bsp->node_count; i++) {
+        const wmo_bsp_node *n = &bsp->nodes[i];
+        if ((n->flags & WMO_BSP_LEAF) && (uint64_t)n->first_face + n->face_count <= bsp->ref_count)
+            listed += n->face_count;
+    }
+    return listed;
+}
+
+static wm_result leaf_index_build(wm_ctx *ctx, const wmo_bsp_view *bsp, uint64_t listed, leaf_index *x)
+{
+    x->start = wm_alloc_array(ctx, (size_t)bsp->triangle_count + 1, sizeof(uint32_t));
+    x->leaves = wm_alloc_array(ctx, (size_t)listed, sizeof(uint32_t));
+    if (!x->start || !x->leaves)
+        return WM_ERR_NOMEM;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < bsp->node_count; i++) {
+            const wmo_bsp_node *n = &bsp->nodes[i];
+            if (!(n->flags & WMO_BSP_LEAF) || (uint64_t)n->first_face + n->face_count > bsp->ref_count)
+                continue;
+            for (uint32_t k = 0; k < n->face_count; k++) {
+                uint32_t t = bsp->refs[n->first_face + k];
+                if (t >= bsp->triangle_count)
+                    continue;
+                if (pass == 0)
+                    x->start[t + 1]++;
+                else
+                    x->leaves[x->start[t]++] = i; /* start[t] is the fill cursor in pass 1 */
+            }
+        }
+        if (pass == 0)
+            for (uint32_t t = 0; t < bsp->triangle_count; t++)
+                x->start[t + 1] += x->start[t];
+        else
+            for (uint32_t t = bsp->triangle_count; t > 0; t--)
+                x->start[t] = x->start[t - 1]; /* back from fill cursors to starts */
+    }
+    x->start[0] = 0;
+    return WM_OK;
+}
+
 typedef struct centroid_query {
-    const wmo_bsp_view *bsp;
+    checker *c;
+    const leaf_index *index;
     uint32_t triangle;
     uint32_t leaves;
     int found;
@@ -272,57 +350,77 @@ typedef struct centroid_query {
 static void visit_leaf(void *user, uint32_t node)
 {
     centroid_query *q = user;
-    const wmo_bsp_node *n = &q->bsp->nodes[node];
+    uint32_t from = q->index->start[q->triangle], to = q->index->start[q->triangle + 1];
     q->leaves++;
-    if ((uint64_t)n->first_face + n->face_count > q->bsp->ref_count)
+    if (q->found || !spend(q->c, to - from))
         return;
-    for (uint32_t k = 0; k < n->face_count && !q->found; k++)
-        q->found = q->bsp->refs[n->first_face + k] == q->triangle;
+    for (uint32_t k = from; k < to && !q->found; k++)
+        q->found = q->index->leaves[k] == node;
+}
+
+/* Every included triangle: covered by a leaf region, and found by a point query at its centroid. */
+static void check_triangles(checker *c, const uint8_t *include, const uint8_t *covered, const leaf_index *index)
+{
+    const wmo_bsp_view *bsp = c->bsp;
+    char where[64];
+    for (uint32_t t = 0; t < bsp->triangle_count && !spent(c); t++) {
+        if (include && !include[t])
+            continue;
+        snprintf(where, sizeof where, "triangle %u", t);
+        if (!covered[t])
+            problem(c, where, "no BSP leaf whose region overlaps it lists it");
+        const uint32_t *v = &bsp->indices[3 * (size_t)t];
+        float p[3];
+        for (int k = 0; k < 3; k++)
+            p[k] = (bsp->positions[3 * v[0] + k] + bsp->positions[3 * v[1] + k] + bsp->positions[3 * v[2] + k]) / 3.0f;
+        centroid_query q = {c, index, t, 0, 0};
+        uint32_t visits = 0;
+        int formed = wmo_bsp_query_point(bsp->nodes, bsp->node_count, p, visit_leaf, &q, &visits);
+        if (!spend(c, visits))
+            break;
+        if (!formed)
+            problem(c, where, "point query at the centroid (%g, %g, %g) met a malformed tree", p[0], p[1], p[2]);
+        else if (!q.found)
+            problem(c, where, "point query at the centroid (%g, %g, %g) reaches %u leaves, none lists it", p[0],
+                    p[1], p[2], q.leaves);
+    }
 }
 
 wm_result wmo_bsp_check(wm_ctx *ctx, const wmo_bsp_view *bsp, const uint8_t *include, wm_report *report,
                         uint32_t *out_problems)
 {
-    checker c = {bsp, report, 0};
+    checker c = {bsp, report, 0, 0};
+    c.budget = WORK_PER_ELEMENT * ((uint64_t)bsp->node_count + bsp->ref_count + bsp->triangle_count) + (1u << 16);
     *out_problems = 0;
-    char where[64];
     wm_result r = check_structure(ctx, &c);
     if (r)
         return r;
     uint32_t wanted = 0;
     for (uint32_t t = 0; t < bsp->triangle_count; t++)
         wanted += !include || include[t];
-    if (bsp->node_count == 0) {
-        if (wanted)
-            problem(&c, "MOBN", "no BSP but %u triangles should be in one", wanted);
+    uint64_t listed = listed_references(bsp);
+    int overlapping = listed > (uint64_t)MAX_LISTED_PER_REF * bsp->ref_count + 64;
+    if (bsp->node_count == 0 && wanted)
+        problem(&c, "MOBN", "no BSP but %u triangles should be in one", wanted);
+    else if (overlapping)
+        problem(&c, "MOBN", "leaves list %llu references in all, over %u times MOBR's %u entries (leaves overlap)",
+                (unsigned long long)listed, MAX_LISTED_PER_REF, bsp->ref_count);
+    if (bsp->node_count == 0 || overlapping) {
         *out_problems = c.problems;
         return WM_OK;
     }
     uint8_t *covered = wm_alloc_array(ctx, bsp->triangle_count, 1);
-    if (!covered)
-        return WM_ERR_NOMEM;
-    if ((r = check_regions(ctx, &c, covered))) {
-        wm_free(ctx, covered);
-        return r;
-    }
-    for (uint32_t t = 0; t < bsp->triangle_count; t++) {
-        if (include && !include[t])
-            continue;
-        snprintf(where, sizeof where, "triangle %u", t);
-        if (!covered[t])
-            problem(&c, where, "no BSP leaf whose region overlaps it lists it");
-        const uint32_t *v = &bsp->indices[3 * (size_t)t];
-        float p[3];
-        for (int k = 0; k < 3; k++)
-            p[k] = (bsp->positions[3 * v[0] + k] + bsp->positions[3 * v[1] + k] + bsp->positions[3 * v[2] + k]) / 3.0f;
-        centroid_query q = {bsp, t, 0, 0};
-        if (!wmo_bsp_query_point(bsp->nodes, bsp->node_count, p, visit_leaf, &q))
-            problem(&c, where, "point query at the centroid (%g, %g, %g) met a malformed tree", p[0], p[1], p[2]);
-        else if (!q.found)
-            problem(&c, where, "point query at the centroid (%g, %g, %g) reaches %u leaves, none lists it", p[0],
-                    p[1], p[2], q.leaves);
-    }
+    leaf_index index = {NULL, NULL};
+    r = covered ? leaf_index_build(ctx, bsp, listed, &index) : WM_ERR_NOMEM;
+    if (!r)
+        r = check_regions(ctx, &c, covered);
+    if (!r && !spent(&c))
+        check_triangles(&c, include, covered, &index);
     wm_free(ctx, covered);
+    wm_free(ctx, index.start);
+    wm_free(ctx, index.leaves);
+    if (r)
+        return r;
     if (report && c.problems > MAX_LISTED_PROBLEMS)
         wm_report_finding(report, WM_SEV_ERROR, "MOBN", "%u more BSP problems not listed",
                           c.problems - MAX_LISTED_PROBLEMS);

@@ -1,13 +1,14 @@
 /* libFuzzer target for the BWM readers: binary (parse, then everything that
  * reads a parsed file: validate, info, mesh conversion, queries, ASCII text
  * and back, rebuild, serialize) and ASCII text (as a mesh and as the binary
- * it describes). */
+ * it describes), each first through its descriptor. */
 #include <math.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "bwm/bwm.h"
+#include "fuzz_descriptor.h"
 
 static void quiet(void *user, const char *message)
 {
@@ -23,6 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ctx.warn = quiet;
     ctx.limits.max_triangles = 1u << 16; /* keep each run small */
     if (size < 8 || memcmp(data, "BWM V1.0", 8) != 0) { /* text: the ASCII reader */
+        fuzz_descriptor(&ctx, &wm_format_bwm_ascii, data, size, "fuzz.wok.ascii");
         wm_mesh text_mesh;
         wm_mesh_init(&text_mesh);
         (void)bwm_ascii_parse(&ctx, (const char *)data, size, "fuzz.wok.ascii", NULL, &text_mesh);
@@ -32,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             bwm_file_free(&ctx, &described);
         return 0;
     }
+    fuzz_descriptor(&ctx, &wm_format_bwm, data, size, "fuzz.wok");
     if (bwm_parse(&ctx, data, size, "fuzz.wok", &file) != WM_OK) return 0;
 
     wm_report report;

@@ -1,7 +1,8 @@
 /* libFuzzer target: NWN2 container + ASWM packet + walkmesh parse, then
- * everything a parsed file feeds (validate, info, mesh, serialise). The
- * input is also tried as a bare uncompressed ASWM. */
+ * everything a parsed file feeds (validate, info, mesh, serialise), first
+ * through the descriptor. The input is also tried as a bare uncompressed ASWM. */
 #include "nwn2/nwn2.h"
+#include "fuzz_descriptor.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -29,6 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     wm_ctx_init(&ctx);
     ctx.limits.max_bytes = 64u << 20; /* keep a claimed huge ASWM cheap */
     ctx.limits.max_triangles = 1u << 20;
+    fuzz_descriptor(&ctx, &wm_format_nwn2, data, size, "fuzz.trx");
     nwn2_file f;
     if (nwn2_file_parse(&ctx, data, size, "<fuzz>", &f) == WM_OK) {
         exercise(&ctx, &f);

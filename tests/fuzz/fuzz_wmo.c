@@ -1,11 +1,13 @@
-/* libFuzzer target for the WMO readers: group and root parsing on any
- * bytes; a group that parses must serialise back to the same bytes, and
- * extraction, statistics and the BSP check must run on it without fault. */
+/* libFuzzer target for the WMO readers: the descriptor's read and validate,
+ * then group and root parsing on any bytes; a group that parses must
+ * serialise back to the same bytes, and extraction, statistics and the BSP
+ * check must run on it without fault. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "wmo/wmo.h"
+#include "fuzz_descriptor.h"
 
 static uint8_t *copy_input(wm_ctx *ctx, const uint8_t *data, size_t size)
 {
@@ -45,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     wm_ctx ctx;
     wm_ctx_init(&ctx);
     ctx.limits.max_triangles = 1u << 20;
-    (void)wmo_probe_kind(data, size, NULL);
+    fuzz_descriptor(&ctx, &wm_format_wmo, data, size, "fuzz.wmo");
 
     uint8_t *copy = copy_input(&ctx, data, size);
     if (copy) {
