@@ -65,7 +65,10 @@ static wm_result load_native_source(wm_ctx *ctx, const wm_options *opts, bwm_fil
     wm_input base;
     wm_result r = wm_input_load(ctx, opts->base_path, &base);
     if (!r && !(base.size >= 8 && memcmp(base.data, "BWM V1.0", 8) == 0) && !bwm_is_text(base.data, base.size))
-        r = wm_error(ctx, WM_ERR_NOT_FORMAT, "--base %s: not a KotOR binary walkmesh", opts->base_path);
+        r = wm_error(ctx, WM_ERR_NOT_FORMAT,
+                     "--base %s: the output needs a base of format bwm (a KotOR walkmesh, binary or ASCII), and this "
+                     "file is not one",
+                     opts->base_path);
     else if (!r)
         r = bwm_parse_any(ctx, base.data, base.size, base.name, out, &size);
     wm_input_free(ctx, &base);
