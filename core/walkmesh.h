@@ -9,6 +9,7 @@
 #include "wm_io.h"
 #include "wm_mesh.h"
 #include "wm_parallel.h"
+#include "wm_pipeline.h"
 #include "wm_surface.h"
 
 /* The version of these headers (CMake's project version is read from here). */

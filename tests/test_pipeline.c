@@ -1,0 +1,99 @@
+/* The high-level calls (wm_pipeline.h): load, save, convert, info and validate by path and
+ * from memory, checked against the numbers in the files' own headers (FORMAT-NOTES.md:
+ * BWM header, vertex count at 0x48, face count at 0x50). */
+#include "test_support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static const char kit_room[] = "bwm/pykotor-generated_kit-blackvulkar-m10aa_01c.wok";
+
+static void load_matches_header(void **state)
+{
+    (void)state;
+    char *path = wmt_corpus_path_or_skip(kit_room);
+    size_t size = 0;
+    uint8_t *bytes = wmt_read_file(path, &size);
+    assert_true(size > 0x54);
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_mesh mesh;
+    assert_int_equal(wm_mesh_load(&ctx, path, NULL, NULL, &mesh), WM_OK);
+    assert_int_equal(mesh.triangle_count, le32(bytes + 0x50));
+    wm_mesh_free(&ctx, &mesh);
+    free(bytes);
+    free(path);
+}
+
+/* An unchanged WOK converted WOK -> WOK is the same file, byte for byte. */
+static void convert_same_format_is_identical(void **state)
+{
+    (void)state;
+    char *path = wmt_corpus_path_or_skip(kit_room);
+    char *dir = wmt_make_temp_dir();
+    char *out = wmt_join(dir, "copy.wok");
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    assert_int_equal(wm_convert(&ctx, path, out, NULL, NULL, NULL, 0), WM_OK);
+    assert_int_equal(wm_convert(&ctx, path, out, NULL, NULL, NULL, 0), WM_ERR_EXISTS);
+    size_t a_size = 0, b_size = 0;
+    uint8_t *a = wmt_read_file(path, &a_size), *b = wmt_read_file(out, &b_size);
+    assert_int_equal(a_size, b_size);
+    assert_memory_equal(a, b, a_size);
+    free(a);
+    free(b);
+    wmt_remove_tree(dir);
+    free(out);
+    free(dir);
+    free(path);
+}
+
+static void info_and_validate(void **state)
+{
+    (void)state;
+    char *path = wmt_corpus_path_or_skip(kit_room);
+    size_t size = 0;
+    uint8_t *bytes = wmt_read_file(path, &size);
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_report report;
+    wm_report_init(&report, &ctx);
+    wm_mesh mesh;
+    assert_int_equal(wm_info(&ctx, path, "bwm", NULL, &mesh, &report), WM_OK);
+    assert_true(report.count > 0);
+    assert_int_equal(mesh.vertex_count, le32(bytes + 0x48));
+    wm_mesh_free(&ctx, &mesh);
+    wm_report_free(&report);
+    wm_report_init(&report, &ctx);
+    assert_int_equal(wm_validate(&ctx, path, NULL, NULL, &report), WM_OK);
+    assert_int_equal(report.errors, 0);
+    wm_report_free(&report);
+    free(bytes);
+    free(path);
+}
+
+static void missing_file_is_named(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_mesh mesh;
+    assert_int_not_equal(wm_mesh_load(&ctx, "no/such/file.wok", NULL, NULL, &mesh), WM_OK);
+    assert_non_null(strstr(wm_ctx_message(&ctx), "no/such/file.wok"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(load_matches_header),
+        cmocka_unit_test(convert_same_format_is_identical),
+        cmocka_unit_test(info_and_validate),
+        cmocka_unit_test(missing_file_is_named),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
