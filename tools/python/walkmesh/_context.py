@@ -31,7 +31,7 @@ class Context:
     def check(self, result):
         """Raises WalkmeshError with the context's message when result is not WM_OK."""
         if result:
-            raise WalkmeshError(result, _native.text(self.struct.message.value))
+            raise WalkmeshError(result, _native.text(self.struct.message))
         return result
 
 

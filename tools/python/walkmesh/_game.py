@@ -150,6 +150,6 @@ def route(source, start, goal):
         triangles = [result.triangles[i] for i in range(result.count)]
         points = [tuple(result.points[3 * i:3 * i + 3]) for i in range(result.count)]
         return Route(result.start, result.goal, triangles, points, bool(result.reached),
-                     _native.text(result.failure.value) or None)
+                     _native.text(result.failure) or None)
     finally:
         _native.fn("wm_nwn2_route_free")(context.ref, ctypes.byref(result))

@@ -87,7 +87,7 @@ def from_c(cmesh):
     for attribute, (_, _, _, counted_by) in _LAYOUT.items():
         arrays[attribute] = _copy_out(getattr(cmesh, attribute), getattr(cmesh, counted_by), attribute)
     names = [_native.text(cmesh.object_names[i]) for i in range(cmesh.object_count)]
-    return Mesh(object_names=names, name=_native.text(cmesh.name.value), **arrays)
+    return Mesh(object_names=names, name=_native.text(cmesh.name), **arrays)
 
 
 def _flat_plain(values, attribute, rows):
@@ -112,7 +112,10 @@ def _flat_plain(values, attribute, rows):
 
 def _flat_numpy(values, attribute, rows):
     ctype, dtype, width, _ = _LAYOUT[attribute]
-    array = numpy.asarray(values)
+    try:
+        array = numpy.asarray(values)
+    except ValueError as error:
+        raise WalkmeshError(Result.INVALID, "%s: %s" % (attribute, error)) from None
     if array.dtype.kind not in "biuf":
         raise WalkmeshError(Result.INVALID, "%s: numbers expected, not %s" % (attribute, array.dtype))
     if array.size != rows * width or (width == 3 and array.ndim == 2 and array.shape[1] != 3):
@@ -164,7 +167,7 @@ class CMesh:
         self._set("positions", mesh.positions, vertices)
         self._set("indices", mesh.indices, triangles)
         self._set("objects", mesh.objects if mesh.objects is not None else self._fill(triangles, 0), triangles)
-        transitions = mesh.transitions if mesh.transitions is not None else self._fill(triangles * 3, NO_TRANSITION)
+        transitions = mesh.transitions if mesh.transitions is not None else self._fill(triangles, NO_TRANSITION, 3)
         self._set("transitions", transitions, triangles)
         self._set_surfaces(mesh, triangles)
         names = mesh.object_names or [mesh.name or "walkmesh"]
@@ -175,8 +178,10 @@ class CMesh:
         self._check(triangles, len(names))
 
     @staticmethod
-    def _fill(count, value):
-        return numpy.full(count, value) if numpy is not None else [value] * count
+    def _fill(count, value, width=1):
+        if numpy is not None:
+            return numpy.full((count, width) if width > 1 else count, value)
+        return [(value,) * width if width > 1 else value] * count
 
     def _set(self, attribute, values, rows):
         if numpy is not None:
