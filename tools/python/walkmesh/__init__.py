@@ -11,8 +11,8 @@ The library is found beside this package (libwalkmesh.so / libwalkmesh.dll), els
 in the WALKMESH_LIBRARY environment variable, else on the system's library path. Every failure
 raises WalkmeshError carrying the library's result code (`code`, a Result) and message.
 """
-from ._api import FormatInfo, SurfaceInfo, convert, formats, info, read, read_bytes, render, surfaces, validate, \
-    version, write
+from ._api import FormatInfo, SurfaceInfo, convert, formats, info, read, read_bytes, render, surface_id, \
+    surfaces, validate, version, write
 from ._context import Finding, Report
 from ._game import BakeResult, Hit, KotorWalkmesh, Route, bake, query_height, raycast, route
 from ._mesh import NO_TRANSITION, Mesh
@@ -20,4 +20,4 @@ from .errors import Result, WalkmeshError
 
 __all__ = ["BakeResult", "Finding", "FormatInfo", "Hit", "KotorWalkmesh", "Mesh", "NO_TRANSITION", "Report",
            "Result", "Route", "SurfaceInfo", "WalkmeshError", "bake", "convert", "formats", "info", "query_height",
-           "raycast", "read", "read_bytes", "render", "route", "surfaces", "validate", "version", "write"]
+           "raycast", "read", "read_bytes", "render", "route", "surface_id", "surfaces", "validate", "version", "write"]

@@ -56,6 +56,14 @@ def surfaces():
     return result
 
 
+def surface_id(name):
+    """The surface a material name means (names, aliases, KotOR row numbers, "wok_" prefixes,
+    Blender's ".001" suffixes; see the README's Materials), or None when it names none."""
+    table = _native.fn("wm_surfaces_default")()
+    surface = _native.fn("wm_surface_from_name")(table, name.encode("utf-8"))
+    return None if surface == 0xFFFF else surface
+
+
 def _loaded(context, cmesh, call):
     """Runs a call filling cmesh; returns it as a Python Mesh and frees the C one."""
     _native.fn("wm_mesh_init")(ctypes.byref(cmesh))
