@@ -26,10 +26,14 @@ def bwm_header(path):
 
 class LibraryTest(unittest.TestCase):
     def test_version_matches_headers(self):
-        source = os.path.join(os.path.dirname(__file__), "..", "..", "..", "core", "walkmesh.h")
-        with open(source) as handle:
-            line = [l for l in handle if l.startswith("#define WALKMESH_VERSION \"")][0]
-        self.assertEqual(walkmesh.version(), line.split('"')[1])
+        top = os.path.join(os.path.dirname(__file__), "..", "..", "..")
+        lines = []
+        for folder in ("core", "formats"):
+            for name in sorted(os.listdir(os.path.join(top, folder))):
+                if name.endswith(".h"):
+                    with open(os.path.join(top, folder, name)) as handle:
+                        lines += [l for l in handle if l.startswith("#define WALKMESH_VERSION \"")]
+        self.assertEqual(walkmesh.version(), lines[0].split('"')[1])
 
     def test_formats_list_every_module(self):
         names = {f.name: f for f in walkmesh.formats()}
