@@ -250,7 +250,7 @@ class ErrorTest(unittest.TestCase):
         kotor = walkmesh.KotorWalkmesh(wok)
         kotor.close()
         self.assertCode(walkmesh.Result.INVALID, kotor.height, 0, 0)
-        self.assertCode(walkmesh.Result.UNSUPPORTED, walkmesh.bake, wok)
+        self.assertCode(walkmesh.Result.CORRUPT, walkmesh.bake, wok)  # not an NWN2 container
         trx = os.path.join(CORPUS, "nwn2", "CSLMordMansion.TRX")
         self.assertCode(walkmesh.Result.OPTION, walkmesh.route, trx, (-1e6, -1e6), (0, 0))
         self.assertCode(walkmesh.Result.IO, walkmesh.bake, os.path.join(SCRATCH, "absent.trx"))
