@@ -149,8 +149,7 @@ def validate_objects(context, objects, slope):
     except walkmesh.WalkmeshError as error:
         findings.append(("error", -1, str(error)))
     faces = _triangle_faces(objects)
-    for obj in objects:
-        obj.data.polygons.foreach_set("select", numpy.zeros(len(obj.data.polygons), dtype=bool))
+    chosen = {obj.name: numpy.zeros(len(obj.data.polygons), dtype=bool) for obj in objects}
     context.scene.walkmesh_findings.clear()
     for kind, triangle, message in findings:
         item = context.scene.walkmesh_findings.add()
@@ -158,8 +157,27 @@ def validate_objects(context, objects, slope):
         if triangle >= 0:
             obj, polygon = faces[triangle]
             item.object_name, item.face = obj.name, polygon
-            obj.data.polygons[polygon].select = True
+            chosen[obj.name][polygon] = True
+    for obj in objects:
+        select_faces(obj.data, chosen[obj.name])
     return findings
+
+
+def select_faces(data, faces):
+    """Selects exactly the faces of the mask (and their vertices and edges, as edit mode wants)."""
+    data.polygons.foreach_set("select", faces)
+    corners = numpy.zeros(len(data.loops), dtype=numpy.int32)
+    data.loops.foreach_get("vertex_index", corners)
+    starts = numpy.zeros(len(data.polygons), dtype=numpy.int32)
+    totals = numpy.zeros(len(data.polygons), dtype=numpy.int32)
+    data.polygons.foreach_get("loop_start", starts)
+    data.polygons.foreach_get("loop_total", totals)
+    vertices = numpy.zeros(len(data.vertices), dtype=bool)
+    vertices[corners[numpy.repeat(faces, totals)]] = True
+    data.vertices.foreach_set("select", vertices)
+    edges = numpy.zeros(len(data.edges) * 2, dtype=numpy.int32)
+    data.edges.foreach_get("vertices", edges)
+    data.edges.foreach_set("select", vertices[edges].reshape(-1, 2).all(axis=1))
 
 
 class WALKMESH_OT_validate(bpy.types.Operator):
