@@ -31,7 +31,7 @@ static int bench_extract(const char *corpus)
         for (int run = 0; run < EXTRACT_RUNS; run++) {
             wm_mesh mesh;
             wm_mesh_init(&mesh);
-            if (wm_format_wmo.read(&ctx, path, &opts, &mesh)) {
+            if (wm_mesh_load(&ctx, path, wm_format_wmo.name, &opts, &mesh)) {
                 fprintf(stderr, "bench_wmo: %s\n", wm_ctx_message(&ctx));
                 return 1;
             }
@@ -72,7 +72,7 @@ static int bench_write(const char *out_dir)
     wm_options_init(&opts);
     long rss_before = bench_peak_rss_kb();
     double start = bench_now();
-    if (wm_format_wmo.write(&ctx, &mesh, root, &opts, 1)) {
+    if (wm_mesh_save(&ctx, &mesh, root, wm_format_wmo.name, &opts, 1)) {
         fprintf(stderr, "bench_wmo: %s\n", wm_ctx_message(&ctx));
         return 1;
     }
@@ -89,7 +89,7 @@ static int bench_write(const char *out_dir)
     wm_mesh back;
     wm_mesh_init(&back);
     start = bench_now();
-    if (wm_format_wmo.read(&ctx, root, &opts, &back)) {
+    if (wm_mesh_load(&ctx, root, wm_format_wmo.name, &opts, &back)) {
         fprintf(stderr, "bench_wmo: %s\n", wm_ctx_message(&ctx));
         return 1;
     }

@@ -35,6 +35,7 @@ const char *wm_result_name(wm_result result)
     case WM_ERR_INVALID: return "invalid";
     case WM_ERR_EXISTS: return "exists";
     case WM_ERR_OPTION: return "bad option";
+    case WM_ERR_NOT_FORMAT: return "not this format";
     }
     return "unknown";
 }

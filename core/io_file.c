@@ -1,3 +1,4 @@
+#include "wm_format.h"
 #include "wm_io.h"
 #include "wm_platform.h"
 
@@ -51,86 +52,12 @@ wm_result wm_file_read(wm_ctx *ctx, const char *path, uint8_t **out_data, size_t
     return WM_OK;
 }
 
-static wm_result write_failed(wm_ctx *ctx, const char *path, const char *what, char *tmp)
-{
-    wm_result r = wm_error(ctx, WM_ERR_IO, "%s: %s: %s", path, what, strerror(errno));
-    wm_platform_remove(tmp);
-    wm_free(ctx, tmp);
-    return r;
-}
-
-wm_result wm_file_sink_write(wm_file_sink *sink, const void *data, size_t size)
-{
-    const uint8_t *p = data;
-    while (sink->status == WM_OK && size > 0) {
-        ptrdiff_t n = wm_platform_write(sink->fd, p, size);
-        if (n <= 0) {
-            sink->error = errno;
-            sink->status = WM_ERR_IO;
-            break;
-        }
-        p += n;
-        size -= (size_t)n;
-    }
-    return sink->status;
-}
-
-wm_result wm_file_write_atomic_with(wm_ctx *ctx, const char *path, int overwrite, wm_file_producer produce,
-                                    void *user)
-{
-    if (!overwrite && wm_file_exists(path))
-        return wm_error(ctx, WM_ERR_EXISTS, "%s: exists already (use --force to overwrite)", path);
-    size_t plen = strlen(path);
-    char *tmp = wm_realloc_array(ctx, NULL, plen + 16, 1);
-    if (!tmp)
-        return WM_ERR_NOMEM;
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp-XXXXXX", 12);
-    wm_file_sink sink = {wm_platform_create_temp(tmp), WM_OK, 0};
-    if (sink.fd < 0) {
-        wm_result r = wm_error(ctx, WM_ERR_IO, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
-        wm_free(ctx, tmp);
-        return r;
-    }
-    wm_result r = produce(ctx, user, &sink);
-    if (r || sink.status) {
-        wm_platform_close(sink.fd);
-        if (sink.status) {
-            errno = sink.error;
-            return write_failed(ctx, path, "write failed", tmp);
-        }
-        wm_platform_remove(tmp);
-        wm_free(ctx, tmp);
-        return r;
-    }
-    if (wm_platform_finish_temp(sink.fd) != 0)
-        return write_failed(ctx, path, "cannot finish the temporary file", tmp);
-    if (!overwrite && wm_file_exists(path)) {
-        wm_platform_remove(tmp);
-        wm_free(ctx, tmp);
-        return wm_error(ctx, WM_ERR_EXISTS, "%s: exists already (use --force to overwrite)", path);
-    }
-    if (wm_platform_replace(tmp, path) != 0)
-        return write_failed(ctx, path, "cannot move the temporary file into place", tmp);
-    wm_free(ctx, tmp);
-    return WM_OK;
-}
-
-typedef struct bytes_view {
-    const void *data;
-    size_t size;
-} bytes_view;
-
-static wm_result produce_bytes(wm_ctx *ctx, void *user, wm_file_sink *sink)
-{
-    const bytes_view *v = user;
-    (void)ctx;
-    return wm_file_sink_write(sink, v->data, v->size);
-}
-
 wm_result wm_file_write_atomic(wm_ctx *ctx, const char *path, const void *data, size_t size, int overwrite)
 {
-    bytes_view v = {data, size};
-    return wm_file_write_atomic_with(ctx, path, overwrite, produce_bytes, &v);
+    wm_sink *sink = NULL;
+    wm_result r = wm_sink_open(ctx, path, overwrite, &sink);
+    if (!r && !(r = wm_sink_write(sink, NULL, data, size)))
+        r = wm_sink_commit(sink);
+    wm_sink_close(sink);
+    return r;
 }
-

@@ -26,7 +26,7 @@
 #ifdef _WIN32
 
 /* UTF-8 to a malloc'ed wide string; NULL (errno EINVAL or ENOMEM) when not valid UTF-8. */
-static wchar_t *widen(const char *text)
+wchar_t *wm_platform_widen(const char *text)
 {
     int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, text, -1, NULL, 0);
     if (n <= 0) {
@@ -42,9 +42,9 @@ static wchar_t *widen(const char *text)
     return wide;
 }
 
-static int open_wide(const char *path, int flags, int mode)
+int wm_platform_open_wide(const char *path, int flags, int mode)
 {
-    wchar_t *wide = widen(path);
+    wchar_t *wide = wm_platform_widen(path);
     if (!wide)
         return -1;
     int fd = _wopen(wide, flags | _O_BINARY | _O_NOINHERIT, mode);
@@ -54,7 +54,7 @@ static int open_wide(const char *path, int flags, int mode)
 
 int wm_platform_open_read(const char *path)
 {
-    return open_wide(path, _O_RDONLY, 0);
+    return wm_platform_open_wide(path, _O_RDONLY, 0);
 }
 
 int wm_platform_file_info(int fd, int *out_regular, uint64_t *out_size)
@@ -82,63 +82,15 @@ int wm_platform_close(int fd)
     return _close(fd);
 }
 
-int wm_platform_create_temp(char *path_template)
+int wm_platform_standard_stream(int output)
 {
-    static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-    size_t n = strlen(path_template);
-    if (n < 6 || strcmp(path_template + n - 6, "XXXXXX") != 0) {
-        errno = EINVAL;
-        return -1;
-    }
-    /* Names from the clock, the process and a counter; O_EXCL makes a clash a retry. */
-    static volatile LONG counter;
-    for (int attempt = 0; attempt < 100; attempt++) {
-        uint64_t seed = (uint64_t)GetTickCount64() * 2654435761u ^ (uint64_t)GetCurrentProcessId() << 20 ^
-                        (uint64_t)InterlockedIncrement(&counter) * 40503u;
-        for (size_t i = 0; i < 6; i++, seed /= 36)
-            path_template[n - 6 + i] = letters[seed % 36];
-        int fd = open_wide(path_template, _O_WRONLY | _O_CREAT | _O_EXCL, _S_IREAD | _S_IWRITE);
-        if (fd >= 0 || errno != EEXIST)
-            return fd;
-    }
-    return -1;
-}
-
-int wm_platform_finish_temp(int fd)
-{
-    return _close(fd);
-}
-
-static int set_errno_from_windows(void)
-{
-    switch (GetLastError()) {
-    case ERROR_FILE_NOT_FOUND:
-    case ERROR_PATH_NOT_FOUND: errno = ENOENT; break;
-    case ERROR_ACCESS_DENIED:
-    case ERROR_SHARING_VIOLATION: errno = EACCES; break;
-    case ERROR_ALREADY_EXISTS:
-    case ERROR_FILE_EXISTS: errno = EEXIST; break;
-    default: errno = EIO; break;
-    }
-    return -1;
-}
-
-int wm_platform_replace(const char *from, const char *to)
-{
-    wchar_t *wide_from = widen(from), *wide_to = widen(to);
-    int r = -1;
-    if (wide_from && wide_to)
-        r = MoveFileExW(wide_from, wide_to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)
-                ? 0
-                : set_errno_from_windows();
-    free(wide_from);
-    free(wide_to);
-    return r;
+    _setmode(output ? 1 : 0, _O_BINARY);
+    return output ? 1 : 0;
 }
 
 int wm_platform_remove(const char *path)
 {
-    wchar_t *wide = widen(path);
+    wchar_t *wide = wm_platform_widen(path);
     if (!wide)
         return -1;
     int r = _wremove(wide);
@@ -148,7 +100,7 @@ int wm_platform_remove(const char *path)
 
 int wm_platform_path_kind(const char *path)
 {
-    wchar_t *wide = widen(path);
+    wchar_t *wide = wm_platform_widen(path);
     struct _stat64 st;
     int r = wide && _wstat64(wide, &st) == 0;
     free(wide);
@@ -159,7 +111,7 @@ int wm_platform_path_kind(const char *path)
 
 FILE *wm_platform_fopen(const char *path, const char *mode)
 {
-    wchar_t *wide = widen(path), *wide_mode = widen(mode);
+    wchar_t *wide = wm_platform_widen(path), *wide_mode = wm_platform_widen(mode);
     FILE *f = wide && wide_mode ? _wfopen(wide, wide_mode) : NULL;
     free(wide);
     free(wide_mode);
@@ -218,28 +170,9 @@ int wm_platform_close(int fd)
     return close(fd);
 }
 
-int wm_platform_create_temp(char *path_template)
+int wm_platform_standard_stream(int output)
 {
-    return mkstemp(path_template);
-}
-
-int wm_platform_finish_temp(int fd)
-{
-    /* mkstemp creates 0600; give the file the permissions a new file gets. */
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0) {
-        int saved = errno;
-        close(fd);
-        errno = saved;
-        return -1;
-    }
-    return close(fd);
-}
-
-int wm_platform_replace(const char *from, const char *to)
-{
-    return rename(from, to);
+    return output ? 1 : 0;
 }
 
 int wm_platform_remove(const char *path)

@@ -17,14 +17,15 @@ typedef enum wm_result {
     WM_OK = 0,
     WM_ERR_IO,          /* file could not be opened, read or written */
     WM_ERR_TRUNCATED,   /* data ends before a structure it announces */
-    WM_ERR_CORRUPT,     /* data contradicts the format (bad magic, index out of range, ...) */
+    WM_ERR_CORRUPT,     /* data of the format contradicts it (index out of range, sizes, ...) */
     WM_ERR_LIMIT,       /* a count or size exceeds the context's limits */
     WM_ERR_NOMEM,       /* allocation failed */
     WM_ERR_UNSUPPORTED, /* valid but not handled (version, operation not offered by the format) */
     WM_ERR_AMBIGUOUS,   /* several formats claim the input equally */
     WM_ERR_INVALID,     /* bad argument or invalid mesh given by the caller */
     WM_ERR_EXISTS,      /* output exists and overwriting was not allowed */
-    WM_ERR_OPTION       /* a module option has a value the module does not accept */
+    WM_ERR_OPTION,      /* a module option has a value the module does not accept */
+    WM_ERR_NOT_FORMAT   /* the data is not this format at all (wrong magic, no format recognises it) */
 } wm_result;
 
 typedef struct wm_allocator {

@@ -29,9 +29,11 @@ typedef struct wm_options {
     float walkable_slope;     /* degrees; < 0: not used */
     float weld_tolerance;     /* < 0: module default */
     const char *base_path;    /* --base: existing file whose other content is kept */
-    const char *source_path;  /* convert: the input file; a writer of the same format may
-                                 re-read it natively to keep what the neutral mesh cannot hold
-                                 (hooks, untouched derived data) */
+    /* convert: the input's bytes and format. A writer whose own format is source_format
+     * may decode source natively to keep what the neutral mesh cannot hold (hooks,
+     * untouched derived data); it never reads files for it. NULL: no source. */
+    const struct wm_input *source;
+    const struct wm_format *source_format;
     /* module-specific options as name/value pairs (value "1" for flags) */
     const char *names[WM_MAX_OPTIONS];
     const char *values[WM_MAX_OPTIONS];
@@ -74,24 +76,73 @@ WM_API void wm_report_finding(wm_report *report, wm_severity severity, const cha
 #endif
     ;
 
+/* An input in memory: what every read, info and validate hook gets. core/ reads files and
+ * standard input (wm_input_load); a module never opens its main input itself. */
+typedef struct wm_input {
+    const uint8_t *data;
+    size_t size;
+    const char *name; /* for messages and the extension: the path, "-", or a caller's name */
+    const char *path; /* the file the bytes came from (side files sit beside it); NULL: memory or stdin */
+    uint8_t *owned;   /* the buffer wm_input_free releases (NULL: the caller's bytes) */
+} wm_input;
+
+/* Reads path ("-": standard input) into *out; free with wm_input_free. Errors name the path. */
+WM_API wm_result wm_input_load(wm_ctx *ctx, const char *path, wm_input *out);
+/* Borrows bytes held by the caller (nothing is copied; name may be NULL). */
+WM_API void wm_input_borrow(wm_input *out, const void *data, size_t size, const char *name);
+WM_API void wm_input_free(wm_ctx *ctx, wm_input *in);
+/* A side file that sits beside the input (a WMO root's groups, a group's root): reads the
+ * file named file_name (no folder) in the input's folder. *out_path (may be NULL) gets its
+ * path and *out_data its bytes, both freed with wm_free. WM_ERR_UNSUPPORTED when the input
+ * has no folder (memory, standard input), WM_ERR_IO when the file is missing or unreadable. */
+WM_API wm_result wm_input_beside(wm_ctx *ctx, const wm_input *in, const char *file_name, char **out_path,
+                                 uint8_t **out_data, size_t *out_size);
+
+/* Where a write hook puts its bytes: one main output and, for multi-file formats (OBJ +
+ * MTL, glTF + BIN, WMO root + groups), side outputs named after the main one. core/ owns
+ * the files: every output goes to a temporary beside its target, and all are moved into
+ * place together, or none (wm_sink_commit). */
+typedef struct wm_sink wm_sink;
+/* The main output's path as given ("-": standard output); a writer takes the stem for
+ * references inside the file (mtllib, buffer uri) and for the file kind (.pwk). */
+WM_API const char *wm_sink_path(const wm_sink *sink);
+/* Appends bytes to the main output (suffix NULL) or to the side output named <stem><suffix>
+ * beside it ("<stem>" = the main file name without its extension; suffix e.g. ".mtl" or
+ * "_000.wmo"). Side outputs are refused for standard output. */
+WM_API wm_result wm_sink_write(wm_sink *sink, const char *suffix, const void *data, size_t size);
+/* A writer whose format usually holds something (WM_CAN_*) but whose output this time
+ * does not (PLY and STL through the interchange module: no transition lines) says so;
+ * the convert driver then names what was lost. */
+WM_API void wm_sink_set_lacking(wm_sink *sink, unsigned capabilities);
+WM_API unsigned wm_sink_lacking(const wm_sink *sink);
+/* Opens a sink for path ("-": standard output). Without overwrite an existing target is
+ * refused here and never replaced at commit (WM_ERR_EXISTS). */
+WM_API wm_result wm_sink_open(wm_ctx *ctx, const char *path, int overwrite, wm_sink **out);
+/* Syncs every output and moves them all into place, with SIGINT/SIGTERM held off. */
+WM_API wm_result wm_sink_commit(wm_sink *sink);
+/* Frees the sink; an uncommitted sink's temporaries are removed, the targets untouched. */
+WM_API void wm_sink_close(wm_sink *sink);
+
+/* What the neutral mesh carries into a format (declared by each descriptor). */
+enum { WM_CAN_TRANSITIONS = 1u << 0 /* the written file keeps edge transitions */ };
+
 typedef struct wm_format {
     const char *name;            /* short id: "bwm", "nwn2", "wmo", "assimp" */
     const char *description;
     const char *const *extensions; /* NULL-terminated, lower case, no dot */
-    /* 0..100: how sure the module is that these bytes (first up to 4 KiB,
-     * whole size given separately) are its format. NULL: never probes. */
-    int (*probe)(const uint8_t *head, size_t head_size, uint64_t file_size, const char *path);
-    wm_result (*read)(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out);
-    wm_result (*write)(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts, int overwrite);
-    /* Format-specific facts (counts, trees, packets...). NULL: none. */
-    wm_result (*info)(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report);
+    unsigned capabilities;        /* WM_CAN_* */
+    /* 0..100: how sure the module is that the input (whole, in memory; its name for the
+     * extension) is its format. NULL: never probes. */
+    int (*probe)(const wm_input *in);
+    /* The mesh; facts (may be NULL) also gets the format's own facts (counts, trees,
+     * packets...) from the same decoding. On error *out is left empty. */
+    wm_result (*read)(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out, wm_report *facts);
+    /* Writes the mesh into the sink (the caller commits it). */
+    wm_result (*write)(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wm_options *opts);
     /* Invariant checks; findings go to the report. Returns WM_OK when the
      * check ran (even with findings). NULL: not offered. */
-    wm_result (*validate)(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report);
+    wm_result (*validate)(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_report *report);
     const wm_option_desc *options; /* terminated by a {NULL} entry; may be NULL */
-    /* read and info in one pass, the file read and decoded once (what `walkmesh info`
-     * needs). NULL: read, then info. On error *out is left empty. */
-    wm_result (*read_info)(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out, wm_report *report);
 } wm_format;
 
 /* Registry (formats/registry.c). */
@@ -100,16 +151,13 @@ WM_API const wm_format *wm_format_by_name(const char *name);
 /* Matches the path's extension (after the last '.', case-insensitive).
  * Several matches -> WM_ERR_AMBIGUOUS; none -> WM_ERR_UNSUPPORTED. */
 WM_API wm_result wm_format_by_extension(wm_ctx *ctx, const char *path, int for_writing, const wm_format **out);
-/* Probes a file's content with every module that can read; the single best
- * score wins, a tie at the top is WM_ERR_AMBIGUOUS. */
-WM_API wm_result wm_format_probe(wm_ctx *ctx, const char *path, const wm_format **out);
-/* Same on bytes already in memory. */
-WM_API wm_result wm_format_probe_memory(wm_ctx *ctx, const uint8_t *head, size_t head_size, uint64_t file_size,
-                                 const char *path, const wm_format *const *candidates, size_t candidate_count,
-                                 const wm_format **out);
-/* For reading: extension first (probing among the extension's formats when
- * several share it), then probing. */
-WM_API wm_result wm_format_detect(wm_ctx *ctx, const char *path, const wm_format **out);
+/* Probes an input with the candidates (NULL: every module that can read); the single
+ * best score wins, a tie at the top is WM_ERR_AMBIGUOUS, none WM_ERR_NOT_FORMAT. */
+WM_API wm_result wm_format_probe(wm_ctx *ctx, const wm_input *in, const wm_format *const *candidates,
+                                 size_t candidate_count, const wm_format **out);
+/* For reading: the input name's extension first (probing among the extension's formats
+ * when several share it), then probing. */
+WM_API wm_result wm_format_detect(wm_ctx *ctx, const wm_input *in, const wm_format **out);
 
 #ifdef __cplusplus
 }

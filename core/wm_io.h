@@ -85,24 +85,10 @@ WM_API void wm_patch_u32(wm_buffer *buf, size_t offset, uint32_t v);
 /* Reads a whole file, refusing files over ctx->limits.max_bytes.
  * Free *out_data with wm_free. Errors name the path. */
 WM_API wm_result wm_file_read(wm_ctx *ctx, const char *path, uint8_t **out_data, size_t *out_size);
-/* Writes to "path.tmp-XXXXXX" in the same folder, then renames over path.
- * With overwrite == 0 an existing path is refused (WM_ERR_EXISTS). On any
- * failure the temporary file is removed and path is untouched. */
+/* Writes one file all or nothing (a wm_sink with one output, see wm_format.h). With
+ * overwrite == 0 an existing path is refused (WM_ERR_EXISTS), also one that appears
+ * meanwhile. On any failure path is untouched and no temporary remains. */
 WM_API wm_result wm_file_write_atomic(wm_ctx *ctx, const char *path, const void *data, size_t size, int overwrite);
-/* Streaming form of wm_file_write_atomic: produce() writes the contents
- * piece by piece with wm_file_sink_write (no whole file image in memory).
- * An error from produce() or from a write removes the temporary file and
- * leaves path untouched; the write error is reported with the path. */
-typedef struct wm_file_sink {
-    int fd;
-    wm_result status; /* sticky: WM_ERR_IO after a failed write */
-    int error;        /* errno of the failed write */
-} wm_file_sink;
-typedef wm_result (*wm_file_producer)(wm_ctx *ctx, void *user, wm_file_sink *sink);
-WM_API wm_result wm_file_write_atomic_with(wm_ctx *ctx, const char *path, int overwrite, wm_file_producer produce,
-                                           void *user);
-/* Appends bytes to the file; returns (and keeps) WM_ERR_IO once a write failed. */
-WM_API wm_result wm_file_sink_write(wm_file_sink *sink, const void *data, size_t size);
 WM_API int wm_file_exists(const char *path);
 /* The file name part of a path: after the last '/' (on Windows also '\\' or a drive's ':'). */
 WM_API const char *wm_path_file_name(const char *path);

@@ -25,7 +25,10 @@ WM_API wm_result wm_mesh_load(wm_ctx *ctx, const char *path, const char *format,
 WM_API wm_result wm_mesh_load_memory(wm_ctx *ctx, const void *data, size_t size, const char *name,
                                      const char *format, const wm_options *opts, wm_mesh *out);
 /* Writes mesh to path ("-": standard output) as format (NULL: from the path's extension).
- * Without overwrite an existing output is never replaced (WM_ERR_EXISTS). */
+ * Without overwrite an existing output is never replaced (WM_ERR_EXISTS). With
+ * opts->source set (a conversion: the input and its format), a writer of the input's own
+ * format keeps what the mesh cannot hold, and transitions the format cannot hold are
+ * named in a warning. */
 WM_API wm_result wm_mesh_save(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const char *format,
                               const wm_options *opts, int overwrite);
 /* Reads in (format from, NULL: detect) and writes out (format to, NULL: from out's
@@ -41,6 +44,17 @@ WM_API wm_result wm_info(wm_ctx *ctx, const char *path, const char *format, cons
  * has none); findings go to report. WM_OK when the check ran, whatever it found. */
 WM_API wm_result wm_validate(wm_ctx *ctx, const char *path, const char *format, const wm_options *opts,
                              wm_report *report);
+
+/* The read step on an input already in memory (wm_input_load, wm_input_borrow): format
+ * NULL detects; facts (may be NULL) gets the format's own facts from the same decoding;
+ * *used (may be NULL) the format that read it. */
+WM_API wm_result wm_mesh_read_input(wm_ctx *ctx, const wm_input *in, const char *format, const wm_options *opts,
+                                    wm_mesh *out, wm_report *facts, const wm_format **used);
+/* wm_info and wm_validate that also say which format read the file (*used may be NULL). */
+WM_API wm_result wm_info_format(wm_ctx *ctx, const char *path, const char *format, const wm_options *opts,
+                                wm_mesh *mesh, wm_report *report, const wm_format **used);
+WM_API wm_result wm_validate_format(wm_ctx *ctx, const char *path, const char *format, const wm_options *opts,
+                                    wm_report *report, const wm_format **used);
 
 #ifdef __cplusplus
 }

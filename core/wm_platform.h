@@ -16,19 +16,49 @@ int wm_platform_file_info(int fd, int *out_regular, uint64_t *out_size);
 ptrdiff_t wm_platform_read(int fd, void *buffer, size_t size);
 ptrdiff_t wm_platform_write(int fd, const void *buffer, size_t size);
 int wm_platform_close(int fd);
+/* The descriptor of standard input (0) or output (1), switched to binary where that matters. */
+int wm_platform_standard_stream(int output);
 
-/* Creates a new file from a template ending in "XXXXXX" (replaced in place), open for
- * binary writing; -1 with errno set on failure. */
-int wm_platform_create_temp(char *path_template);
-/* Gives a finished temporary file the permissions a new file gets, and closes it. */
-int wm_platform_finish_temp(int fd);
-/* Moves `from` to `to` in one step, replacing `to` when it exists. */
-int wm_platform_replace(const char *from, const char *to);
+/* Output files, written as temporaries and placed when complete (core/io_sink.c).
+ * Opens a temporary for binary writing in target's folder: unnamed where the system
+ * offers it (Linux O_TMPFILE: nothing is left behind, even after SIGKILL), else named
+ * "<target>.tmp-XXXXXX", that name in *out_temp (malloc'ed; NULL for an unnamed one).
+ * -1 with errno set on failure. */
+int wm_platform_temp_open(const char *target, char **out_temp);
+/* Syncs the file's data to the disk, gives it the permissions a new file gets and closes it
+ * (a named temporary) or keeps it open (an unnamed one, placed from its descriptor). */
+int wm_platform_temp_finish(int fd, const char *temp);
+/* Gives an unnamed temporary a name beside target ("<target>.tmp-XXXXXX", malloc'ed into
+ * *out_temp) and closes it; a named one is only closed. */
+int wm_platform_temp_name(int fd, const char *target, char **out_temp);
+/* Moves the named temporary to target in one step. replace == 0: fails with EEXIST when
+ * target exists, also when it appears meanwhile (no check-then-rename race). */
+int wm_platform_place(const char *temp, const char *target, int replace);
+/* Places an unnamed temporary at target without replacing (EEXIST when it exists). */
+int wm_platform_place_unnamed(int fd, const char *target);
+int wm_platform_close_quietly(int fd);
 int wm_platform_remove(const char *path);
+/* While a temporary is registered, SIGINT and SIGTERM remove every registered temporary
+ * (async-signal-safe), then do what they did before (end the process by default). The
+ * string must stay valid until unregistered. Returns a slot, or -1 (not registered). */
+int wm_platform_cleanup_register(const char *temp);
+void wm_platform_cleanup_unregister(int slot);
+/* Holds SIGINT and SIGTERM off in the calling thread (hold != 0) or lets them through. */
+void wm_platform_hold_signals(int hold);
+/* Whether SIGINT or SIGTERM arrived while temporaries were registered (and the process
+ * went on: a handler of the caller's ran instead of the default). */
+int wm_platform_interrupted(void);
 
 enum { WM_PATH_MISSING = 0, WM_PATH_FILE, WM_PATH_OTHER };
 /* What the path names: nothing, a regular file, or something else (folder, FIFO, device). */
 int wm_platform_path_kind(const char *path);
+#ifdef _WIN32
+#include <wchar.h>
+/* UTF-8 to a malloc'ed wide string; NULL (errno EINVAL or ENOMEM) when not valid UTF-8. */
+wchar_t *wm_platform_widen(const char *text);
+/* _wopen of a UTF-8 path, binary and not inherited. */
+int wm_platform_open_wide(const char *path, int flags, int mode);
+#endif
 /* fopen() for a UTF-8 path. */
 FILE *wm_platform_fopen(const char *path, const char *mode);
 

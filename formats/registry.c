@@ -2,10 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "wm_format.h"
 #include "wm_io.h"
-#include "wm_platform.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -86,18 +84,21 @@ wm_result wm_format_by_extension(wm_ctx *ctx, const char *path, int for_writing,
     return WM_OK;
 }
 
-wm_result wm_format_probe_memory(wm_ctx *ctx, const uint8_t *head, size_t head_size, uint64_t file_size,
-                                 const char *path, const wm_format *const *candidates, size_t candidate_count,
-                                 const wm_format **out)
+wm_result wm_format_probe(wm_ctx *ctx, const wm_input *in, const wm_format *const *candidates,
+                          size_t candidate_count, const wm_format **out)
 {
     *out = NULL;
+    if (!candidates) {
+        candidates = registry;
+        candidate_count = sizeof registry / sizeof registry[0];
+    }
     int best = 0;
     const wm_format *winner = NULL, *tied = NULL;
     for (size_t i = 0; i < candidate_count; i++) {
         const wm_format *f = candidates[i];
         if (!f->probe || !f->read)
             continue;
-        int score = f->probe(head, head_size, file_size, path);
+        int score = f->probe(in);
         if (score > best) {
             best = score;
             winner = f;
@@ -107,44 +108,22 @@ wm_result wm_format_probe_memory(wm_ctx *ctx, const uint8_t *head, size_t head_s
         }
     }
     if (!winner)
-        return wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: not a format walkmesh recognises (see 'walkmesh formats')", path);
+        return wm_error(ctx, WM_ERR_NOT_FORMAT, "%s: not a format walkmesh recognises (see 'walkmesh formats')",
+                        in->name);
     if (tied)
-        return wm_error(ctx, WM_ERR_AMBIGUOUS, "%s: could be '%s' or '%s' (both score %d): name one with --from", path,
-                        winner->name, tied->name, best);
+        return wm_error(ctx, WM_ERR_AMBIGUOUS, "%s: could be '%s' or '%s' (both score %d): name one with --from",
+                        in->name, winner->name, tied->name, best);
     *out = winner;
     return WM_OK;
 }
 
-static wm_result probe_file(wm_ctx *ctx, const char *path, const wm_format *const *candidates, size_t count,
-                            const wm_format **out)
-{
-    if (wm_platform_path_kind(path) == WM_PATH_OTHER) /* a FIFO would block fopen */
-        return wm_error(ctx, WM_ERR_IO, "%s: not a regular file", path);
-    FILE *f = wm_platform_fopen(path, "rb");
-    if (!f)
-        return wm_error(ctx, WM_ERR_IO, "%s: cannot open", path);
-    uint8_t head[4096];
-    size_t got = fread(head, 1, sizeof head, f);
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fclose(f);
-    return wm_format_probe_memory(ctx, head, got, size > 0 ? (uint64_t)size : 0, path, candidates, count, out);
-}
-
-wm_result wm_format_probe(wm_ctx *ctx, const char *path, const wm_format **out)
-{
-    return probe_file(ctx, path, registry, sizeof registry / sizeof registry[0], out);
-}
-
-wm_result wm_format_detect(wm_ctx *ctx, const char *path, const wm_format **out)
+wm_result wm_format_detect(wm_ctx *ctx, const wm_input *in, const wm_format **out)
 {
     const wm_format *found[16];
-    size_t n = matching_formats(path, 0, found, 16);
+    size_t n = matching_formats(in->name, 0, found, 16);
     if (n == 1) {
         *out = found[0];
         return WM_OK;
     }
-    if (n > 1)
-        return probe_file(ctx, path, found, n, out);
-    return wm_format_probe(ctx, path, out);
+    return wm_format_probe(ctx, in, n > 1 ? found : NULL, n, out);
 }

@@ -34,7 +34,7 @@ static uint32_t count_surface(const wm_mesh *m, const char *name, uint32_t *walk
 static void read_sample(wm_ctx *ctx, const char *name, const wm_options *opts, wm_mesh *m)
 {
     char *path = wmt_sample_path(name);
-    wm_result r = assimp()->read(ctx, path, opts, m);
+    wm_result r = wm_mesh_load(ctx, path, assimp()->name, opts, m);
     if (r)
         fail_msg("%s: %s", path, ctx->message);
     free(path);
@@ -67,7 +67,7 @@ static void obj_usemtl_groups_become_surfaces(void **state)
 
     wmt_ctx_init(&ctx);
     char *mixed = wmt_test_data_path("mixed_materials.obj");
-    assert_int_equal(assimp()->read(&ctx, mixed, NULL, &m), WM_OK);
+    assert_int_equal(wm_mesh_load(&ctx, mixed, assimp()->name, NULL, &m), WM_OK);
     assert_int_equal(count_surface(&m, "grass", NULL), 2); /* wok_Grass */
     assert_int_equal(count_surface(&m, "lava", &walkable), 2); /* "15" is the KotOR lava row */
     assert_int_equal(walkable, 0);
@@ -85,7 +85,7 @@ static void gltf_node_transform_is_baked(void **state)
     wmt_ctx_init(&ctx);
     char *path = wmt_test_data_path("rotated_quad.gltf");
     wm_mesh m;
-    assert_int_equal(assimp()->read(&ctx, path, NULL, &m), WM_OK);
+    assert_int_equal(wm_mesh_load(&ctx, path, assimp()->name, NULL, &m), WM_OK);
     /* Node: rotate 90 degrees about +Y ((x,y,z) -> (z,y,-x)), then translate (10,0,5);
      * then glTF Y-up to game Z-up ((x,y,z) -> (x,-z,y)). The quad's corners
      * (0,0,0) (1,0,0) (1,0,-1) (0,0,-1) land on: */
@@ -151,10 +151,10 @@ static void gltf_obj_gltf_round_trip(void **state)
     char *obj = wmt_join(dir, "court.obj"), *gltf = wmt_join(dir, "court.gltf");
     wm_mesh source, via_obj, back;
     read_sample(&ctx, "courtyard.gltf", NULL, &source);
-    assert_int_equal(assimp()->write(&ctx, &source, obj, NULL, 0), WM_OK);
-    assert_int_equal(assimp()->read(&ctx, obj, NULL, &via_obj), WM_OK);
-    assert_int_equal(assimp()->write(&ctx, &via_obj, gltf, NULL, 0), WM_OK);
-    assert_int_equal(assimp()->read(&ctx, gltf, NULL, &back), WM_OK);
+    assert_int_equal(wm_mesh_save(&ctx, &source, obj, assimp()->name, NULL, 0), WM_OK);
+    assert_int_equal(wm_mesh_load(&ctx, obj, assimp()->name, NULL, &via_obj), WM_OK);
+    assert_int_equal(wm_mesh_save(&ctx, &via_obj, gltf, assimp()->name, NULL, 0), WM_OK);
+    assert_int_equal(wm_mesh_load(&ctx, gltf, assimp()->name, NULL, &back), WM_OK);
     assert_same_triangles(&source, &via_obj, 1e-5f);
     assert_same_triangles(&source, &back, 1e-5f);
     float lo[3], hi[3], lo2[3], hi2[3];
@@ -211,9 +211,9 @@ static void up_axis_and_walkability_overrides(void **state)
     m.walkable[0] = (uint8_t)!m.walkable[0];
     char *dir = wmt_make_temp_dir();
     char *out = wmt_join(dir, "o.obj");
-    assert_int_equal(assimp()->write(&ctx, &m, out, &opts, 0), WM_OK);
+    assert_int_equal(wm_mesh_save(&ctx, &m, out, assimp()->name, &opts, 0), WM_OK);
     wm_mesh back;
-    assert_int_equal(assimp()->read(&ctx, out, &opts, &back), WM_OK);
+    assert_int_equal(wm_mesh_load(&ctx, out, assimp()->name, &opts, &back), WM_OK);
     assert_same_triangles(&m, &back, 0);
     wm_mesh_free(&ctx, &back);
     wm_mesh_free(&ctx, &m);
@@ -251,16 +251,16 @@ static void broken_inputs_fail_with_the_line(void **state)
     wm_mesh m;
     const char *cut_vertex = "v 0 0 0\nv 1 0 0\nv 1 0";
     wmt_write_file(path, cut_vertex, strlen(cut_vertex));
-    assert_int_equal(assimp()->read(&ctx, path, NULL, &m), WM_ERR_CORRUPT);
+    assert_int_equal(wm_mesh_load(&ctx, path, assimp()->name, NULL, &m), WM_ERR_CORRUPT);
     assert_non_null(strstr(ctx.message, "line 3"));
     assert_non_null(strstr(ctx.message, path));
     const char *bad_index = "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 2 4\n";
     wmt_write_file(path, bad_index, strlen(bad_index));
-    assert_int_equal(assimp()->read(&ctx, path, NULL, &m), WM_ERR_CORRUPT);
+    assert_int_equal(wm_mesh_load(&ctx, path, assimp()->name, NULL, &m), WM_ERR_CORRUPT);
     assert_non_null(strstr(ctx.message, "line 4: face refers to vertex 4 but only 3 are defined"));
     const char *no_faces = "v 0 0 0\n";
     wmt_write_file(path, no_faces, strlen(no_faces));
-    assert_int_equal(assimp()->read(&ctx, path, NULL, &m), WM_ERR_CORRUPT);
+    assert_int_equal(wm_mesh_load(&ctx, path, assimp()->name, NULL, &m), WM_ERR_CORRUPT);
     wmt_remove_tree(dir);
     free(path);
     free(dir);
@@ -293,9 +293,9 @@ static void transitions_survive_obj_and_gltf(void **state)
     char *dir = wmt_make_temp_dir();
     for (int i = 0; i < 2; i++) {
         char *path = wmt_join(dir, names[i]);
-        assert_int_equal(assimp()->write(&ctx, &m, path, NULL, 0), WM_OK);
+        assert_int_equal(wm_mesh_save(&ctx, &m, path, assimp()->name, NULL, 0), WM_OK);
         wm_mesh back;
-        assert_int_equal(assimp()->read(&ctx, path, NULL, &back), WM_OK);
+        assert_int_equal(wm_mesh_load(&ctx, path, assimp()->name, NULL, &back), WM_OK);
         assert_int_equal(back.triangle_count, m.triangle_count);
         uint32_t found = 0;
         for (uint32_t t = 0; t < back.triangle_count; t++)
@@ -333,9 +333,9 @@ static void stl_of_a_mesh_with_transitions_reads_back(void **state)
     m.transitions[0] = 3;
     char *dir = wmt_make_temp_dir();
     char *stl = wmt_join(dir, "rooms.stl");
-    assert_int_equal(assimp()->write(&ctx, &m, stl, NULL, 0), WM_OK);
+    assert_int_equal(wm_mesh_save(&ctx, &m, stl, assimp()->name, NULL, 0), WM_OK);
     wm_mesh back;
-    if (assimp()->read(&ctx, stl, NULL, &back) != WM_OK)
+    if (wm_mesh_load(&ctx, stl, assimp()->name, NULL, &back) != WM_OK)
         fail_msg("the STL written does not read back: %s", wm_ctx_message(&ctx));
     assert_int_equal(back.triangle_count, m.triangle_count);
     wm_mesh_free(&ctx, &back);
@@ -363,7 +363,7 @@ static void gltf_names_are_utf8(void **state)
     strcpy(m.object_names[1], "caf\xc3\xa9");
     char *dir = wmt_make_temp_dir();
     char *gltf = wmt_join(dir, "names.gltf");
-    assert_int_equal(assimp()->write(&ctx, &m, gltf, NULL, 0), WM_OK);
+    assert_int_equal(wm_mesh_save(&ctx, &m, gltf, assimp()->name, NULL, 0), WM_OK);
     size_t size;
     char *text = (char *)wmt_read_file(gltf, &size);
     text = realloc(text, size + 1);
@@ -398,7 +398,7 @@ static void failed_main_file_leaves_no_side_file(void **state)
         char *dir = wmt_make_temp_dir();
         char *main_path = wmt_join(dir, names[i][0]), *side_path = wmt_join(dir, names[i][1]);
         assert_int_equal(mkdir(main_path, 0755), 0);
-        assert_int_not_equal(assimp()->write(&ctx, &m, main_path, NULL, 1), WM_OK);
+        assert_int_not_equal(wm_mesh_save(&ctx, &m, main_path, assimp()->name, NULL, 1), WM_OK);
         if (wm_file_exists(side_path))
             fail_msg("%s left behind after %s failed", names[i][1], names[i][0]);
         wmt_remove_tree(dir);

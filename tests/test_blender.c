@@ -155,10 +155,7 @@ static void read_mesh(const char *path, const wm_options *opts, wm_mesh *out)
 {
     wm_ctx ctx;
     wmt_ctx_init(&ctx);
-    const wm_format *format;
-    wm_result r = wm_format_detect(&ctx, path, &format);
-    if (!r)
-        r = format->read(&ctx, path, opts, out);
+    wm_result r = wm_mesh_load(&ctx, path, NULL, opts, out);
     if (r)
         fail_msg("%s: %s", path, ctx.message);
 }

@@ -145,12 +145,11 @@ static tri_row *mesh_rows(const wm_mesh *m)
 static void load_mesh(const char *path, wm_mesh *m)
 {
     wm_ctx ctx;
-    const wm_format *fmt = NULL;
     wm_options opts;
     wmt_ctx_init(&ctx);
     wm_options_init(&opts);
     wm_mesh_init(m);
-    if (wm_format_detect(&ctx, path, &fmt) || fmt->read(&ctx, path, &opts, m)) fail_msg("%s", wm_ctx_message(&ctx));
+    if (wm_mesh_load(&ctx, path, NULL, &opts, m)) fail_msg("%s", wm_ctx_message(&ctx));
 }
 
 static void test_obj_to_wok_to_obj_on_samples(void **state)

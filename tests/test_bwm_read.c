@@ -272,7 +272,7 @@ static void test_bad_magic_and_face_index(void **state)
     bwm_file f;
     wmt_ctx_init(&ctx);
     data[0] = 'X';
-    assert_int_equal(bwm_parse(&ctx, data, size, "x.wok", &f), WM_ERR_CORRUPT);
+    assert_int_equal(bwm_parse(&ctx, data, size, "x.wok", &f), WM_ERR_NOT_FORMAT);
     assert_non_null(strstr(wm_ctx_message(&ctx), "magic"));
     data[0] = 'B';
     uint32_t face_offset = wm_le32(data + 0x54);

@@ -134,15 +134,19 @@ typedef struct piecewise {
     int fail;
 } piecewise;
 
-static wm_result write_pieces(wm_ctx *ctx, void *user, wm_file_sink *sink)
+static wm_result write_pieces(wm_ctx *ctx, const char *path, int overwrite, const piecewise *p)
 {
-    const piecewise *p = user;
-    for (int i = 0; i < p->pieces; i++) {
+    wm_sink *sink = NULL;
+    wm_result r = wm_sink_open(ctx, path, overwrite, &sink);
+    for (int i = 0; !r && i < p->pieces; i++) {
         char text[16];
         int n = snprintf(text, sizeof text, "piece %d ", i);
-        if (wm_file_sink_write(sink, text, (size_t)n)) return sink->status;
+        r = wm_sink_write(sink, NULL, text, (size_t)n);
     }
-    return p->fail ? wm_error(ctx, WM_ERR_LIMIT, "given up") : WM_OK;
+    if (!r && p->fail) r = wm_error(ctx, WM_ERR_LIMIT, "given up");
+    if (!r) r = wm_sink_commit(sink);
+    wm_sink_close(sink);
+    return r;
 }
 
 static void streamed_write_is_atomic_too(void **state)
@@ -153,7 +157,7 @@ static void streamed_write_is_atomic_too(void **state)
     char *dir = wmt_make_temp_dir();
     char *path = wmt_join(dir, "out.bin");
     piecewise ok = {3, 0}, failing = {5, 1};
-    assert_int_equal(wm_file_write_atomic_with(&ctx, path, 0, write_pieces, &ok), WM_OK);
+    assert_int_equal(write_pieces(&ctx, path, 0, &ok), WM_OK);
     size_t size;
     uint8_t *data = wmt_read_file(path, &size);
     const char expected[] = "piece 0 piece 1 piece 2 ";
@@ -161,14 +165,14 @@ static void streamed_write_is_atomic_too(void **state)
     assert_memory_equal(data, expected, size);
     free(data);
     /* a producer that fails after writing part of the file: the old file stays, no temporary is left */
-    assert_int_equal(wm_file_write_atomic_with(&ctx, path, 1, write_pieces, &failing), WM_ERR_LIMIT);
+    assert_int_equal(write_pieces(&ctx, path, 1, &failing), WM_ERR_LIMIT);
     assert_string_equal(ctx.message, "given up");
     data = wmt_read_file(path, &size);
     assert_int_equal(size, strlen(expected));
     assert_memory_equal(data, expected, size);
     free(data);
     assert_int_equal(count_entries(dir), 1);
-    assert_int_equal(wm_file_write_atomic_with(&ctx, path, 0, write_pieces, &ok), WM_ERR_EXISTS);
+    assert_int_equal(write_pieces(&ctx, path, 0, &ok), WM_ERR_EXISTS);
     wmt_remove_tree(dir);
     free(path);
     free(dir);

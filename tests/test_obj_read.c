@@ -96,7 +96,7 @@ static void every_obj_model_reads_as_assimp_reads_it(void **state)
         wm_ctx ctx;
         wmt_ctx_init(&ctx);
         wm_mesh m;
-        wm_result r = format->read(&ctx, files[i], NULL, &m);
+        wm_result r = wm_mesh_load(&ctx, files[i], format->name, NULL, &m);
         if (r) {
             /* Assimp reads some malformed numbers ("3.1+e2") silently; we name the line */
             if (strstr(ctx.message, ": line ")) {
@@ -143,7 +143,7 @@ static void concave_faces_stay_inside_their_outline(void **state)
     wm_ctx ctx;
     wmt_ctx_init(&ctx);
     wm_mesh m;
-    assert_int_equal(wm_format_by_name("assimp")->read(&ctx, path, NULL, &m), WM_OK);
+    assert_int_equal(wm_mesh_load(&ctx, path, wm_format_by_name("assimp")->name, NULL, &m), WM_OK);
     assert_int_equal(m.triangle_count, 4); /* a hexagon: n - 2 */
     double area = 0;
     int up = 0, down = 0;

@@ -3,8 +3,10 @@
  * BWM header, vertex count at 0x48, face count at 0x50). */
 #include "test_support.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -25,6 +27,12 @@ static void load_matches_header(void **state)
     wm_mesh mesh;
     assert_int_equal(wm_mesh_load(&ctx, path, NULL, NULL, &mesh), WM_OK);
     assert_int_equal(mesh.triangle_count, le32(bytes + 0x50));
+    wm_mesh from_memory;
+    assert_int_equal(wm_mesh_load_memory(&ctx, bytes, size, "room.wok", NULL, NULL, &from_memory), WM_OK);
+    assert_int_equal(from_memory.triangle_count, mesh.triangle_count);
+    assert_int_equal(from_memory.vertex_count, mesh.vertex_count);
+    assert_memory_equal(from_memory.positions, mesh.positions, 3 * sizeof(float) * mesh.vertex_count);
+    wm_mesh_free(&ctx, &from_memory);
     wm_mesh_free(&ctx, &mesh);
     free(bytes);
     free(path);
@@ -77,6 +85,52 @@ static void info_and_validate(void **state)
     free(path);
 }
 
+/* "-" reads standard input and writes standard output: the same mesh and the same bytes
+ * as through files. */
+static void standard_input_and_output(void **state)
+{
+    (void)state;
+    char *path = wmt_corpus_path_or_skip(kit_room);
+    char *dir = wmt_make_temp_dir();
+    char *piped = wmt_join(dir, "piped.wok"), *named = wmt_join(dir, "named.wok");
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_mesh from_file, from_stdin;
+    assert_int_equal(wm_mesh_load(&ctx, path, NULL, NULL, &from_file), WM_OK);
+    int saved_in = dup(0), saved_out = dup(1), in = open(path, O_RDONLY);
+    int out = open(piped, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(saved_in >= 0 && saved_out >= 0 && in >= 0 && out >= 0);
+    dup2(in, 0);
+    wm_result loaded = wm_mesh_load(&ctx, "-", "bwm", NULL, &from_stdin);
+    dup2(out, 1);
+    wm_result saved = loaded ? loaded : wm_mesh_save(&ctx, &from_stdin, "-", "bwm", NULL, 0);
+    dup2(saved_in, 0);
+    dup2(saved_out, 1);
+    close(in);
+    close(out);
+    close(saved_in);
+    close(saved_out);
+    assert_int_equal(loaded, WM_OK);
+    assert_int_equal(saved, WM_OK);
+    assert_int_equal(from_stdin.triangle_count, from_file.triangle_count);
+    assert_int_equal(wm_mesh_save(&ctx, &from_file, named, NULL, NULL, 0), WM_OK);
+    size_t a_size = 0, b_size = 0;
+    uint8_t *a = wmt_read_file(piped, &a_size), *b = wmt_read_file(named, &b_size);
+    assert_int_equal(a_size, b_size);
+    assert_memory_equal(a, b, a_size);
+    /* a format with side files cannot go to standard output */
+    assert_int_equal(wm_mesh_save(&ctx, &from_file, "-", "assimp", NULL, 0), WM_ERR_UNSUPPORTED);
+    free(a);
+    free(b);
+    wm_mesh_free(&ctx, &from_file);
+    wm_mesh_free(&ctx, &from_stdin);
+    wmt_remove_tree(dir);
+    free(piped);
+    free(named);
+    free(dir);
+    free(path);
+}
+
 static void missing_file_is_named(void **state)
 {
     (void)state;
@@ -93,6 +147,7 @@ int main(void)
         cmocka_unit_test(load_matches_header),
         cmocka_unit_test(convert_same_format_is_identical),
         cmocka_unit_test(info_and_validate),
+        cmocka_unit_test(standard_input_and_output),
         cmocka_unit_test(missing_file_is_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,32 +4,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int probe_magic_abcd(const uint8_t *head, size_t size, uint64_t file_size, const char *path)
+static int probe_magic_abcd(const wm_input *in)
 {
-    (void)file_size;
-    (void)path;
-    return size >= 4 && memcmp(head, "ABCD", 4) == 0 ? 80 : 0;
+    return in->size >= 4 && memcmp(in->data, "ABCD", 4) == 0 ? 80 : 0;
 }
 
-static int probe_magic_ab(const uint8_t *head, size_t size, uint64_t file_size, const char *path)
+static int probe_magic_ab(const wm_input *in)
 {
-    (void)file_size;
-    (void)path;
-    return size >= 2 && memcmp(head, "AB", 2) == 0 ? 80 : 0;
+    return in->size >= 2 && memcmp(in->data, "AB", 2) == 0 ? 80 : 0;
 }
 
-static int probe_magic_abc_weaker(const uint8_t *head, size_t size, uint64_t file_size, const char *path)
+static int probe_magic_abc_weaker(const wm_input *in)
 {
-    (void)file_size;
-    (void)path;
-    return size >= 3 && memcmp(head, "ABC", 3) == 0 ? 50 : 0;
+    return in->size >= 3 && memcmp(in->data, "ABC", 3) == 0 ? 50 : 0;
 }
 
-static wm_result dummy_read(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
+static wm_result dummy_read(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out, wm_report *facts)
 {
     (void)ctx;
-    (void)path;
+    (void)in;
     (void)opts;
+    (void)facts;
     wm_mesh_init(out);
     return WM_OK;
 }
@@ -37,6 +32,24 @@ static wm_result dummy_read(wm_ctx *ctx, const char *path, const wm_options *opt
 static const wm_format fmt_abcd = {.name = "abcd", .probe = probe_magic_abcd, .read = dummy_read};
 static const wm_format fmt_ab = {.name = "ab", .probe = probe_magic_ab, .read = dummy_read};
 static const wm_format fmt_abc = {.name = "abc", .probe = probe_magic_abc_weaker, .read = dummy_read};
+
+static wm_result probe_bytes(wm_ctx *ctx, const uint8_t *data, size_t size, const char *name,
+                             const wm_format *const *candidates, const wm_format **found)
+{
+    wm_input in;
+    wm_input_borrow(&in, data, size, name);
+    return wm_format_probe(ctx, &in, candidates, 2, found);
+}
+
+static wm_result detect_file(wm_ctx *ctx, const char *path, const wm_format **found)
+{
+    wm_input in;
+    wm_result r = wm_input_load(ctx, path, &in);
+    if (!r)
+        r = wm_format_detect(ctx, &in, found);
+    wm_input_free(ctx, &in);
+    return r;
+}
 
 static void probing_picks_the_best_score(void **state)
 {
@@ -46,13 +59,13 @@ static void probing_picks_the_best_score(void **state)
     const wm_format *candidates[] = {&fmt_abc, &fmt_abcd};
     const wm_format *found = NULL;
     const uint8_t data[] = "ABCDxyz";
-    assert_int_equal(wm_format_probe_memory(&ctx, data, 7, 7, "x.bin", candidates, 2, &found), WM_OK);
+    assert_int_equal(probe_bytes(&ctx, data, 7, "x.bin", candidates, &found), WM_OK);
     assert_ptr_equal(found, &fmt_abcd);
     const uint8_t other[] = "ABCzzz";
-    assert_int_equal(wm_format_probe_memory(&ctx, other, 6, 6, "x.bin", candidates, 2, &found), WM_OK);
+    assert_int_equal(probe_bytes(&ctx, other, 6, "x.bin", candidates, &found), WM_OK);
     assert_ptr_equal(found, &fmt_abc);
     const uint8_t none[] = "zzzz";
-    assert_int_equal(wm_format_probe_memory(&ctx, none, 4, 4, "x.bin", candidates, 2, &found), WM_ERR_UNSUPPORTED);
+    assert_int_equal(probe_bytes(&ctx, none, 4, "x.bin", candidates, &found), WM_ERR_NOT_FORMAT);
     assert_non_null(strstr(ctx.message, "x.bin"));
 }
 
@@ -64,7 +77,7 @@ static void a_tie_is_ambiguous(void **state)
     const wm_format *candidates[] = {&fmt_abcd, &fmt_ab};
     const wm_format *found = &fmt_abc;
     const uint8_t data[] = "ABCD";
-    assert_int_equal(wm_format_probe_memory(&ctx, data, 4, 4, "tie.bin", candidates, 2, &found), WM_ERR_AMBIGUOUS);
+    assert_int_equal(probe_bytes(&ctx, data, 4, "tie.bin", candidates, &found), WM_ERR_AMBIGUOUS);
     assert_null(found);
     assert_non_null(strstr(ctx.message, "abcd"));
     assert_non_null(strstr(ctx.message, "'ab'"));
@@ -106,9 +119,9 @@ static void detect_falls_back_to_probing(void **state)
     char *path = wmt_join(dir, "mesh.unknownext");
     wmt_write_file(path, "hello", 5);
     const wm_format *f = NULL;
-    assert_int_equal(wm_format_detect(&ctx, path, &f), WM_ERR_UNSUPPORTED);
+    assert_int_equal(detect_file(&ctx, path, &f), WM_ERR_NOT_FORMAT);
     char *sample = wmt_sample_path("courtyard.obj");
-    assert_int_equal(wm_format_detect(&ctx, sample, &f), WM_OK);
+    assert_int_equal(detect_file(&ctx, sample, &f), WM_OK);
     assert_string_equal(f->name, "assimp");
     wmt_remove_tree(dir);
     free(sample);
@@ -141,9 +154,9 @@ static void every_reader_fills_an_uninitialised_mesh(void **state)
         ctx.warn = NULL;
         wm_mesh clean, dirty;
         wm_mesh_init(&clean);
-        assert_int_equal(format->read(&ctx, path, NULL, &clean), WM_OK);
+        assert_int_equal(wm_mesh_load(&ctx, path, format->name, NULL, &clean), WM_OK);
         memset(&dirty, 0xA5, sizeof dirty);
-        if (format->read(&ctx, path, NULL, &dirty) != WM_OK)
+        if (wm_mesh_load(&ctx, path, format->name, NULL, &dirty) != WM_OK)
             fail_msg("%s: reading %s into an uninitialised mesh failed: %s", inputs[i].format, path,
                      wm_ctx_message(&ctx));
         assert_true(clean.triangle_count > 0);

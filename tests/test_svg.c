@@ -33,12 +33,12 @@ static void courtyard_picture(void **state)
     assert_non_null(svg);
     assert_null(svg->read);
     wm_mesh mesh;
-    assert_int_equal(reader->read(&ctx, sample, NULL, &mesh), WM_OK);
+    assert_int_equal(wm_mesh_load(&ctx, sample, reader->name, NULL, &mesh), WM_OK);
     mesh.transitions[0] = 3; /* one edge links to room 3 */
     char *dir = wmt_make_temp_dir();
     char *out = wmt_join(dir, "court.svg");
-    assert_int_equal(svg->write(&ctx, &mesh, out, NULL, 0), WM_OK);
-    assert_int_equal(svg->write(&ctx, &mesh, out, NULL, 0), WM_ERR_EXISTS);
+    assert_int_equal(wm_mesh_save(&ctx, &mesh, out, svg->name, NULL, 0), WM_OK);
+    assert_int_equal(wm_mesh_save(&ctx, &mesh, out, svg->name, NULL, 0), WM_ERR_EXISTS);
     char *text = svgt_load(out);
     /* 56 triangles in the sample, counted by hand: 20 grass, 28 stone, 8 walls */
     assert_int_equal(face_triangles(text), 56);
@@ -56,7 +56,7 @@ static void courtyard_picture(void **state)
     assert_null(strstr(text, "perimeter"));
     /* the same bytes every time */
     char *again = wmt_join(dir, "again.svg");
-    assert_int_equal(svg->write(&ctx, &mesh, again, NULL, 0), WM_OK);
+    assert_int_equal(wm_mesh_save(&ctx, &mesh, again, svg->name, NULL, 0), WM_OK);
     char *second = svgt_load(again);
     assert_string_equal(text, second);
     free(second);
@@ -79,11 +79,11 @@ static void names_are_well_formed_xml(void **state)
     wmt_ctx_init(&ctx);
     char *sample = wmt_sample_path("ramp.obj");
     wm_mesh mesh;
-    assert_int_equal(wm_format_by_name("assimp")->read(&ctx, sample, NULL, &mesh), WM_OK);
+    assert_int_equal(wm_mesh_load(&ctx, sample, wm_format_by_name("assimp")->name, NULL, &mesh), WM_OK);
     snprintf(mesh.name, sizeof mesh.name, "%s", "caf\xc3\xa9 n\xe9\x01x");
     char *dir = wmt_make_temp_dir();
     char *out = wmt_join(dir, "names.svg");
-    assert_int_equal(wm_format_by_name("svg")->write(&ctx, &mesh, out, NULL, 0), WM_OK);
+    assert_int_equal(wm_mesh_save(&ctx, &mesh, out, wm_format_by_name("svg")->name, NULL, 0), WM_OK);
     char *text = svgt_load(out);
     assert_non_null(strstr(text, "caf\xc3\xa9 n&#xFFFD;&#xFFFD;x"));
     assert_null(strchr(text, '\x01'));
@@ -105,7 +105,7 @@ static void views_are_valid_svg(void **state)
     wmt_ctx_init(&ctx);
     char *sample = wmt_sample_path("two_rooms.obj");
     wm_mesh mesh;
-    assert_int_equal(wm_format_by_name("assimp")->read(&ctx, sample, NULL, &mesh), WM_OK);
+    assert_int_equal(wm_mesh_load(&ctx, sample, wm_format_by_name("assimp")->name, NULL, &mesh), WM_OK);
     char *dir = wmt_make_temp_dir();
     static const char *const views[] = {"top", "front", "side", "iso"};
     char *paths[4];
@@ -116,14 +116,14 @@ static void views_are_valid_svg(void **state)
         wm_options opts;
         wm_options_init(&opts);
         wm_option_set(&ctx, &opts, "view", views[v]);
-        assert_int_equal(wm_format_by_name("svg")->write(&ctx, &mesh, paths[v], &opts, 0), WM_OK);
+        assert_int_equal(wm_mesh_save(&ctx, &mesh, paths[v], wm_format_by_name("svg")->name, &opts, 0), WM_OK);
     }
     assert_int_equal(svgt_validate((const char *const *)paths, 4), 0);
     wm_options opts;
     wm_options_init(&opts);
     wm_option_set(&ctx, &opts, "view", "diagonal");
     char *bad = wmt_join(dir, "bad.svg");
-    assert_int_equal(wm_format_by_name("svg")->write(&ctx, &mesh, bad, &opts, 0), WM_ERR_OPTION);
+    assert_int_equal(wm_mesh_save(&ctx, &mesh, bad, wm_format_by_name("svg")->name, &opts, 0), WM_ERR_OPTION);
     assert_false(wm_file_exists(bad));
     free(bad);
     for (int v = 0; v < 4; v++)

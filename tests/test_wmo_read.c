@@ -136,7 +136,7 @@ static void test_rule_counts_match_raw_mopy(void **state)
         wm_mesh_init(&mesh);
         wm_options opts;
         wm_options_init(&opts);
-        assert_int_equal(wm_format_wmo.read(&ctx, files[i], &opts, &mesh), WM_OK);
+        assert_int_equal(wm_mesh_load(&ctx, files[i], wm_format_wmo.name, &opts, &mesh), WM_OK);
         assert_int_equal(mesh.triangle_count, expected);
         for (uint32_t t = 0; t < mesh.triangle_count; t++)
             assert_int_equal(mesh.surfaces[t], WM_SURF_COLLISION);
@@ -157,7 +157,7 @@ static void test_rule_counts_match_raw_mopy(void **state)
         wm_mesh all;
         wm_mesh_init(&all);
         assert_int_equal(wm_option_set(&ctx, &opts, "collision-rule", "all"), WM_OK);
-        assert_int_equal(wm_format_wmo.read(&ctx, files[i], &opts, &all), WM_OK);
+        assert_int_equal(wm_mesh_load(&ctx, files[i], wm_format_wmo.name, &opts, &all), WM_OK);
         size_t b = 0, e = 0, off = 0;
         uint32_t sz;
         assert_true(raw_group_range(d, size, &b, &e));
@@ -185,7 +185,7 @@ static void test_root_merges_groups_as_named_objects(void **state)
     wm_mesh_init(&mesh);
     wm_options opts;
     wm_options_init(&opts);
-    assert_int_equal(wm_format_wmo.read(&ctx, root, &opts, &mesh), WM_OK);
+    assert_int_equal(wm_mesh_load(&ctx, root, wm_format_wmo.name, &opts, &mesh), WM_OK);
     assert_int_equal(mesh.object_count, 3);
     uint32_t total = 0;
     for (int i = 0; i < 3; i++) {
@@ -360,7 +360,7 @@ static void test_root_via_cli_and_missing_groups(void **state)
     wm_options_init(&opts);
     wm_mesh mesh;
     wm_mesh_init(&mesh);
-    assert_int_equal(wm_format_wmo.read(&ctx, lonely, &opts, &mesh), WM_ERR_IO);
+    assert_int_equal(wm_mesh_load(&ctx, lonely, wm_format_wmo.name, &opts, &mesh), WM_ERR_IO);
     assert_non_null(strstr(wm_ctx_message(&ctx), "lonely_000.wmo"));
     wm_mesh_free(&ctx, &mesh);
     char *err = NULL;

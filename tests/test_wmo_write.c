@@ -134,15 +134,15 @@ static void test_collision_round_trip_of_every_group(void **state)
         wm_mesh first, second;
         wm_mesh_init(&first);
         wm_mesh_init(&second);
-        assert_int_equal(wm_format_wmo.read(&ctx, files[i], &opts, &first), WM_OK);
+        assert_int_equal(wm_mesh_load(&ctx, files[i], wm_format_wmo.name, &opts, &first), WM_OK);
         assert_int_equal(first.triangle_count, raw);
         char name[32];
         snprintf(name, sizeof name, "rt%zu.wmo", i);
         char *out = wmt_join(dir, name);
-        if (wm_format_wmo.write(&ctx, &first, out, &opts, 0))
+        if (wm_mesh_save(&ctx, &first, out, wm_format_wmo.name, &opts, 0))
             fail_msg("%s: %s", files[i], wm_ctx_message(&ctx));
         assert_int_equal(check_written_set(out, 1, 0x9), raw);
-        assert_int_equal(wm_format_wmo.read(&ctx, out, &opts, &second), WM_OK);
+        assert_int_equal(wm_mesh_load(&ctx, out, wm_format_wmo.name, &opts, &second), WM_OK);
         assert_same_triangles(&first, &second);
         wm_mesh_free(&ctx, &first);
         wm_mesh_free(&ctx, &second);
@@ -198,14 +198,14 @@ static void write_read_compare(const wm_mesh *m, const char *out, wm_options *op
 {
     wm_ctx ctx;
     wmt_ctx_init(&ctx);
-    if (wm_format_wmo.write(&ctx, m, out, opts, 0))
+    if (wm_mesh_save(&ctx, m, out, wm_format_wmo.name, opts, 0))
         fail_msg("%s", wm_ctx_message(&ctx));
     uint32_t groups = count_groups(out);
     assert_true(groups >= min_groups);
     assert_int_equal(check_written_set(out, groups, expected_flags), m->triangle_count);
     wm_mesh back;
     wm_mesh_init(&back);
-    assert_int_equal(wm_format_wmo.read(&ctx, out, opts, &back), WM_OK);
+    assert_int_equal(wm_mesh_load(&ctx, out, wm_format_wmo.name, opts, &back), WM_OK);
     assert_same_triangles(m, &back);
     wm_mesh_free(&ctx, &back);
 }
@@ -287,15 +287,15 @@ static void test_refuses_to_overwrite(void **state)
     set_open(&w, "o", 4);
     /* an existing group file alone blocks the write, and no root appears */
     wmt_write_file(w.group, "keep", 4);
-    assert_int_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 0), WM_ERR_EXISTS);
+    assert_int_equal(wm_mesh_save(&w.ctx, &w.m, w.root, wm_format_wmo.name, &w.opts, 0), WM_ERR_EXISTS);
     assert_non_null(strstr(wm_ctx_message(&w.ctx), "o_000.wmo"));
     assert_false(wm_file_exists(w.root));
     size_t size = 0;
     uint8_t *d = wmt_read_file(w.group, &size);
     assert_int_equal(size, 4);
     free(d);
-    assert_int_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 1), WM_OK);
-    assert_int_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 0), WM_ERR_EXISTS);
+    assert_int_equal(wm_mesh_save(&w.ctx, &w.m, w.root, wm_format_wmo.name, &w.opts, 1), WM_OK);
+    assert_int_equal(wm_mesh_save(&w.ctx, &w.m, w.root, wm_format_wmo.name, &w.opts, 0), WM_ERR_EXISTS);
     assert_int_equal(check_written_set(w.root, 1, 0x9), w.m.triangle_count);
     set_close(&w);
 }
@@ -309,7 +309,7 @@ static void test_failed_root_leaves_no_new_groups(void **state)
     written_set w;
     set_open(&w, "f", 4);
     assert_int_equal(mkdir(w.root, 0755), 0);
-    assert_int_not_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 1), WM_OK);
+    assert_int_not_equal(wm_mesh_save(&w.ctx, &w.m, w.root, wm_format_wmo.name, &w.opts, 1), WM_OK);
     assert_false(wm_file_exists(w.group));
     set_close(&w);
 }
@@ -327,7 +327,7 @@ static void test_base_root_is_updated(void **state)
     wm_mesh m;
     make_grid(&m, 6, 1);
     char *out = wmt_join(dir, "prison.wmo");
-    assert_int_equal(wm_format_wmo.write(&ctx, &m, out, &opts, 0), WM_OK);
+    assert_int_equal(wm_mesh_save(&ctx, &m, out, wm_format_wmo.name, &opts, 0), WM_OK);
     /* our group is number 3, after the base's three */
     char *ours = wmt_join(dir, "prison_003.wmo");
     assert_int_equal(check_written_group(ours, 0x9), m.triangle_count);
@@ -441,12 +441,12 @@ static void test_liquids_as_separate_surface(void **state)
     wm_options_init(&opts);
     wm_mesh m;
     wm_mesh_init(&m);
-    assert_int_equal(wm_format_wmo.read(&ctx, path, &opts, &m), WM_OK);
+    assert_int_equal(wm_mesh_load(&ctx, path, wm_format_wmo.name, &opts, &m), WM_OK);
     assert_int_equal(m.triangle_count, 0); /* liquids only on request */
     wm_mesh_free(&ctx, &m);
     wm_mesh_init(&m);
     assert_int_equal(wm_option_set(&ctx, &opts, "liquids", "1"), WM_OK);
-    assert_int_equal(wm_format_wmo.read(&ctx, path, &opts, &m), WM_OK);
+    assert_int_equal(wm_mesh_load(&ctx, path, wm_format_wmo.name, &opts, &m), WM_OK);
     assert_int_equal(m.triangle_count, 2 * 4); /* tiles 0x0F and 0x4F are dry */
     for (uint32_t t = 0; t < m.triangle_count; t++) {
         assert_int_equal(m.surfaces[t], WM_SURF_LIQUID);
@@ -463,7 +463,7 @@ static void test_liquids_as_separate_surface(void **state)
     /* info reports the wet tile count */
     wm_report rep;
     wm_report_init(&rep, &ctx);
-    assert_int_equal(wm_format_wmo.info(&ctx, path, &opts, &rep), WM_OK);
+    assert_int_equal(wm_info(&ctx, path, wm_format_wmo.name, &opts, NULL, &rep), WM_OK);
     int found = 0;
     for (uint32_t i = 0; i < rep.count; i++)
         if (strcmp(rep.items[i].key, "liquid") == 0)
@@ -482,7 +482,7 @@ static void test_validate_exit_codes(void **state)
     (void)state;
     written_set w;
     set_open(&w, "v", 12);
-    assert_int_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 0), WM_OK);
+    assert_int_equal(wm_mesh_save(&w.ctx, &w.m, w.root, wm_format_wmo.name, &w.opts, 0), WM_OK);
     const char *argv[] = {"validate", w.group, NULL};
     const char *argv_root[] = {"validate", w.root, NULL};
     assert_int_equal(wmt_run_cli(NULL, NULL, argv), 0);
@@ -517,7 +517,7 @@ static uint32_t read_count(const char *path, const char *rule)
     assert_int_equal(wm_option_set(&ctx, &opts, "collision-rule", rule), WM_OK);
     wm_mesh m;
     wm_mesh_init(&m);
-    assert_int_equal(wm_format_wmo.read(&ctx, path, &opts, &m), WM_OK);
+    assert_int_equal(wm_mesh_load(&ctx, path, wm_format_wmo.name, &opts, &m), WM_OK);
     uint32_t n = m.triangle_count;
     wm_mesh_free(&ctx, &m);
     return n;
@@ -531,7 +531,7 @@ static void test_group_skips(void **state)
     set_open(&w, "a", 3);
     wm_free(&w.ctx, w.m.object_names[0]);
     w.m.object_names[0] = wm_strdup(&w.ctx, "antiportal");
-    assert_int_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 0), WM_OK);
+    assert_int_equal(wm_mesh_save(&w.ctx, &w.m, w.root, wm_format_wmo.name, &w.opts, 0), WM_OK);
     assert_int_equal(read_count(w.root, "server"), 0);
     assert_non_null(strstr(wmt_warnings, "named antiportal"));
     assert_int_equal(read_count(w.group, "server"), 0); /* the root beside it names the group */
@@ -540,7 +540,7 @@ static void test_group_skips(void **state)
 
     wm_free(&w.ctx, w.m.object_names[0]);
     w.m.object_names[0] = wm_strdup(&w.ctx, "hall");
-    assert_int_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 1), WM_OK);
+    assert_int_equal(wm_mesh_save(&w.ctx, &w.m, w.root, wm_format_wmo.name, &w.opts, 1), WM_OK);
     assert_int_equal(read_count(w.root, "server"), w.m.triangle_count);
     const uint32_t skip_flags[] = {0x80, 0x4000000};
     for (int i = 0; i < 2; i++) {
@@ -553,7 +553,7 @@ static void test_group_skips(void **state)
         assert_int_equal(read_count(w.group, "server"), 0);
         assert_int_equal(read_count(w.group, "collision-flag"), 0);
         assert_int_equal(read_count(w.group, "all"), w.m.triangle_count);
-        assert_int_equal(wm_format_wmo.write(&w.ctx, &w.m, w.root, &w.opts, 1), WM_OK);
+        assert_int_equal(wm_mesh_save(&w.ctx, &w.m, w.root, wm_format_wmo.name, &w.opts, 1), WM_OK);
     }
     set_close(&w);
 }

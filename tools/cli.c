@@ -55,6 +55,7 @@ int cli_fail(const wm_ctx *ctx, wm_result result, int is_output)
     switch (result) {
     case WM_OK: return EXIT_OK;
     case WM_ERR_UNSUPPORTED:
+    case WM_ERR_NOT_FORMAT:
     case WM_ERR_AMBIGUOUS: return EXIT_FORMAT;
     case WM_ERR_EXISTS: return EXIT_OUTPUT;
     case WM_ERR_OPTION: return EXIT_USAGE;
@@ -275,37 +276,19 @@ int cli_load_mesh(wm_ctx *ctx, const char *path, const char *forced_format, cons
 int cli_load_mesh_info(wm_ctx *ctx, const char *path, const char *forced_format, const wm_options *opts,
                        wm_mesh *out, const wm_format **out_format, wm_report *details)
 {
-    const wm_format *format = NULL;
     wm_mesh_init(out);
     if (forced_format) {
-        format = wm_format_by_name(forced_format);
+        const wm_format *format = wm_format_by_name(forced_format);
         if (!format || !format->read) {
             cli_error("--from %s: no such format that reads (see 'walkmesh formats')", forced_format);
             return EXIT_FORMAT;
         }
-    } else if (!wm_file_exists(path)) {
+    } else if (strcmp(path, "-") != 0 && !wm_file_exists(path)) {
         cli_error("%s: no such file", path);
         return EXIT_INPUT;
-    } else {
-        wm_result r = wm_format_detect(ctx, path, &format);
-        if (r)
-            return cli_fail(ctx, r, 0);
     }
-    wm_result r = details && format->read_info ? format->read_info(ctx, path, opts, out, details)
-                                                 : format->read(ctx, path, opts, out);
-    if (!r && (r = wm_mesh_check_finite(ctx, out)) != WM_OK) /* any format: an input error, before any processing */
-        wm_mesh_free(ctx, out);
-    if (r) {
-        wm_error_prefix(ctx, path);
-        return cli_fail(ctx, r, 0);
-    }
-    if (details && !format->read_info && format->info && (r = format->info(ctx, path, opts, details))) {
-        wm_mesh_free(ctx, out);
-        return cli_fail(ctx, r, 0);
-    }
-    if (out_format)
-        *out_format = format;
-    return EXIT_OK;
+    wm_result r = wm_info_format(ctx, path, forced_format, opts, out, details, out_format);
+    return r ? cli_fail(ctx, r, 0) : EXIT_OK;
 }
 
 static int progress_shown;

@@ -49,56 +49,32 @@ static int output_format(wm_ctx *ctx, const char *to, const char *out_path, cons
     return r ? cli_fail(ctx, r, 1) : EXIT_OK;
 }
 
-static uint32_t count_transition_edges(const wm_mesh *mesh)
-{
-    uint32_t n = 0;
-    for (size_t i = 0; i < 3 * (size_t)mesh->triangle_count; i++)
-        n += mesh->transitions[i] != WM_NO_TRANSITION;
-    return n;
-}
-
-/* A format may have no place for transitions (TRX, WMO, STL): when the
- * source had some and the written file, read back, has none, say so. */
-static void warn_lost_transitions(wm_ctx *ctx, const cli_mesh_options *o, const char *in, uint32_t source_edges,
-                                  const char *out, const wm_format *out_format)
-{
-    if (source_edges == 0 || !out_format->read)
-        return;
-    wm_ctx quiet;
-    wm_ctx_init(&quiet);
-    quiet.surfaces = ctx->surfaces;
-    quiet.limits = ctx->limits;
-    wm_mesh back;
-    if (out_format->read(&quiet, out, &o->opts, &back) != WM_OK)
-        return;
-    const char *dot = strrchr(out, '.');
-    if (count_transition_edges(&back) == 0)
-        wm_warn(ctx, "%s: the %u transition edge(s) of %s did not survive: %s%s files cannot hold them", out,
-                source_edges, in, dot ? "" : out_format->name, dot ? dot : "");
-    wm_mesh_free(&quiet, &back);
-}
-
+/* The steps of wm_convert, so a failure is known to be the input's or the output's. */
 static int convert_one(wm_ctx *ctx, cli_mesh_options *o, const char *in, const char *out, const wm_format *out_format)
 {
-    if (!o->force && wm_file_exists(out)) {
+    if (!o->force && wm_file_exists(out)) { /* before reading anything */
         cli_error("%s: exists already (use --force to overwrite)", out);
         return EXIT_OUTPUT;
     }
-    wm_mesh mesh;
-    int code = cli_load_mesh(ctx, in, o->from, &o->opts, &mesh, NULL);
-    if (code)
-        return code;
-    o->opts.source_path = in;
-    wm_result r = out_format->write(ctx, &mesh, out, &o->opts, o->force);
-    o->opts.source_path = NULL;
-    uint32_t source_edges = count_transition_edges(&mesh);
-    wm_mesh_free(ctx, &mesh);
-    if (r) {
-        wm_error_prefix(ctx, out);
-        return cli_fail(ctx, r, 1);
+    if (strcmp(in, "-") != 0 && !wm_file_exists(in)) {
+        cli_error("%s: no such file", in);
+        return EXIT_INPUT;
     }
-    warn_lost_transitions(ctx, o, in, source_edges, out, out_format);
-    return EXIT_OK;
+    wm_input source;
+    wm_mesh mesh;
+    const wm_format *source_format = NULL;
+    wm_result r = wm_input_load(ctx, in, &source);
+    if (!r && (r = wm_mesh_read_input(ctx, &source, o->from, &o->opts, &mesh, NULL, &source_format)))
+        wm_input_free(ctx, &source);
+    if (r)
+        return cli_fail(ctx, r, 0);
+    wm_options opts = o->opts;
+    opts.source = &source;
+    opts.source_format = source_format;
+    r = wm_mesh_save(ctx, &mesh, out, out_format->name, &opts, o->force);
+    wm_mesh_free(ctx, &mesh);
+    wm_input_free(ctx, &source);
+    return r ? cli_fail(ctx, r, 1) : EXIT_OK;
 }
 
 static char *batch_output_path(const char *dir, const char *in, const char *ext)

@@ -98,7 +98,7 @@ int cmd_query(int argc, char **argv)
 
     cli_ctx_init(&ctx, 0);
     wm_result r = bwm_read_file(&ctx, path, &file);
-    if (r == WM_ERR_CORRUPT && strstr(wm_ctx_message(&ctx), "magic")) {
+    if (r == WM_ERR_NOT_FORMAT) {
         cli_error("query: %s", wm_ctx_message(&ctx));
         return EXIT_FORMAT;
     }

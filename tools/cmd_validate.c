@@ -48,7 +48,11 @@ int cmd_validate(int argc, char **argv)
         code = EXIT_INPUT;
         goto done;
     } else {
-        wm_result r = wm_format_detect(&ctx, path, &format);
+        wm_input in;
+        wm_result r = wm_input_load(&ctx, path, &in);
+        if (!r)
+            r = wm_format_detect(&ctx, &in, &format);
+        wm_input_free(&ctx, &in);
         if (r) {
             code = cli_fail(&ctx, r, 0);
             goto done;
@@ -57,22 +61,9 @@ int cmd_validate(int argc, char **argv)
     const wm_options opts = o.opts;
     wm_report report;
     wm_report_init(&report, &ctx);
-    wm_result r;
-    if (format->validate) {
-        r = format->validate(&ctx, path, &opts, &report);
-    } else {
-        wm_mesh mesh;
-        wm_mesh_init(&mesh);
-        r = format->read(&ctx, path, &opts, &mesh);
-        if (!r) {
-            if (wm_mesh_validate(&ctx, &mesh))
-                wm_report_finding(&report, WM_SEV_ERROR, "mesh", "%s", ctx.message);
-            wm_mesh_free(&ctx, &mesh);
-        }
-    }
+    wm_result r = wm_validate_format(&ctx, path, format->name, &opts, &report, NULL);
     if (r) {
         wm_report_free(&report);
-        wm_error_prefix(&ctx, path);
         code = cli_fail(&ctx, r, 0);
         goto done;
     }

@@ -60,18 +60,37 @@ wm_result wm_assimp_blend_refusal(wm_ctx *ctx, const char *path, const uint8_t *
     return WM_OK;
 }
 
-static int assimp_probe(const uint8_t *head, size_t head_size, uint64_t file_size, const char *path)
+static int assimp_probe(const wm_input *in)
 {
-    (void)head;
-    (void)head_size;
-    (void)file_size;
     char ext[16], dotted[18];
-    wm_assimp_extension(path, ext, sizeof ext);
+    wm_assimp_extension(in->name, ext, sizeof ext);
     if (!ext[0])
         return 0;
     snprintf(dotted, sizeof dotted, ".%s", ext);
     /* Assimp decides by extension; a low score leaves room for a game format's magic. */
     return aiIsExtensionSupported(dotted) ? 10 : unreadable_extension(ext) ? 5 : 0;
+}
+
+/* OBJ is walkmesh's own reader, on the bytes. Assimp reads the others from the file
+ * (their side files, .bin or textures, sit beside it), in a contained process. */
+static wm_result assimp_read_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out,
+                                  wm_report *facts)
+{
+    (void)facts;
+    char ext[16];
+    wm_assimp_extension(in->name, ext, sizeof ext);
+    wm_options defaults;
+    if (!opts) {
+        wm_options_init(&defaults);
+        opts = &defaults;
+    }
+    wm_mesh_init(out);
+    if (strcmp(ext, "obj") == 0)
+        return wm_obj_check_and_read(ctx, in->name, opts, in->data, in->size, out);
+    if (!in->path)
+        return wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: Assimp reads '.%s' files from disk only: save it as a file",
+                        in->name, ext);
+    return wm_assimp_read(ctx, in->path, opts, out);
 }
 
 static const wm_option_desc assimp_options[] = {
@@ -85,10 +104,9 @@ const wm_format wm_format_assimp = {
                    "and every other format Assimp reads (in a contained process); writes glTF, GLB, PLY, STL, DAE "
                    "through Assimp; .blend of Blender 3+, USD and M3D are refused with advice",
     .extensions = assimp_extensions,
+    .capabilities = WM_CAN_TRANSITIONS, /* as lines; STL, which has none, says so itself */
     .probe = assimp_probe,
-    .read = wm_assimp_read,
+    .read = assimp_read_hook,
     .write = wm_assimp_write,
-    .info = NULL,
-    .validate = NULL,
     .options = assimp_options,
 };

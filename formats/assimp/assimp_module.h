@@ -55,13 +55,12 @@ typedef struct output_file {
 } output_file;
 /* File name of path without folder and extension. */
 void wm_assimp_stem(const char *path, char *out, size_t out_size);
-/* Writes files[0] to path and the others beside it, all or nothing (atomic renames). */
-wm_result wm_assimp_write_outputs(wm_ctx *ctx, const char *path, const output_file *files, unsigned count,
-                                  int overwrite);
+/* Writes files[0] as the sink's main output and the others beside it (<stem>.<extension>). */
+wm_result wm_assimp_write_outputs(wm_sink *sink, const output_file *files, unsigned count);
 
 /* Our own OBJ + MTL writer (obj_write.c): an `o` object per mesh object and
  * per transition value (`l` edges), so Blender's importer keeps them all. */
-wm_result wm_obj_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, int y_up, int overwrite);
+wm_result wm_obj_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, int y_up);
 
 /* OBJ read by walkmesh itself (obj_read.c), from the file's bytes already
  * checked by wm_obj_check. */
@@ -81,6 +80,6 @@ wm_result wm_assimp_read_in_process(wm_ctx *ctx, const char *path, const wm_opti
  * memory limits, so a crash or runaway allocation inside Assimp becomes an
  * input error (assimp_contained.c; in process on Windows). */
 wm_result wm_assimp_read(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out);
-wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts, int overwrite);
+wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wm_options *opts);
 
 #endif

@@ -424,46 +424,22 @@ void wm_assimp_stem(const char *path, char *out, size_t out_size)
     snprintf(out, out_size, "%.*s", (int)(len < out_size ? len : out_size - 1), fname);
 }
 
-/* Side files (OBJ's .mtl, glTF's .bin) go beside the main file with its
- * stem. Every target is checked first so nothing is half-written, and a
- * failure removes only the side files this call created. */
-wm_result wm_assimp_write_outputs(wm_ctx *ctx, const char *path, const output_file *files, unsigned count,
-                                  int overwrite)
+/* Side files (OBJ's .mtl, glTF's .bin) go beside the main file with its stem; the sink
+ * places them all together. */
+wm_result wm_assimp_write_outputs(wm_sink *sink, const output_file *files, unsigned count)
 {
-    char stem[512];
-    wm_assimp_stem(path, stem, sizeof stem);
-    size_t dir_len = (size_t)(wm_path_file_name(path) - path);
-    uint64_t existed = 0;
-    unsigned written = 0;
-    wm_result r = WM_OK;
-    for (unsigned i = 1; !r && i < count && i < 65; i++) {
-        char side_path[4096];
-        snprintf(side_path, sizeof side_path, "%.*s%s.%s", (int)dir_len, path, stem, files[i].extension);
-        if (!overwrite && wm_file_exists(side_path))
-            r = wm_error(ctx, WM_ERR_EXISTS, "%s: exists already (use --force to overwrite)", side_path);
-        else if (wm_file_exists(side_path))
-            existed |= (uint64_t)1 << (i - 1);
-    }
-    if (!r && !overwrite && wm_file_exists(path))
-        r = wm_error(ctx, WM_ERR_EXISTS, "%s: exists already (use --force to overwrite)", path);
-    for (unsigned i = 1; !r && i < count && i < 65; i++, written++) {
-        char side_path[4096];
-        snprintf(side_path, sizeof side_path, "%.*s%s.%s", (int)dir_len, path, stem, files[i].extension);
-        r = wm_file_write_atomic(ctx, side_path, files[i].data, files[i].size, overwrite);
-    }
-    if (!r)
-        r = wm_file_write_atomic(ctx, path, files[0].data, files[0].size, overwrite);
-    for (unsigned i = 1; r && i <= written; i++) {
-        char side_path[4096];
-        snprintf(side_path, sizeof side_path, "%.*s%s.%s", (int)dir_len, path, stem, files[i].extension);
-        if (!(existed >> (i - 1) & 1))
-            wm_platform_remove(side_path);
+    wm_result r = wm_sink_write(sink, NULL, files[0].data, files[0].size);
+    for (unsigned i = 1; !r && i < count; i++) {
+        char suffix[64];
+        snprintf(suffix, sizeof suffix, ".%s", files[i].extension);
+        r = wm_sink_write(sink, suffix, files[i].data, files[i].size);
     }
     return r;
 }
 
-wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts, int overwrite)
+wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wm_options *opts)
 {
+    const char *path = wm_sink_path(sink);
     char ext[16];
     wm_assimp_extension(path, ext, sizeof ext);
     const char *format_id = strcmp(ext, "obj") == 0    ? "obj"
@@ -484,12 +460,14 @@ wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, co
     if (mesh->triangle_count == 0)
         return wm_error(ctx, WM_ERR_INVALID, "%s: nothing to write: the mesh has no triangles", path);
     if (strcmp(format_id, "obj") == 0) /* our own writer decides what Blender keeps */
-        return wm_obj_write(ctx, mesh, path, opts == NULL || opts->up != WM_UP_Z, overwrite);
+        return wm_obj_write(ctx, mesh, sink, opts == NULL || opts->up != WM_UP_Z);
     /* glTF is Y-up by its specification; OBJ follows Blender's Y-up default unless --up z. */
     int y_up = strcmp(format_id, "gltf2") == 0 || strcmp(format_id, "glb2") == 0 || opts == NULL ||
                opts->up != WM_UP_Z;
     /* STL has no lines: Assimp would write the transition lines as broken two-vertex facets */
     int with_lines = strcmp(format_id, "stl") != 0;
+    if (!with_lines || strcmp(format_id, "ply") == 0) /* Assimp's PLY keeps no lines either */
+        wm_sink_set_lacking(sink, WM_CAN_TRANSITIONS);
     if (!with_lines && wm_assimp_transition_values(mesh) > 0)
         wm_warn(ctx, "%s: STL holds triangles only: the transitions are left out", path);
     struct aiScene *scene = NULL;
@@ -523,7 +501,7 @@ wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, co
         files[count++] = (output_file){side->name.data, side->data, side->size};
     }
     if (!r)
-        r = wm_assimp_write_outputs(ctx, path, files, count, overwrite);
+        r = wm_assimp_write_outputs(sink, files, count);
     wm_buffer_free(&main_file);
     aiReleaseExportBlob(blob);
     return r;

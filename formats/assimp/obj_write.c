@@ -119,8 +119,9 @@ static void write_transitions(obj_writer *w, const transition_edge *edges, size_
     }
 }
 
-wm_result wm_obj_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, int y_up, int overwrite)
+wm_result wm_obj_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, int y_up)
 {
+    const char *path = wm_sink_path(sink);
     const wm_surface_table *table = wm_surfaces(ctx);
     obj_writer w = {0};
     w.ctx = ctx;
@@ -165,7 +166,7 @@ wm_result wm_obj_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, int y
     r = w.obj.status ? w.obj.status : w.mtl.status;
     if (!r) {
         output_file files[2] = {{NULL, w.obj.data, w.obj.size}, {"mtl", w.mtl.data, w.mtl.size}};
-        r = wm_assimp_write_outputs(ctx, path, files, 2, overwrite);
+        r = wm_assimp_write_outputs(sink, files, 2);
     }
 done:
     if (r == WM_ERR_NOMEM)

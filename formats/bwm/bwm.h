@@ -73,6 +73,8 @@ wm_result bwm_serialize(wm_ctx *ctx, const bwm_file *file, wm_buffer *out);
 /* The same bytes written to path through the atomic file writer, a block at a
  * time (no whole file image in memory). */
 wm_result bwm_write_file(wm_ctx *ctx, const bwm_file *file, const char *path, int overwrite);
+/* The same into a sink's main output (the caller commits). */
+wm_result bwm_write_sink(wm_ctx *ctx, const bwm_file *file, wm_sink *sink);
 
 /* AABB plane flag styles. */
 typedef enum bwm_plane_style {

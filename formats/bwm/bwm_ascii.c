@@ -276,10 +276,10 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
     return WM_OK;
 }
 
-static int ascii_probe(const uint8_t *head, size_t head_size, uint64_t file_size, const char *path)
+static int ascii_probe(const wm_input *in)
 {
-    (void)file_size;
-    (void)path;
+    const uint8_t *head = in->data;
+    size_t head_size = in->size < 4096 ? in->size : 4096; /* the head is enough, and stays linear */
     const char *text = (const char *)head;
     int node = 0, verts = 0;
     for (size_t i = 0; i < head_size; i++) {
@@ -291,21 +291,18 @@ static int ascii_probe(const uint8_t *head, size_t head_size, uint64_t file_size
     return node ? (verts ? 90 : 60) : 0;
 }
 
-static wm_result ascii_read_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
+static wm_result ascii_read_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out,
+                                 wm_report *facts)
 {
-    uint8_t *data = NULL;
-    size_t size = 0;
     double offset[3];
     const char *v = opts ? wm_option_get(opts, "room-offset") : NULL;
+    (void)facts;
     wm_mesh_init(out);
     int end = 0;
     if (v && (sscanf(v, "%lf,%lf,%lf%n", &offset[0], &offset[1], &offset[2], &end) != 3 || v[end] != '\0' ||
               !isfinite(offset[0]) || !isfinite(offset[1]) || !isfinite(offset[2])))
         return wm_error(ctx, WM_ERR_OPTION, "--room-offset: \"%s\" is not X,Y,Z (finite numbers)", v);
-    wm_result r = wm_file_read(ctx, path, &data, &size);
-    if (r) return r;
-    r = bwm_ascii_parse(ctx, (const char *)data, size, path, v ? offset : NULL, out);
-    wm_free(ctx, data);
+    wm_result r = bwm_ascii_parse(ctx, (const char *)in->data, in->size, in->name, v ? offset : NULL, out);
     if (r) wm_mesh_free(ctx, out);
     return r;
 }
@@ -317,13 +314,10 @@ static const wm_option_desc ascii_options[] = {
     {NULL, NULL, NULL}};
 
 const wm_format wm_format_bwm_ascii = {
-    "bwm-ascii",
-    "KotOR ASCII walkmesh (KOTORMax .wok.ascii, node aabb in .mdl.ascii; read only)",
-    ascii_extensions,
-    ascii_probe,
-    ascii_read_hook,
-    NULL,
-    NULL,
-    NULL,
-    ascii_options,
+    .name = "bwm-ascii",
+    .description = "KotOR ASCII walkmesh (KOTORMax .wok.ascii, node aabb in .mdl.ascii; read only)",
+    .extensions = ascii_extensions,
+    .probe = ascii_probe,
+    .read = ascii_read_hook,
+    .options = ascii_options,
 };

@@ -119,7 +119,7 @@ wm_result bwm_parse(wm_ctx *ctx, const uint8_t *data, size_t size, const char *s
     if (r) return r;
     if (memcmp(magic, BWM_MAGIC, 8) != 0) {
         cur.pos = 0;
-        return wm_cursor_error(&cur, WM_ERR_CORRUPT, "not a binary walkmesh (magic is not \"BWM V1.0\")");
+        return wm_cursor_error(&cur, WM_ERR_NOT_FORMAT, "not a binary walkmesh (magic is not \"BWM V1.0\")");
     }
     r = wm_read_u32(&cur, &f->type, "walkmesh type");
     if (!r) r = read_floats(&cur, &f->rel_hook[0][0], 3, "relative use hook 1");
@@ -312,21 +312,26 @@ wm_result bwm_serialize(wm_ctx *ctx, const bwm_file *f, wm_buffer *b)
     return r;
 }
 
-static wm_result sink_to_file(wm_ctx *ctx, void *user, const uint8_t *data, size_t size)
+static wm_result sink_to_output(wm_ctx *ctx, void *user, const uint8_t *data, size_t size)
 {
     (void)ctx;
-    return wm_file_sink_write(user, data, size);
+    return wm_sink_write(user, NULL, data, size);
 }
 
-static wm_result produce_file(wm_ctx *ctx, void *user, wm_file_sink *sink)
+wm_result bwm_write_sink(wm_ctx *ctx, const bwm_file *file, wm_sink *sink)
 {
     uint32_t off[BWM_SEC_COUNT];
     size_t size;
-    wm_result r = layout(ctx, user, off, &size);
-    return r ? r : serialize_to(ctx, user, off, sink_to_file, sink);
+    wm_result r = layout(ctx, file, off, &size);
+    return r ? r : serialize_to(ctx, file, off, sink_to_output, sink);
 }
 
 wm_result bwm_write_file(wm_ctx *ctx, const bwm_file *file, const char *path, int overwrite)
 {
-    return wm_file_write_atomic_with(ctx, path, overwrite, produce_file, (void *)file);
+    wm_sink *sink = NULL;
+    wm_result r = wm_sink_open(ctx, path, overwrite, &sink);
+    if (!r && !(r = bwm_write_sink(ctx, file, sink)))
+        r = wm_sink_commit(sink);
+    wm_sink_close(sink);
+    return r;
 }

@@ -20,11 +20,10 @@ static const wm_option_desc bwm_options[] = {
     {"position", "X,Y,Z", "header position"},
     {NULL, NULL, NULL}};
 
-static int bwm_probe(const uint8_t *head, size_t head_size, uint64_t file_size, const char *path)
+static int bwm_probe(const wm_input *in)
 {
-    (void)path;
-    if (head_size < 12 || memcmp(head, "BWM V1.0", 8) != 0) return 0;
-    return file_size >= BWM_HEADER_SIZE ? 100 : 60;
+    if (in->size < 12 || memcmp(in->data, "BWM V1.0", 8) != 0) return 0;
+    return in->size >= BWM_HEADER_SIZE ? 100 : 60;
 }
 
 static void base_name(const char *path, char *out, size_t size)
@@ -35,21 +34,24 @@ static void base_name(const char *path, char *out, size_t size)
     if (dot && dot != out) *dot = 0;
 }
 
-static wm_result bwm_read_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
+static wm_result bwm_read_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out,
+                               wm_report *facts)
 {
     bwm_file file;
     char name[128];
     (void)opts;
     wm_mesh_init(out);
-    wm_result r = bwm_read_file(ctx, path, &file);
+    wm_result r = bwm_parse(ctx, in->data, in->size, in->name, &file);
     if (r) return r;
-    base_name(path, name, sizeof name);
+    base_name(in->name, name, sizeof name);
     r = bwm_to_mesh(ctx, &file, name, out);
-    bwm_file_free(ctx, &file);
-    if (r) {
-        wm_error_prefix(ctx, path);
-        wm_mesh_free(ctx, out);
+    if (r) wm_error_prefix(ctx, in->name);
+    if (!r && facts) {
+        bwm_info(&file, ctx, facts);
+        r = facts->status;
     }
+    bwm_file_free(ctx, &file);
+    if (r) wm_mesh_free(ctx, out);
     return r;
 }
 
@@ -95,29 +97,29 @@ static wm_result parse_vec3(wm_ctx *ctx, const wm_options *opts, const char *nam
     return WM_OK;
 }
 
-/* Loads a BWM named by the options (the conversion source, else --base) when it is one.
- * The source is optional; a --base that is not a readable BWM is an error. */
+/* The conversion source when it is a BWM itself (handed over by the driver, never re-read),
+ * else --base. The source is optional; a --base that is not a readable BWM is an error. */
 static wm_result load_native_source(wm_ctx *ctx, const wm_options *opts, bwm_file *out, int *loaded)
 {
     *loaded = 0;
-    if (opts->source_path) {
-        wm_ctx quiet = *ctx; /* a source that is not a BWM must not leave messages behind */
-        const wm_format *format = NULL;
-        if (wm_format_detect(&quiet, opts->source_path, &format) == WM_OK && format == &wm_format_bwm &&
-            bwm_read_file(&quiet, opts->source_path, out) == WM_OK) {
+    if (opts->source && opts->source_format == &wm_format_bwm) {
+        wm_ctx quiet = *ctx; /* the source was read once already: its messages are said */
+        quiet.warn = NULL;
+        if (bwm_parse(&quiet, opts->source->data, opts->source->size, opts->source->name, out) == WM_OK) {
             *loaded = 1;
             return WM_OK;
         }
     }
     if (!opts->base_path) return WM_OK;
-    const wm_format *format = NULL;
-    wm_result r = wm_format_detect(ctx, opts->base_path, &format);
-    if (!r && format != &wm_format_bwm)
-        r = wm_error(ctx, WM_ERR_UNSUPPORTED, "--base %s: not a KotOR binary walkmesh (%s)", opts->base_path,
-                     format->name);
-    if (!r) r = bwm_read_file(ctx, opts->base_path, out);
+    wm_input base;
+    wm_result r = wm_input_load(ctx, opts->base_path, &base);
+    if (!r && !bwm_probe(&base))
+        r = wm_error(ctx, WM_ERR_NOT_FORMAT, "--base %s: not a KotOR binary walkmesh", opts->base_path);
+    else if (!r)
+        r = bwm_parse(ctx, base.data, base.size, base.name, out);
+    wm_input_free(ctx, &base);
     if (r) {
-        wm_error_prefix(ctx, "--base");
+        if (r != WM_ERR_NOT_FORMAT) wm_error_prefix(ctx, "--base");
         return r;
     }
     *loaded = 1;
@@ -144,12 +146,11 @@ static wm_result restore_transitions(wm_ctx *ctx, const bwm_file *source, bwm_fi
     return r;
 }
 
-static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts,
-                                int overwrite)
+static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wm_options *opts)
 {
     bwm_plane_style planes;
     bwm_file file, source;
-    uint32_t type = type_for_path(path);
+    uint32_t type = type_for_path(wm_sink_path(sink));
     int have_source;
     wm_result r = parse_planes(ctx, opts, &planes);
     if (r) return r;
@@ -176,52 +177,30 @@ static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, const char *pa
     if (!r) r = parse_vec3(ctx, opts, "abs-hook1", file.abs_hook[0]);
     if (!r) r = parse_vec3(ctx, opts, "abs-hook2", file.abs_hook[1]);
     if (!r) r = parse_vec3(ctx, opts, "position", file.position);
-    if (!r) r = bwm_write_file(ctx, &file, path, overwrite);
+    if (!r) r = bwm_write_sink(ctx, &file, sink);
     bwm_file_free(ctx, &file);
     return r;
 }
 
-typedef enum report_kind { REPORT_VALIDATE, REPORT_INFO } report_kind;
-
-/* Reads and parses the file, then fills the report with findings or facts. */
-static wm_result report_on_file(wm_ctx *ctx, const char *path, wm_report *report, report_kind kind)
+static wm_result bwm_validate_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_report *report)
 {
-    uint8_t *data = NULL;
-    size_t size = 0;
     bwm_file file;
-    wm_result r = wm_file_read(ctx, path, &data, &size);
+    (void)opts;
+    wm_result r = bwm_parse(ctx, in->data, in->size, in->name, &file);
     if (r) return r;
-    r = bwm_parse(ctx, data, size, path, &file);
-    wm_free(ctx, data);
-    if (r) return r;
-    if (kind == REPORT_VALIDATE)
-        r = bwm_validate(ctx, &file, size, report);
-    else
-        bwm_info(&file, ctx, report);
+    r = bwm_validate(ctx, &file, in->size, report);
     bwm_file_free(ctx, &file);
     return r ? r : report->status;
 }
 
-static wm_result bwm_validate_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
-{
-    (void)opts;
-    return report_on_file(ctx, path, report, REPORT_VALIDATE);
-}
-
-static wm_result bwm_info_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
-{
-    (void)opts;
-    return report_on_file(ctx, path, report, REPORT_INFO);
-}
-
 const wm_format wm_format_bwm = {
-    "bwm",
-    "KotOR binary walkmesh (.wok area, .pwk placeable, .dwk door)",
-    bwm_extensions,
-    bwm_probe,
-    bwm_read_hook,
-    bwm_write_hook,
-    bwm_info_hook,
-    bwm_validate_hook,
-    bwm_options,
+    .name = "bwm",
+    .description = "KotOR binary walkmesh (.wok area, .pwk placeable, .dwk door)",
+    .extensions = bwm_extensions,
+    .capabilities = WM_CAN_TRANSITIONS,
+    .probe = bwm_probe,
+    .read = bwm_read_hook,
+    .write = bwm_write_hook,
+    .validate = bwm_validate_hook,
+    .options = bwm_options,
 };

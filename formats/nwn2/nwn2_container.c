@@ -44,7 +44,7 @@ static wm_result parse(wm_ctx *ctx, const uint8_t *data, size_t size, const char
     if (r)
         return r;
     if (memcmp(magic, "NWN2", 4) != 0)
-        return wm_cursor_error(&cur, WM_ERR_CORRUPT, "not an NWN2 container (magic is not \"NWN2\")");
+        return wm_cursor_error(&cur, WM_ERR_NOT_FORMAT, "not an NWN2 container (magic is not \"NWN2\")");
     if ((r = wm_read_u16(&cur, &out->major, "container major version")) ||
         (r = wm_read_u16(&cur, &out->minor, "container minor version")) ||
         (r = wm_read_u32(&cur, &count, "packet count")))

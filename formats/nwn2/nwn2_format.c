@@ -13,12 +13,11 @@ static const wm_option_desc nwn2_options[] = {
     {"zlib-level", "N", "nwn2 write: zlib level 0-9 for a changed ASWM (default 6, the toolset's)"},
     {NULL, NULL, NULL}};
 
-static int nwn2_probe(const uint8_t *head, size_t head_size, uint64_t file_size, const char *path)
+static int nwn2_probe(const wm_input *in)
 {
-    (void)path;
-    if (head_size < 12 || file_size < 12 || memcmp(head, "NWN2", 4) != 0)
+    if (in->size < 12 || memcmp(in->data, "NWN2", 4) != 0)
         return 0;
-    return wm_le16(head + 4) == 2 ? 100 : 60;
+    return wm_le16(in->data + 4) == 2 ? 100 : 60;
 }
 
 static unsigned mesh_flags(const wm_options *opts)
@@ -99,21 +98,21 @@ static uint64_t hash_packet(const nwn2_packet *p)
 }
 
 /* The mesh of a file read natively; report (may be NULL) gets the info facts too. */
-static wm_result read_file_mesh(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out,
-                                wm_report *report)
+static wm_result nwn2_read(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out,
+                           wm_report *report)
 {
     nwn2_file f;
     last_read.valid = 0;
     wm_mesh_init(out);
-    wm_result r = nwn2_file_read(ctx, path, &f);
+    wm_result r = nwn2_file_parse(ctx, in->data, in->size, in->name, &f);
     if (r)
         return r;
     if (f.aswm_packet < 0)
-        r = wm_error(ctx, WM_ERR_CORRUPT, "%s: no ASWM (walkmesh) packet", path);
+        r = wm_error(ctx, WM_ERR_CORRUPT, "%s: no ASWM (walkmesh) packet", in->name);
     else
         r = nwn2_aswm_to_mesh(ctx, &f.aswm, mesh_flags(opts), out);
     if (!r) {
-        mesh_name_from_path(out, path);
+        mesh_name_from_path(out, in->name);
         if (mesh_flags(opts) == 0) {
             last_read.packet = hash_packet(&f.container.packets[f.aswm_packet]);
             last_read.mesh = hash_mesh(out);
@@ -126,18 +125,6 @@ static wm_result read_file_mesh(wm_ctx *ctx, const char *path, const wm_options 
         wm_mesh_free(ctx, out);
     nwn2_file_free(ctx, &f);
     return r;
-}
-
-static wm_result nwn2_read(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
-{
-    return read_file_mesh(ctx, path, opts, out, NULL);
-}
-
-/* `walkmesh info`: the file is read and its walkmesh inflated once for both. */
-static wm_result nwn2_read_info(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out,
-                                wm_report *report)
-{
-    return read_file_mesh(ctx, path, opts, out, report);
 }
 
 static int zlib_level(const wm_options *opts)
@@ -168,28 +155,26 @@ static int mesh_is_source(wm_ctx *ctx, const nwn2_file *src, const wm_mesh *mesh
 }
 
 /* The fast path of `convert a.trx b.trx` (see read_memo): *kept = 1 when
- * the source's packets were written as they are. Takes data (frees it). */
-static wm_result write_source_if_unchanged(wm_ctx *ctx, uint8_t *data, size_t size, const char *source,
-                                           const wm_mesh *mesh, int level, const char *path, int overwrite, int *kept)
+ * the source's packets were written as they are. */
+static wm_result write_source_if_unchanged(wm_ctx *ctx, const wm_input *source, const wm_mesh *mesh, int level,
+                                           wm_sink *sink, int *kept)
 {
     *kept = 0;
     nwn2_container c;
     if (!last_read.valid || level >= 0 || hash_mesh(mesh) != last_read.mesh ||
-        nwn2_container_parse_in_place(ctx, data, size, source, &c)) {
-        wm_free(ctx, data);
+        nwn2_container_parse(ctx, source->data, source->size, source->name, &c))
         return WM_OK; /* not the source's mesh, or the full read reports what is wrong */
-    }
     int32_t at = nwn2_container_find(&c, "ASWM", 0);
     wm_result r = WM_OK;
     if (at >= 0 && hash_packet(&c.packets[at]) == last_read.packet) {
-        if (nwn2_container_is_canonical(&c, size)) {
-            r = wm_file_write_atomic(ctx, path, data, size, overwrite); /* what serialising would give */
+        if (nwn2_container_is_canonical(&c, source->size)) {
+            r = wm_sink_write(sink, NULL, source->data, source->size); /* what serialising would give */
         } else {
             wm_buffer buf;
             wm_buffer_init(&buf, ctx);
             r = nwn2_container_serialize(ctx, &c, &buf);
             if (!r)
-                r = wm_file_write_atomic(ctx, path, buf.data, buf.size, overwrite);
+                r = wm_sink_write(sink, NULL, buf.data, buf.size);
             wm_buffer_free(&buf);
         }
         *kept = 1;
@@ -198,43 +183,50 @@ static wm_result write_source_if_unchanged(wm_ctx *ctx, uint8_t *data, size_t si
     return r;
 }
 
-static wm_result nwn2_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts, int overwrite)
+/* The file whose other packets the output keeps: --base, else the conversion source when
+ * it is a TRN/TRX itself (handed over by the driver, never re-read). */
+static wm_result load_base(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts, int level,
+                           wm_sink *sink, nwn2_file *f, int *native, int *kept)
 {
     const char *base = opts ? opts->base_path : NULL;
-    const char *source = opts ? opts->source_path : NULL;
-    int level = zlib_level(opts);
-    if (level == -2)
-        return wm_error(ctx, WM_ERR_OPTION, "--zlib-level must be a number from 0 to 9");
-    if (!base && !source)
+    const wm_input *source = opts ? opts->source : NULL;
+    *native = *kept = 0;
+    if (base) {
+        wm_result r = nwn2_file_read(ctx, base, f);
+        if (r)
+            wm_error_prefix(ctx, "--base");
+        return r;
+    }
+    if (!source)
         return wm_error(ctx, WM_ERR_INVALID,
                         "%s: writing a TRN/TRX needs --base AREA.trx (an existing TRN/TRX whose other packets and "
                         "tile grid are kept)", path);
-    nwn2_file f;
-    wm_result r = WM_OK;
-    int native = 0;
-    if (!base) {
-        /* the source may be another format: then there is no base */
-        uint8_t *data = NULL;
-        size_t size = 0;
-        int is_nwn2 = wm_file_read(ctx, source, &data, &size) == WM_OK && size >= 4 && memcmp(data, "NWN2", 4) == 0;
-        if (!is_nwn2) {
-            wm_free(ctx, data);
-            return wm_error(ctx, WM_ERR_INVALID, "%s: writing a TRN/TRX needs --base AREA.trx (input %s is not one)",
-                            path, source);
-        }
-        int kept = 0;
-        r = write_source_if_unchanged(ctx, data, size, source, mesh, level, path, overwrite, &kept);
-        if (r || kept)
-            return r;
-        if ((r = nwn2_file_read(ctx, source, &f)))
-            return r;
-        native = mesh_is_source(ctx, &f, mesh);
-    } else if ((r = nwn2_file_read(ctx, base, &f))) {
-        wm_error_prefix(ctx, "--base");
+    if (opts->source_format != &wm_format_nwn2)
+        return wm_error(ctx, WM_ERR_INVALID, "%s: writing a TRN/TRX needs --base AREA.trx (input %s is not one)",
+                        path, source->name);
+    wm_result r = write_source_if_unchanged(ctx, source, mesh, level, sink, kept);
+    if (r || *kept)
         return r;
-    }
+    if ((r = nwn2_file_parse(ctx, source->data, source->size, source->name, f)))
+        return r;
+    *native = mesh_is_source(ctx, f, mesh);
+    return WM_OK;
+}
+
+static wm_result nwn2_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wm_options *opts)
+{
+    const char *path = wm_sink_path(sink);
+    int level = zlib_level(opts);
+    if (level == -2)
+        return wm_error(ctx, WM_ERR_OPTION, "--zlib-level must be a number from 0 to 9");
+    nwn2_file f;
+    int native = 0, kept = 0;
+    wm_result r = load_base(ctx, mesh, path, opts, level, sink, &f, &native, &kept);
+    if (r || kept)
+        return r;
     if (f.aswm_packet < 0)
-        r = wm_error(ctx, WM_ERR_CORRUPT, "%s: no ASWM packet to replace", base ? base : source);
+        r = wm_error(ctx, WM_ERR_CORRUPT, "%s: no ASWM packet to replace",
+                     opts->base_path ? opts->base_path : opts->source->name);
     else if (!native)
         r = nwn2_aswm_from_mesh(ctx, mesh, &f.aswm);
     if (!r) {
@@ -242,47 +234,32 @@ static wm_result nwn2_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, 
         wm_buffer_init(&buf, ctx);
         r = nwn2_file_serialize(ctx, &f, level, &buf);
         if (!r)
-            r = wm_file_write_atomic(ctx, path, buf.data, buf.size, overwrite);
+            r = wm_sink_write(sink, NULL, buf.data, buf.size);
         wm_buffer_free(&buf);
     }
     nwn2_file_free(ctx, &f);
     return r;
 }
 
-/* info and validate: read the file natively, then fill the report. */
-static wm_result with_file(wm_ctx *ctx, const char *path, wm_report *report,
-                           wm_result (*fill)(wm_ctx *, const nwn2_file *, wm_report *))
+static wm_result nwn2_validate_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_report *report)
 {
     nwn2_file f;
-    wm_result r = nwn2_file_read(ctx, path, &f);
+    (void)opts;
+    wm_result r = nwn2_file_parse(ctx, in->data, in->size, in->name, &f);
     if (r)
         return r;
-    r = fill(ctx, &f, report);
+    r = nwn2_validate(ctx, &f, report);
     nwn2_file_free(ctx, &f);
     return r;
 }
 
-static wm_result nwn2_info_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
-{
-    (void)opts;
-    return with_file(ctx, path, report, nwn2_info);
-}
-
-static wm_result nwn2_validate_hook(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *report)
-{
-    (void)opts;
-    return with_file(ctx, path, report, nwn2_validate);
-}
-
 const wm_format wm_format_nwn2 = {
-    "nwn2",
-    "Neverwinter Nights 2 area terrain TRN/TRX (ASWM walkmesh; other packets kept byte-for-byte)",
-    nwn2_extensions,
-    nwn2_probe,
-    nwn2_read,
-    nwn2_write,
-    nwn2_info_hook,
-    nwn2_validate_hook,
-    nwn2_options,
-    nwn2_read_info,
+    .name = "nwn2",
+    .description = "Neverwinter Nights 2 area terrain TRN/TRX (ASWM walkmesh; other packets kept byte-for-byte)",
+    .extensions = nwn2_extensions,
+    .probe = nwn2_probe,
+    .read = nwn2_read,
+    .write = nwn2_write,
+    .validate = nwn2_validate_hook,
+    .options = nwn2_options,
 };

@@ -133,7 +133,7 @@ static void write_marks(wm_buffer *out, const svg_plot *plot, const svg_layout *
     }
 }
 
-wm_result svg_plot_write(svg_plot *plot, const char *path, int overwrite)
+wm_result svg_plot_write_sink(svg_plot *plot, wm_sink *sink)
 {
     if (plot->status)
         return plot->status;
@@ -168,7 +168,17 @@ wm_result svg_plot_write(svg_plot *plot, const char *path, int overwrite)
     svg_frame_over(&out, plot, &lay);
     wm_put_text(&out, "</svg>\n");
     if (!r)
-        r = out.status ? out.status : wm_file_write_atomic(plot->ctx, path, out.data, out.size, overwrite);
+        r = out.status ? out.status : wm_sink_write(sink, NULL, out.data, out.size);
     wm_buffer_free(&out);
+    return r;
+}
+
+wm_result svg_plot_write(svg_plot *plot, const char *path, int overwrite)
+{
+    wm_sink *sink = NULL;
+    wm_result r = wm_sink_open(plot->ctx, path, overwrite, &sink);
+    if (!r && !(r = svg_plot_write_sink(plot, sink)))
+        r = wm_sink_commit(sink);
+    wm_sink_close(sink);
     return r;
 }

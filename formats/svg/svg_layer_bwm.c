@@ -17,11 +17,9 @@ static wm_result load(wm_ctx *ctx, const char *path, int ascii, const wm_options
     if (!ascii)
         return bwm_read_file(ctx, path, file);
     wm_mesh mesh;
-    wm_result r = wm_format_bwm_ascii.read(ctx, path, mesh_opts, &mesh);
-    if (r) {
-        wm_error_prefix(ctx, path);
+    wm_result r = wm_mesh_load(ctx, path, wm_format_bwm_ascii.name, mesh_opts, &mesh);
+    if (r)
         return r;
-    }
     wm_ctx quiet = *ctx; /* the builder's warnings are about editing, not about looking */
     quiet.warn = NULL;
     r = bwm_from_mesh(&quiet, &mesh, BWM_TYPE_AREA, -1.0f, BWM_PLANES_BIOWARE, file);

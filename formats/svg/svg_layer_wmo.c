@@ -73,8 +73,8 @@ wm_result svg_layer_wmo(svg_plot *plot, const char *path, const svg_render_optio
     wm_result r = parse_group(ctx, opts->select, &only);
     wm_mesh mesh;
     wm_mesh_init(&mesh);
-    if (!r && (r = wm_format_wmo.read(ctx, path, mesh_opts, &mesh)))
-        wm_error_prefix(ctx, path);
+    if (!r)
+        r = wm_mesh_load(ctx, path, wm_format_wmo.name, mesh_opts, &mesh);
     uint32_t *counts = r ? NULL : wm_alloc_array(ctx, mesh.object_count, 3 * sizeof *counts);
     if (!r && !counts)
         r = WM_ERR_NOMEM;

@@ -108,6 +108,8 @@ void svg_plot_describe(svg_plot *plot, const char *fmt, ...)
 
 /* Projects, orders and writes the whole picture atomically. */
 wm_result svg_plot_write(svg_plot *plot, const char *path, int overwrite);
+/* The same into a sink's main output (the caller commits). */
+wm_result svg_plot_write_sink(svg_plot *plot, wm_sink *sink);
 
 /* Fill colour scaled by shade (0..1 keeps it, lower darkens) as "#rrggbb". */
 void svg_colour(const uint8_t rgb[3], double shade, char out[8]);

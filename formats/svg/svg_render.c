@@ -84,8 +84,12 @@ wm_result svg_render_file(wm_ctx *ctx, const char *in_path, const wm_format *for
 {
     svg_render_options o;
     wm_result r = svg_render_options_parse(ctx, opts, &o);
-    if (!r && !format)
-        r = wm_format_detect(ctx, in_path, &format);
+    if (!r && !format) {
+        wm_input in;
+        if (!(r = wm_input_load(ctx, in_path, &in)))
+            r = wm_format_detect(ctx, &in, &format);
+        wm_input_free(ctx, &in);
+    }
     if (!r && !format->read)
         r = wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: the %s format cannot be read", in_path, format->name);
     if (!r)
@@ -104,10 +108,8 @@ wm_result svg_render_file(wm_ctx *ctx, const char *in_path, const wm_format *for
         r = svg_layer_wmo(&plot, in_path, &o, opts);
     else if (!r) {
         wm_mesh mesh;
-        r = format->read(ctx, in_path, opts, &mesh);
-        if (r)
-            wm_error_prefix(ctx, in_path);
-        else {
+        r = wm_mesh_load(ctx, in_path, format->name, opts, &mesh);
+        if (!r) {
             r = svg_layer_mesh(&plot, &mesh, &o);
             wm_mesh_free(ctx, &mesh);
         }
@@ -120,8 +122,9 @@ wm_result svg_render_file(wm_ctx *ctx, const char *in_path, const wm_format *for
     return r;
 }
 
-static wm_result svg_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts, int overwrite)
+static wm_result svg_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wm_options *opts)
 {
+    const char *path = wm_sink_path(sink);
     svg_render_options o;
     wm_result r = wm_mesh_validate(ctx, mesh);
     if (!r)
@@ -134,12 +137,12 @@ static wm_result svg_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, c
         return wm_error(ctx, WM_ERR_OPTION, "%s: --path, --git and --floors need the game file: use 'walkmesh render'",
                         path);
     svg_plot plot;
-    const char *title = opts && opts->source_path ? opts->source_path : mesh->name[0] ? mesh->name : "walkmesh";
+    const char *title = opts && opts->source ? opts->source->name : mesh->name[0] ? mesh->name : "walkmesh";
     r = svg_plot_init(&plot, ctx, o.view, title, "units");
     if (!r)
         r = svg_layer_mesh(&plot, mesh, &o);
     if (!r)
-        r = svg_plot_write(&plot, path, overwrite);
+        r = svg_plot_write_sink(&plot, sink);
     svg_plot_free(&plot);
     return r;
 }
@@ -159,6 +162,7 @@ const wm_format wm_format_svg = {
     .description = "picture (SVG) of the neutral mesh: surfaces, blocking faces faded, transitions with room "
                    "numbers, grid, scale and legend; write only ('walkmesh render' draws game files natively)",
     .extensions = svg_extensions,
+    .capabilities = WM_CAN_TRANSITIONS, /* drawn, with their room numbers */
     .write = svg_write,
     .options = svg_options,
 };

@@ -277,8 +277,11 @@ wm_result wmo_build_collision_group(wm_ctx *ctx, const float *positions, uint32_
                                     const uint32_t *indices, uint32_t triangle_count, uint32_t name_offset,
                                     uint32_t group_flags, uint32_t leaf_size, wm_buffer *out);
 
-/* Writes mesh as root `path` plus groups path_NNN.wmo. */
-wm_result wmo_write_mesh(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wmo_write_options *opts);
+/* Writes mesh into the sink: the root as its main output, the groups as side outputs
+ * "_NNN.wmo" (root X.wmo, groups X_000.wmo...). The caller commits. */
+wm_result wmo_write_mesh(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wmo_write_options *opts);
+/* The same into root `path` and its groups, all or nothing (opts->overwrite). */
+wm_result wmo_write_file(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wmo_write_options *opts);
 
 /* Group file path for root path and index: "dir/X.wmo" -> "dir/X_007.wmo". Returns malloc'ed (ctx) string. */
 char *wmo_group_path(wm_ctx *ctx, const char *root_path, uint32_t index);

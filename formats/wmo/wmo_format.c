@@ -7,19 +7,40 @@
 #include <string.h>
 #include <strings.h>
 
-static int wmo_probe(const uint8_t *head, size_t head_size, uint64_t file_size, const char *path)
+static int wmo_probe(const wm_input *in)
 {
-    (void)file_size;
-    (void)path;
-    return wmo_probe_kind(head, head_size, NULL);
+    return wmo_probe_kind(in->data, in->size, NULL);
 }
 
-/* Loads the file and tells a root (MOHD) from a group (MOGP). */
-static wm_result load_any(wm_ctx *ctx, const char *path, int *is_root, wmo_root *root, wmo_group *group)
+/* The input (a copy: the parsed file owns its bytes) as a root (MOHD) or a group (MOGP). */
+static wm_result load_any(wm_ctx *ctx, const wm_input *in, int *is_root, wmo_root *root, wmo_group *group)
 {
-    wm_result r = wmo_load(ctx, path, root, group);
-    *is_root = root->bytes != NULL;
-    return r;
+    memset(root, 0, sizeof *root);
+    memset(group, 0, sizeof *group);
+    *is_root = 0;
+    if (!wmo_probe_kind(in->data, in->size, is_root))
+        return wm_error(ctx, WM_ERR_NOT_FORMAT, "%s: offset 0x0: not a WMO (expected MVER then MOHD or MOGP)",
+                        in->name);
+    uint8_t *bytes = wm_alloc_array(ctx, in->size, 1);
+    if (!bytes)
+        return WM_ERR_NOMEM;
+    memcpy(bytes, in->data, in->size);
+    return *is_root ? wmo_root_parse(ctx, bytes, in->size, in->name, root)
+                    : wmo_group_parse(ctx, bytes, in->size, in->name, group);
+}
+
+/* Group i of a root input, read from beside it, and its path (free with wm_free);
+ * *out is always safe to free. */
+static wm_result load_group(wm_ctx *ctx, const wm_input *in, uint32_t index, wmo_group *out, char **out_path)
+{
+    memset(out, 0, sizeof *out);
+    *out_path = wmo_group_path(ctx, in->path ? in->path : in->name, index);
+    if (!*out_path)
+        return WM_ERR_NOMEM;
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    wm_result r = wm_input_beside(ctx, in, wm_path_file_name(*out_path), NULL, &bytes, &size);
+    return r ? r : wmo_group_parse(ctx, bytes, size, *out_path, out);
 }
 
 /* "dir/X_003.wmo" -> "X_003". */
@@ -33,25 +54,32 @@ static void file_stem(const char *path, char *out, size_t cap)
 }
 
 /* A group file's root, when it sits beside it as "X.wmo" for "X_NNN.wmo". */
-static int sibling_root(wm_ctx *ctx, const char *group_path, wmo_root *root)
+static int sibling_root(wm_ctx *ctx, const wm_input *group, wmo_root *root)
 {
-    size_t len = strlen(group_path);
-    if (len < 9 || strcasecmp(group_path + len - 4, ".wmo") != 0 || group_path[len - 8] != '_')
+    memset(root, 0, sizeof *root);
+    const char *name = group->path ? wm_path_file_name(group->path) : NULL;
+    size_t len = name ? strlen(name) : 0;
+    if (len < 9 || strcasecmp(name + len - 4, ".wmo") != 0 || name[len - 8] != '_')
         return 0;
     for (size_t i = len - 7; i < len - 4; i++)
-        if (group_path[i] < '0' || group_path[i] > '9')
+        if (name[i] < '0' || name[i] > '9')
             return 0;
-    char root_path[4096];
-    snprintf(root_path, sizeof root_path, "%.*s.wmo", (int)(len - 8), group_path);
-    if (!wm_file_exists(root_path))
-        return 0;
-    wm_ctx quiet = *ctx; /* a broken sibling is not this file's error */
+    char root_name[512];
+    snprintf(root_name, sizeof root_name, "%.*s.wmo", (int)(len - 8), name);
+    wm_ctx quiet = *ctx; /* a missing or broken sibling is not this file's error */
     quiet.warn = NULL;
-    if (wmo_root_load(&quiet, root_path, root) != WM_OK) {
+    char *path = NULL;
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    int found = wm_input_beside(&quiet, group, root_name, &path, &bytes, &size) == WM_OK &&
+                wmo_root_parse(&quiet, bytes, size, path, root) == WM_OK;
+    wm_free(ctx, path);
+    if (!found) {
+        if (!root->bytes)
+            wm_free(ctx, bytes);
         wmo_root_free(ctx, root);
-        return 0;
     }
-    return 1;
+    return found;
 }
 
 static wm_result parse_number(wm_ctx *ctx, const wm_options *opts, const char *name, uint32_t max, uint32_t *out)
@@ -85,7 +113,9 @@ static wm_result read_group_into(wm_ctx *ctx, const char *path, const wmo_group 
     return wmo_group_extract(ctx, g, stem, root ? group_name : NULL, x, out);
 }
 
-static wm_result wmo_read(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out)
+static wm_result wmo_facts(wm_ctx *ctx, const wm_input *in, wm_report *rep);
+
+static wm_result wmo_read(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out, wm_report *facts)
 {
     wmo_extract_options x;
     wm_mesh_init(out);
@@ -95,38 +125,36 @@ static wm_result wmo_read(wm_ctx *ctx, const char *path, const wm_options *opts,
     int is_root = 0;
     wmo_root root;
     wmo_group group;
-    r = load_any(ctx, path, &is_root, &root, &group);
+    r = load_any(ctx, in, &is_root, &root, &group);
     if (!r && !is_root) {
         wmo_root sibling;
-        int has_root = sibling_root(ctx, path, &sibling);
-        r = read_group_into(ctx, path, &group, has_root ? &sibling : NULL, &x, out);
+        int has_root = sibling_root(ctx, in, &sibling);
+        r = read_group_into(ctx, in->name, &group, has_root ? &sibling : NULL, &x, out);
         if (has_root)
             wmo_root_free(ctx, &sibling);
     }
     for (uint32_t i = 0; !r && is_root && i < root.group_info_count; i++) {
-        char *group_path = wmo_group_path(ctx, path, i);
-        if (!group_path) {
-            r = WM_ERR_NOMEM;
-            break;
-        }
         wmo_group g;
-        r = wmo_group_load(ctx, group_path, &g);
+        char *group_path = NULL;
+        r = load_group(ctx, in, i, &g, &group_path);
         if (r)
-            wm_error_prefix(ctx, path); /* "root.wmo: root_000.wmo: ..." */
+            wm_error_prefix(ctx, in->name); /* "root.wmo: root_000.wmo: ..." */
         r = r ? r : read_group_into(ctx, group_path, &g, &root, &x, out);
         wmo_group_free(ctx, &g);
         wm_free(ctx, group_path);
     }
     if (!r)
-        file_stem(path, out->name, sizeof out->name);
-    else
-        wm_mesh_free(ctx, out);
+        file_stem(in->name, out->name, sizeof out->name);
     wmo_root_free(ctx, &root);
     wmo_group_free(ctx, &group);
+    if (!r && facts)
+        r = wmo_facts(ctx, in, facts);
+    if (r)
+        wm_mesh_free(ctx, out);
     return r;
 }
 
-static wm_result wmo_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wm_options *opts, int overwrite)
+static wm_result wmo_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wm_options *opts)
 {
     wmo_write_options w;
     memset(&w, 0, sizeof w);
@@ -134,10 +162,9 @@ static wm_result wmo_write(wm_ctx *ctx, const wm_mesh *mesh, const char *path, c
     w.leaf_size = WMO_DEFAULT_LEAF_SIZE;
     w.group_flags = (opts && wm_option_flag(opts, "indoor")) ? WMO_GROUP_INDOOR : WMO_GROUP_OUTDOOR;
     w.base_path = opts ? opts->base_path : NULL;
-    w.overwrite = overwrite;
     wm_result r = parse_number(ctx, opts, "max-group-triangles", WMO_MAX_GROUP_ELEMENTS, &w.max_group_triangles);
     r = r ? r : parse_number(ctx, opts, "leaf-size", WMO_MAX_GROUP_ELEMENTS, &w.leaf_size);
-    return r ? r : wmo_write_mesh(ctx, mesh, path, &w);
+    return r ? r : wmo_write_mesh(ctx, mesh, sink, &w);
 }
 
 /* ---- info ---------------------------------------------------------- */
@@ -214,16 +241,15 @@ static wm_result group_facts(wm_ctx *ctx, wm_report *rep, const char *prefix, co
     return rep->status;
 }
 
-static wm_result wmo_info(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *rep)
+static wm_result wmo_facts(wm_ctx *ctx, const wm_input *in, wm_report *rep)
 {
-    (void)opts;
     int is_root = 0;
     wmo_root root;
     wmo_group group;
-    wm_result r = load_any(ctx, path, &is_root, &root, &group);
+    wm_result r = load_any(ctx, in, &is_root, &root, &group);
     if (!r && !is_root) {
         wmo_root sibling;
-        int has_root = sibling_root(ctx, path, &sibling);
+        int has_root = sibling_root(ctx, in, &sibling);
         char name[128] = "";
         if (has_root)
             wmo_root_group_name(&sibling, group.header.name_offset, name, sizeof name);
@@ -243,14 +269,15 @@ static wm_result wmo_info(wm_ctx *ctx, const char *path, const wm_options *opts,
         if (root.file_ids)
             wm_report_fact(rep, "group file ids", "%u (GFID)", root.file_id_count);
         for (uint32_t i = 0; i < root.group_info_count && !r; i++) {
-            char prefix[32], *group_path = wmo_group_path(ctx, path, i);
+            char prefix[32], *group_path = NULL;
+            snprintf(prefix, sizeof prefix, "group %u ", i);
+            wmo_group g;
+            wm_result loaded = load_group(ctx, in, i, &g, &group_path);
             if (!group_path) {
                 r = WM_ERR_NOMEM;
                 break;
             }
-            snprintf(prefix, sizeof prefix, "group %u ", i);
-            wmo_group g;
-            if (wmo_group_load(ctx, group_path, &g) == WM_OK) {
+            if (loaded == WM_OK) {
                 char name[128];
                 wmo_root_group_name(&root, g.header.name_offset, name, sizeof name);
                 r = group_facts(ctx, rep, prefix, &g, name);
@@ -306,7 +333,7 @@ static wm_result validate_group(wm_ctx *ctx, const wmo_group *g, wm_report *rep)
     return rep->status;
 }
 
-static wm_result validate_root_groups(wm_ctx *ctx, const char *path, const wmo_root *root, wm_report *rep)
+static wm_result validate_root_groups(wm_ctx *ctx, const wm_input *in, const wmo_root *root, wm_report *rep)
 {
     if (root->group_count != root->group_info_count)
         wm_report_finding(rep, WM_SEV_ERROR, "MOHD", "announces %u groups but MOGI lists %u", root->group_count,
@@ -318,11 +345,11 @@ static wm_result validate_root_groups(wm_ctx *ctx, const char *path, const wmo_r
         if (off != -1 && (off < 0 || (uint32_t)off >= root->names_size))
             wm_report_finding(rep, WM_SEV_ERROR, where, "name offset %d outside MOGN (%u bytes)", off,
                               root->names_size);
-        char *group_path = wmo_group_path(ctx, path, i);
+        char *group_path = NULL;
+        wmo_group g;
+        wm_result r = load_group(ctx, in, i, &g, &group_path);
         if (!group_path)
             return WM_ERR_NOMEM;
-        wmo_group g;
-        wm_result r = wmo_group_load(ctx, group_path, &g);
         snprintf(where, sizeof where, "group %u", i);
         if (r) {
             wm_report_finding(rep, WM_SEV_ERROR, where, "%s", wm_ctx_message(ctx));
@@ -345,15 +372,15 @@ static wm_result validate_root_groups(wm_ctx *ctx, const char *path, const wmo_r
     return rep->status;
 }
 
-static wm_result wmo_validate(wm_ctx *ctx, const char *path, const wm_options *opts, wm_report *rep)
+static wm_result wmo_validate(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_report *rep)
 {
     (void)opts;
     int is_root = 0;
     wmo_root root;
     wmo_group group;
-    wm_result r = load_any(ctx, path, &is_root, &root, &group);
+    wm_result r = load_any(ctx, in, &is_root, &root, &group);
     if (!r)
-        r = is_root ? validate_root_groups(ctx, path, &root, rep) : validate_group(ctx, &group, rep);
+        r = is_root ? validate_root_groups(ctx, in, &root, rep) : validate_group(ctx, &group, rep);
     wmo_root_free(ctx, &root);
     wmo_group_free(ctx, &group);
     return r;
@@ -371,13 +398,12 @@ static const wm_option_desc wmo_options[] = {
     {NULL, NULL, NULL}};
 
 const wm_format wm_format_wmo = {
-    "wmo",
-    "World of Warcraft WMO v17 (root + group files; group collision)",
-    wmo_extensions,
-    wmo_probe,
-    wmo_read,
-    wmo_write,
-    wmo_info,
-    wmo_validate,
-    wmo_options,
+    .name = "wmo",
+    .description = "World of Warcraft WMO v17 (root + group files; group collision)",
+    .extensions = wmo_extensions,
+    .probe = wmo_probe,
+    .read = wmo_read,
+    .write = wmo_write,
+    .validate = wmo_validate,
+    .options = wmo_options,
 };

@@ -3,7 +3,6 @@
  * u16 limit of vertices or triangles. Liquid triangles are left out (MLIQ is
  * a height grid, not a triangle soup). */
 #include "wmo.h"
-#include "wm_platform.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -359,37 +358,25 @@ static void build_updated_root(wm_buffer *b, const wmo_root *base, const wm_mesh
     }
 }
 
-static wm_result refuse_existing(wm_ctx *ctx, const char *path, int overwrite)
-{
-    if (!overwrite && wm_file_exists(path))
-        return wm_error(ctx, WM_ERR_EXISTS, "%s: exists (allow overwriting to replace it)", path);
-    return WM_OK;
-}
-
 static wm_result write_groups(wm_ctx *ctx, const wm_mesh *mesh, plan *p, const group_entry *entries,
-                              uint32_t first_index, const char *path, const wmo_write_options *opts,
-                              uint32_t *out_written)
+                              uint32_t first_index, wm_sink *sink, const wmo_write_options *opts)
 {
     wm_result r = WM_OK;
-    *out_written = 0;
     for (uint32_t i = 0; i < p->part_count && !r; i++) {
-        char *group_path = wmo_group_path(ctx, path, first_index + i);
-        if (!group_path)
-            return WM_ERR_NOMEM;
+        char suffix[32];
+        snprintf(suffix, sizeof suffix, "_%03u.wmo", first_index + i); /* as wmo_group_path names it */
         wm_buffer b;
         wm_buffer_init(&b, ctx);
         r = build_part(ctx, mesh, p, &p->parts[i], entries[i].name_offset, opts, &b);
-        r = r ? r : wm_file_write_atomic(ctx, group_path, b.data, b.size, opts->overwrite);
+        r = r ? r : wm_sink_write(sink, suffix, b.data, b.size);
         wm_buffer_free(&b);
-        wm_free(ctx, group_path);
-        if (!r)
-            (*out_written)++;
     }
     return r;
 }
 
-wm_result wmo_write_mesh(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wmo_write_options *opts)
+wm_result wmo_write_mesh(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wmo_write_options *opts)
 {
+    const char *path = wm_sink_path(sink);
     wm_result r = wm_mesh_validate(ctx, mesh);
     if (r)
         return r;
@@ -439,33 +426,22 @@ wm_result wmo_write_mesh(wm_ctx *ctx, const wm_mesh *mesh, const char *path, con
             build_new_root(&root, mesh, &p, entries, opts, lo, hi);
         r = root.status;
     }
-    /* refuse before writing anything, so a refusal leaves no partial output */
-    r = r ? r : refuse_existing(ctx, path, opts->overwrite);
-    uint8_t *existed = NULL;
-    if (!r && !(existed = wm_alloc_array(ctx, p.part_count, 1)))
-        r = WM_ERR_NOMEM;
-    for (uint32_t i = 0; i < p.part_count && !r; i++) {
-        char *group_path = wmo_group_path(ctx, path, first_index + i);
-        r = group_path ? refuse_existing(ctx, group_path, opts->overwrite) : WM_ERR_NOMEM;
-        if (group_path)
-            existed[i] = (uint8_t)wm_file_exists(group_path);
-        wm_free(ctx, group_path);
-    }
-    uint32_t written = 0;
-    r = r ? r : write_groups(ctx, mesh, &p, entries, first_index, path, opts, &written);
-    r = r ? r : wm_file_write_atomic(ctx, path, root.data, root.size, opts->overwrite);
-    if (r) { /* remove the groups this call created (replaced ones cannot be restored) */
-        for (uint32_t i = 0; i < written; i++) {
-            char *group_path = wmo_group_path(ctx, path, first_index + i);
-            if (group_path && !existed[i])
-                wm_platform_remove(group_path);
-            wm_free(ctx, group_path);
-        }
-    }
-    wm_free(ctx, existed);
+    /* the groups first, then the root that lists them (the sink places them all together) */
+    r = r ? r : write_groups(ctx, mesh, &p, entries, first_index, sink, opts);
+    r = r ? r : wm_sink_write(sink, NULL, root.data, root.size);
     wm_buffer_free(&root);
     wm_free(ctx, entries);
     free_plan(ctx, &p);
     wmo_root_free(ctx, &base);
+    return r;
+}
+
+wm_result wmo_write_file(wm_ctx *ctx, const wm_mesh *mesh, const char *path, const wmo_write_options *opts)
+{
+    wm_sink *sink = NULL;
+    wm_result r = wm_sink_open(ctx, path, opts->overwrite, &sink);
+    if (!r && !(r = wmo_write_mesh(ctx, mesh, sink, opts)))
+        r = wm_sink_commit(sink);
+    wm_sink_close(sink);
     return r;
 }

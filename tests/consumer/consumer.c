@@ -15,9 +15,8 @@ int main(int argc, char **argv)
     }
     wm_ctx ctx;
     wm_ctx_init(&ctx);
-    const wm_format *format;
     wm_mesh mesh;
-    if (wm_format_detect(&ctx, argv[1], &format) || format->read(&ctx, argv[1], NULL, &mesh)) {
+    if (wm_mesh_load(&ctx, argv[1], NULL, NULL, &mesh)) {
         fprintf(stderr, "%s\n", wm_ctx_message(&ctx));
         return 2;
     }

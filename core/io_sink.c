@@ -1,0 +1,294 @@
+/* Output transactions: every output of one write goes to a temporary beside its target;
+ * wm_sink_commit syncs them all and moves them into place together, with SIGINT/SIGTERM
+ * held off; anything else (an error, an interrupt, wm_sink_close before commit) removes
+ * the temporaries and leaves the targets as they were. */
+#include "wm_format.h"
+#include "wm_io.h"
+#include "wm_platform.h"
+
+#include <errno.h>
+#include <string.h>
+
+typedef struct sink_output {
+    char *suffix; /* NULL: the main output */
+    char *target;
+    char *temp;   /* the named temporary; NULL while unnamed (or after placing) */
+    int fd;       /* -1 once closed */
+    int slot;     /* signal-cleanup registration of temp, -1 when none */
+    int placed;
+} sink_output;
+
+struct wm_sink {
+    wm_ctx *ctx;
+    char *path;
+    int overwrite, to_stdout;
+    unsigned lacking; /* WM_CAN_* the writer said this output does not hold */
+    wm_result status;
+    sink_output *outputs;
+    size_t count, capacity;
+};
+
+static wm_result exists_error(wm_ctx *ctx, const char *path)
+{
+    return wm_error(ctx, WM_ERR_EXISTS, "%s: exists already (use --force to overwrite)", path);
+}
+
+wm_result wm_sink_open(wm_ctx *ctx, const char *path, int overwrite, wm_sink **out)
+{
+    *out = NULL;
+    int to_stdout = strcmp(path, "-") == 0;
+    if (!to_stdout && !overwrite && wm_platform_path_kind(path) != WM_PATH_MISSING)
+        return exists_error(ctx, path);
+    wm_sink *sink = wm_alloc_array(ctx, 1, sizeof *sink);
+    if (!sink)
+        return WM_ERR_NOMEM;
+    sink->ctx = ctx;
+    sink->overwrite = overwrite;
+    sink->to_stdout = to_stdout;
+    if (!(sink->path = wm_strdup(ctx, path))) {
+        wm_free(ctx, sink);
+        return WM_ERR_NOMEM;
+    }
+    *out = sink;
+    return WM_OK;
+}
+
+const char *wm_sink_path(const wm_sink *sink)
+{
+    return sink->path;
+}
+
+void wm_sink_set_lacking(wm_sink *sink, unsigned capabilities)
+{
+    sink->lacking |= capabilities;
+}
+
+unsigned wm_sink_lacking(const wm_sink *sink)
+{
+    return sink->lacking;
+}
+
+/* <folder><stem><suffix>, the stem being the main file name without its extension. */
+static char *side_target(wm_ctx *ctx, const char *path, const char *suffix)
+{
+    const char *name = wm_path_file_name(path), *dot = strrchr(name, '.');
+    size_t stem_end = dot && dot != name ? (size_t)(dot - path) : strlen(path), n = strlen(suffix);
+    char *target = wm_alloc_array(ctx, stem_end + n + 1, 1);
+    if (target) {
+        memcpy(target, path, stem_end);
+        memcpy(target + stem_end, suffix, n + 1);
+    }
+    return target;
+}
+
+static wm_result fail(wm_sink *sink, wm_result code, const char *target, const char *what)
+{
+    if (code == WM_ERR_EXISTS)
+        sink->status = exists_error(sink->ctx, target);
+    else if (errno == EISDIR)
+        sink->status = wm_error(sink->ctx, code, "%s: %s: it is a folder", target, what);
+    else
+        sink->status = wm_error(sink->ctx, code, "%s: %s: %s", target, what, strerror(errno));
+    return sink->status;
+}
+
+static int same_suffix(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static sink_output *open_output(wm_sink *sink, const char *suffix)
+{
+    for (size_t i = 0; i < sink->count; i++)
+        if (same_suffix(sink->outputs[i].suffix, suffix))
+            return &sink->outputs[i];
+    wm_ctx *ctx = sink->ctx;
+    if (sink->count == sink->capacity) {
+        size_t capacity = sink->capacity ? 2 * sink->capacity : 4;
+        sink_output *grown = wm_realloc_array(ctx, sink->outputs, capacity, sizeof *grown);
+        if (!grown) {
+            sink->status = WM_ERR_NOMEM;
+            return NULL;
+        }
+        sink->outputs = grown;
+        sink->capacity = capacity;
+    }
+    sink_output *o = &sink->outputs[sink->count];
+    memset(o, 0, sizeof *o);
+    o->fd = o->slot = -1;
+    o->target = suffix ? side_target(ctx, sink->path, suffix) : wm_strdup(ctx, sink->path);
+    if (!o->target || (suffix && !(o->suffix = wm_strdup(ctx, suffix)))) {
+        wm_free(ctx, o->target);
+        sink->status = WM_ERR_NOMEM;
+        return NULL;
+    }
+    sink->count++;
+    if (suffix && !sink->overwrite && wm_platform_path_kind(o->target) != WM_PATH_MISSING) {
+        fail(sink, WM_ERR_EXISTS, o->target, "");
+        return NULL;
+    }
+    if ((o->fd = wm_platform_temp_open(o->target, &o->temp)) < 0) {
+        fail(sink, WM_ERR_IO, o->target, "cannot create a temporary file beside it");
+        return NULL;
+    }
+    if (o->temp)
+        o->slot = wm_platform_cleanup_register(o->temp);
+    return o;
+}
+
+static wm_result write_all(wm_sink *sink, int fd, const char *target, const void *data, size_t size)
+{
+    const uint8_t *p = data;
+    while (size > 0) {
+        ptrdiff_t n = wm_platform_write(fd, p, size);
+        if (n <= 0) {
+            if (n == 0)
+                errno = ENOSPC;
+            return fail(sink, WM_ERR_IO, target, "write failed");
+        }
+        p += n;
+        size -= (size_t)n;
+    }
+    return WM_OK;
+}
+
+wm_result wm_sink_write(wm_sink *sink, const char *suffix, const void *data, size_t size)
+{
+    if (sink->status)
+        return sink->status;
+    if (sink->to_stdout) {
+        if (suffix)
+            return sink->status = wm_error(sink->ctx, WM_ERR_UNSUPPORTED,
+                                           "standard output holds one file, and this format writes a side file "
+                                           "too (%s): name an output file",
+                                           suffix);
+        return write_all(sink, wm_platform_standard_stream(1), "(standard output)", data, size);
+    }
+    sink_output *o = open_output(sink, suffix);
+    return o ? write_all(sink, o->fd, o->target, data, size) : sink->status;
+}
+
+/* Removes what this sink created: the temporaries and, after a failed placing without
+ * overwrite, the targets it had already placed (they did not exist before). */
+static void discard(wm_sink *sink)
+{
+    for (size_t i = 0; i < sink->count; i++) {
+        sink_output *o = &sink->outputs[i];
+        if (o->fd >= 0)
+            wm_platform_close_quietly(o->fd);
+        o->fd = -1;
+        if (o->temp)
+            wm_platform_remove(o->temp);
+        wm_platform_cleanup_unregister(o->slot);
+        o->slot = -1;
+        if (o->placed && !sink->overwrite)
+            wm_platform_remove(o->target);
+        o->placed = 0;
+    }
+}
+
+/* Every temporary named, so the renames are all that is left. */
+static wm_result name_all(wm_sink *sink)
+{
+    for (size_t i = 0; i < sink->count; i++) {
+        sink_output *o = &sink->outputs[i];
+        if (o->temp)
+            continue;
+        if (wm_platform_temp_name(o->fd, o->target, &o->temp) != 0)
+            return fail(sink, WM_ERR_IO, o->target, "cannot name the temporary file");
+        o->fd = -1;
+        o->slot = wm_platform_cleanup_register(o->temp);
+    }
+    return WM_OK;
+}
+
+static wm_result place(wm_sink *sink, sink_output *o)
+{
+    int r = o->temp ? wm_platform_place(o->temp, o->target, sink->overwrite)
+                    : wm_platform_place_unnamed(o->fd, o->target);
+    if (r != 0)
+        return fail(sink, errno == EEXIST ? WM_ERR_EXISTS : WM_ERR_IO, o->target,
+                    "cannot move the temporary file into place");
+    o->placed = 1;
+    if (o->fd >= 0)
+        wm_platform_close_quietly(o->fd);
+    o->fd = -1;
+    wm_platform_cleanup_unregister(o->slot);
+    o->slot = -1;
+    wm_free(sink->ctx, o->temp);
+    o->temp = NULL;
+    return WM_OK;
+}
+
+/* A target that is a folder (or a device) cannot be replaced: found before anything moves. */
+static wm_result check_targets(wm_sink *sink)
+{
+    for (size_t i = 0; i < sink->count; i++)
+        if (wm_platform_path_kind(sink->outputs[i].target) == WM_PATH_OTHER) {
+            errno = EISDIR;
+            return fail(sink, WM_ERR_IO, sink->outputs[i].target, "cannot be replaced");
+        }
+    return WM_OK;
+}
+
+/* Side outputs first and the main one last, so a reader of the main file finds its sides. */
+static wm_result place_all(wm_sink *sink)
+{
+    wm_result r = check_targets(sink);
+    if (!r && sink->overwrite)
+        r = name_all(sink);
+    for (size_t i = 0; !r && i < sink->count; i++)
+        if (sink->outputs[i].suffix)
+            r = place(sink, &sink->outputs[i]);
+    for (size_t i = 0; !r && i < sink->count; i++)
+        if (!sink->outputs[i].suffix)
+            r = place(sink, &sink->outputs[i]);
+    return r;
+}
+
+wm_result wm_sink_commit(wm_sink *sink)
+{
+    if (sink->to_stdout || sink->status) {
+        if (sink->status)
+            discard(sink);
+        return sink->status;
+    }
+    if (!sink->count && !open_output(sink, NULL)) /* an empty main output is still a file */
+        return sink->status;
+    for (size_t i = 0; i < sink->count && !sink->status; i++) {
+        sink_output *o = &sink->outputs[i];
+        if (wm_platform_temp_finish(o->fd, o->temp) != 0)
+            fail(sink, WM_ERR_IO, o->target, "write failed");
+        else if (o->temp)
+            o->fd = -1; /* a named temporary is closed; an unnamed one stays open to be placed */
+    }
+    if (!sink->status && wm_platform_interrupted())
+        sink->status = wm_error(sink->ctx, WM_ERR_IO, "%s: interrupted", sink->path);
+    if (!sink->status) {
+        wm_platform_hold_signals(1);
+        place_all(sink);
+        if (sink->status)
+            discard(sink);
+        for (size_t i = 0; i < sink->count; i++)
+            sink->outputs[i].placed = 0; /* in place for good: closing keeps them */
+        wm_platform_hold_signals(0);
+    } else {
+        discard(sink);
+    }
+    return sink->status;
+}
+
+void wm_sink_close(wm_sink *sink)
+{
+    if (!sink)
+        return;
+    discard(sink);
+    for (size_t i = 0; i < sink->count; i++) {
+        wm_free(sink->ctx, sink->outputs[i].suffix);
+        wm_free(sink->ctx, sink->outputs[i].target);
+        wm_free(sink->ctx, sink->outputs[i].temp);
+    }
+    wm_free(sink->ctx, sink->outputs);
+    wm_free(sink->ctx, sink->path);
+    wm_free(sink->ctx, sink);
+}
