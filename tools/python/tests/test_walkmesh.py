@@ -216,7 +216,7 @@ class ErrorTest(unittest.TestCase):
         path = scratch("thing.xyz123")
         with open(path, "wb") as handle:
             handle.write(b"nothing a module knows")
-        self.assertCode(walkmesh.Result.UNSUPPORTED, walkmesh.read, path)
+        self.assertCode(walkmesh.Result.NOT_FORMAT, walkmesh.read, path)
         mesh = walkmesh.Mesh([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 1, 2)])
         out = scratch("exists.obj")
         walkmesh.write(mesh, out, overwrite=True)

@@ -12,7 +12,7 @@ from . import _mesh, _native
 from ._context import Context, CReport, make_options
 from .errors import Result, WalkmeshError
 
-FormatInfo = namedtuple("FormatInfo", "name description extensions reads writes has_info has_validate options")
+FormatInfo = namedtuple("FormatInfo", "name description extensions reads writes has_validate options")
 SurfaceInfo = namedtuple("SurfaceInfo", "id name walkable kotor_id nwn2_flag color aliases")
 
 
@@ -39,7 +39,7 @@ def formats():
             o = f.options[len(options)]
             options.append((o.name.decode(), _native.text(o.arg), _native.text(o.help)))
         result.append(FormatInfo(f.name.decode(), _native.text(f.description), extensions, bool(f.read),
-                                 bool(f.write), bool(f.info), bool(f.validate), options))
+                                 bool(f.write), bool(f.validate), options))
     return result
 
 

@@ -47,8 +47,13 @@ def make_options(context, up=None, walkable_slope=None, weld=None, base=None, so
         opts.walkable_slope = float(walkable_slope)
     if weld is not None:
         opts.weld_tolerance = float(weld)
-    keep = [_native.encode_path(base), _native.encode_path(source)]
-    opts.base_path, opts.source_path = keep
+    keep = [_native.encode_path(base)]
+    opts.base_path = keep[0]
+    if source is not None:
+        loaded = Source(context, source)
+        keep.append(loaded)
+        opts.source = ctypes.pointer(loaded.input)
+        opts.source_format = loaded.format
     setter = _native.fn("wm_option_set")
     for name, value in (options or {}).items():
         if value is False or value is None:
@@ -58,6 +63,23 @@ def make_options(context, up=None, walkable_slope=None, weld=None, base=None, so
         keep.extend(pair)
         context.check(setter(context.ref, ctypes.byref(opts), *pair))
     return opts, keep
+
+
+class Source:
+    """A conversion's source file in memory with its format: a writer of the same format keeps
+    what the neutral mesh cannot hold (a WOK's tree, a TRX's other packets). Freed with the object."""
+
+    def __init__(self, context, path):
+        self.context = context
+        self.input = _native.Input()
+        context.check(_native.fn("wm_input_load")(context.ref, _native.encode_path(path), ctypes.byref(self.input)))
+        self.format = ctypes.c_void_p()
+        if _native.fn("wm_format_detect")(context.ref, ctypes.byref(self.input), ctypes.byref(self.format)):
+            self.format = ctypes.c_void_p()  # a source no module reads keeps nothing
+            context.struct.message = b""
+
+    def __del__(self):
+        _native.fn("wm_input_free")(self.context.ref, ctypes.byref(self.input))
 
 
 class Report:

@@ -51,9 +51,14 @@ class Mesh(Structure):
 MAX_OPTIONS = 32
 
 
+class Input(Structure):
+    _fields_ = [("data", POINTER(c_uint8)), ("size", c_size_t), ("name", c_char_p), ("path", c_char_p),
+                ("owned", POINTER(c_uint8))]
+
+
 class Options(Structure):
     _fields_ = [("up", c_int), ("walkable_slope", c_float), ("weld_tolerance", c_float),
-                ("base_path", c_char_p), ("source_path", c_char_p),
+                ("base_path", c_char_p), ("source", POINTER(Input)), ("source_format", c_void_p),
                 ("names", c_char_p * MAX_OPTIONS), ("values", c_char_p * MAX_OPTIONS), ("count", c_uint)]
 
 
@@ -72,8 +77,8 @@ class OptionDesc(Structure):
 
 class Format(Structure):
     _fields_ = [("name", c_char_p), ("description", c_char_p), ("extensions", POINTER(c_char_p)),
-                ("probe", c_void_p), ("read", c_void_p), ("write", c_void_p), ("info", c_void_p),
-                ("validate", c_void_p), ("options", POINTER(OptionDesc)), ("read_info", c_void_p)]
+                ("capabilities", c_uint), ("probe", c_void_p), ("read", c_void_p), ("write", c_void_p),
+                ("validate", c_void_p), ("options", POINTER(OptionDesc))]
 
 
 class Surface(Structure):
@@ -133,6 +138,9 @@ SYMBOLS = {
     "wm_surface_from_name": (c_uint16, [POINTER(SurfaceTable), _P]),
     "wm_buffer_init": (None, [POINTER(Buffer), POINTER(Ctx)]),
     "wm_buffer_free": (None, [POINTER(Buffer)]),
+    "wm_input_load": (_R, [POINTER(Ctx), _P, POINTER(Input)]),
+    "wm_input_free": (None, [POINTER(Ctx), POINTER(Input)]),
+    "wm_format_detect": (_R, [POINTER(Ctx), POINTER(Input), POINTER(c_void_p)]),
     "wm_file_write_atomic": (_R, [POINTER(Ctx), _P, c_void_p, c_size_t, c_int]),
     # the high-level calls (core/wm_pipeline.h)
     "wm_mesh_load": (_R, [POINTER(Ctx), _P, _P, POINTER(Options), POINTER(Mesh)]),

@@ -15,6 +15,7 @@ class Result(enum.IntEnum):
     INVALID = 8
     EXISTS = 9
     OPTION = 10
+    NOT_FORMAT = 11
 
 
 class WalkmeshError(Exception):
