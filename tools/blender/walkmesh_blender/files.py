@@ -18,9 +18,12 @@ FAMILIES = [
 
 
 def offered_families():
-    """The families whose module the loaded library has (mdl only once that module exists)."""
-    names = {f.name for f in walkmesh.formats()}
-    return [f for f in FAMILIES if f[0] != "mdl" or "mdl" in names]
+    """(family, label, extensions, writes) of the families whose module the loaded library has
+    (mdl only once that module exists; its Export entry only if it writes)."""
+    modules = {f.name: f for f in walkmesh.formats()}
+    module_of = {"kotor": "bwm", "nwn2": "nwn2", "wmo": "wmo", "mdl": "mdl"}
+    return [(family, label, extensions, modules[module_of[family]].writes)
+            for family, label, extensions in FAMILIES if module_of[family] in modules]
 
 
 def import_file(context, path):
@@ -34,6 +37,8 @@ def import_file(context, path):
         games.add_kotor_empties(path, objects[0], collection)
     elif lower.endswith(games.NWN2_EXTENSIONS) and len(objects) == 1:
         games.add_nwn2_layers(mesh, path, objects[0], collection)
+    elif lower.endswith(".wmo"):
+        games.add_wmo_render_only(mesh, path, collection)
     for obj in context.view_layer.objects:
         obj.select_set(False)
     for obj in objects:
@@ -70,7 +75,7 @@ def _report_warnings(operator, warnings):
         operator.report({"WARNING"}, warning)
 
 
-def _make_operators(family, label, extensions):
+def _make_operators(family, label, extensions, writes):
     pattern = ";".join("*" + e for e in extensions)
 
     class Import(bpy.types.Operator, ImportHelper):
@@ -115,7 +120,7 @@ def _make_operators(family, label, extensions):
 
     Import.__name__ = "WALKMESH_OT_import_" + family
     Export.__name__ = "WALKMESH_OT_export_" + family
-    return Import, Export
+    return (Import, Export) if writes else (Import,)
 
 
 _registered = []
@@ -133,8 +138,8 @@ _import_menu, _export_menu = _menu("import_scene."), _menu("export_scene.")
 
 
 def register():
-    for family, label, extensions in offered_families():
-        for cls in _make_operators(family, label, extensions):
+    for family, label, extensions, writes in offered_families():
+        for cls in _make_operators(family, label, extensions, writes):
             bpy.utils.register_class(cls)
             _registered.append(cls)
     bpy.types.TOPBAR_MT_file_import.append(_import_menu)

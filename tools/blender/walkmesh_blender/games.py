@@ -114,3 +114,27 @@ def add_nwn2_layers(mesh, path, obj, collection):
     grid_object.parent = obj
     grid_object.hide_select = True
     collection.objects.link(grid_object)
+
+
+def _triangle_keys(mesh):
+    corners = numpy.sort(mesh.positions[mesh.indices].round(4).reshape(-1, 3, 3), axis=1)
+    return [c.tobytes() for c in corners]
+
+
+def add_wmo_render_only(mesh, path, collection):
+    """WMO collision flags made visible: the imported objects hold the triangles that collide
+    (the server extractors' rule on the MOPY flags); the triangles that do not are added as one
+    wireframe object, "no collision", which export leaves out."""
+    every = walkmesh.read(path, options={"collision-rule": "all"})
+    colliding = set(_triangle_keys(mesh))
+    rest = numpy.array([k not in colliding for k in _triangle_keys(every)], dtype=bool)
+    if not rest.any():
+        return None
+    used, local = numpy.unique(every.indices[rest], return_inverse=True)
+    data = bpy.data.meshes.new("no collision")
+    data.from_pydata(every.positions[used].tolist(), [], local.reshape(-1, 3).tolist())
+    obj = bpy.data.objects.new("no collision (%d)" % rest.sum(), data)
+    obj[scene.ROLE_PROP] = "no_collision"
+    obj.display_type = "WIRE"
+    collection.objects.link(obj)
+    return obj
