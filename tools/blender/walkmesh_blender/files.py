@@ -49,6 +49,7 @@ def import_file(context, path):
 
 def export_objects(objects):
     """The walkmesh objects to export: the given mesh objects, with the other parts of their files."""
+    objects = [o for o in objects if o is not None]
     files = {o.get(scene.FILE_PROP) for o in objects if o.type == "MESH"}
     chosen = [o for o in bpy.data.objects if o.type == "MESH" and o.get(scene.ROLE_PROP) is None and
               (o in objects or (o.get(scene.FILE_PROP) in files and o.get(scene.FILE_PROP)))]

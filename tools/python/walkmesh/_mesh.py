@@ -194,16 +194,15 @@ class CMesh:
         return array
 
     def _set_surfaces(self, mesh, triangles):
-        if mesh.surfaces is None:
-            self._set("walkable", self._fill(triangles, 0), triangles)
-            self._set("surfaces", self._fill(triangles, STONE), triangles)
+        if mesh.surfaces is None:  # the library's slope rule: stone up to 45 degrees, else nonwalk
+            walkable = self._set("walkable", self._fill(triangles, 0), triangles)
+            surfaces = self._set("surfaces", self._fill(triangles, STONE), triangles)
             _native.fn("wm_mesh_walkable_from_slope")(ctypes.byref(self.struct), 45.0)
-            for t in range(0 if numpy is not None else triangles):
-                self.struct.surfaces[t] = STONE if self.struct.walkable[t] else NONWALK
             if numpy is not None:
-                walkable = self._keep[-2]
-                surfaces = self._keep[-1]
                 surfaces[:] = numpy.where(walkable != 0, STONE, NONWALK)
+            else:
+                for t in range(triangles):
+                    surfaces[t] = STONE if walkable[t] else NONWALK
             return
         surfaces = self._set("surfaces", _surface_ids(mesh.surfaces, triangles), triangles)
         if mesh.walkable is not None:
