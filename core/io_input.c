@@ -69,6 +69,14 @@ void wm_input_free(wm_ctx *ctx, wm_input *in)
     memset(in, 0, sizeof *in);
 }
 
+void wm_input_drop_bytes(wm_ctx *ctx, wm_input *in)
+{
+    wm_free(ctx, in->owned);
+    in->owned = NULL;
+    in->data = NULL;
+    in->size = 0;
+}
+
 wm_result wm_input_beside(wm_ctx *ctx, const wm_input *in, const char *file_name, char **out_path,
                           uint8_t **out_data, size_t *out_size)
 {

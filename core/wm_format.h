@@ -91,6 +91,9 @@ WM_API wm_result wm_input_load(wm_ctx *ctx, const char *path, wm_input *out);
 /* Borrows bytes held by the caller (nothing is copied; name may be NULL). */
 WM_API void wm_input_borrow(wm_input *out, const void *data, size_t size, const char *name);
 WM_API void wm_input_free(wm_ctx *ctx, wm_input *in);
+/* Frees the bytes early but keeps name and path (a conversion whose writer is another
+ * format needs only the source's name): data becomes NULL, size 0. */
+WM_API void wm_input_drop_bytes(wm_ctx *ctx, wm_input *in);
 /* A side file that sits beside the input (a WMO root's groups, a group's root): reads the
  * file named file_name (no folder) in the input's folder. *out_path (may be NULL) gets its
  * path and *out_data its bytes, both freed with wm_free. WM_ERR_UNSUPPORTED when the input

@@ -138,6 +138,8 @@ wm_result wm_convert(wm_ctx *ctx, const char *in, const char *out, const char *f
     if (!r)
         r = wm_mesh_read_input(ctx, &source, from, &local, &mesh, NULL, &source_format);
     if (!r) {
+        if (source_format != target) /* only a writer of the source's own format reads its bytes */
+            wm_input_drop_bytes(ctx, &source);
         local.source = &source;
         local.source_format = source_format;
         r = save_into(ctx, target, &mesh, sink, &local);

@@ -61,6 +61,45 @@ static void convert_same_format_is_identical(void **state)
     free(path);
 }
 
+static uint32_t transition_edges(const wm_mesh *mesh)
+{
+    uint32_t n = 0;
+    for (size_t i = 0; i < 3 * (size_t)mesh->triangle_count; i++)
+        n += mesh->transitions[i] != WM_NO_TRANSITION;
+    return n;
+}
+
+/* WOK -> OBJ -> WOK keeps every transition and says nothing is lost; WOK -> WMO, which has no
+ * place for them, says so (decided from the descriptors, not by reading the output back). */
+static void lost_transitions_only_when_lost(void **state)
+{
+    (void)state;
+    char *path = wmt_corpus_path_or_skip("bwm/k1cp-m12aa_01f.wok");
+    char *dir = wmt_make_temp_dir();
+    char *obj = wmt_join(dir, "room.obj"), *wok = wmt_join(dir, "room.wok"), *wmo = wmt_join(dir, "room.wmo");
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_mesh source, back;
+    assert_int_equal(wm_mesh_load(&ctx, path, NULL, NULL, &source), WM_OK);
+    assert_true(transition_edges(&source) > 0);
+    wmt_warnings[0] = '\0';
+    assert_int_equal(wm_convert(&ctx, path, obj, NULL, NULL, NULL, 0), WM_OK);
+    assert_int_equal(wm_convert(&ctx, obj, wok, NULL, NULL, NULL, 0), WM_OK);
+    assert_null(strstr(wmt_warnings, "did not survive"));
+    assert_int_equal(wm_mesh_load(&ctx, wok, NULL, NULL, &back), WM_OK);
+    assert_int_equal(transition_edges(&back), transition_edges(&source));
+    assert_int_equal(wm_convert(&ctx, path, wmo, NULL, NULL, NULL, 0), WM_OK);
+    assert_non_null(strstr(wmt_warnings, "did not survive"));
+    wm_mesh_free(&ctx, &source);
+    wm_mesh_free(&ctx, &back);
+    wmt_remove_tree(dir);
+    free(obj);
+    free(wok);
+    free(wmo);
+    free(dir);
+    free(path);
+}
+
 static void info_and_validate(void **state)
 {
     (void)state;
@@ -146,6 +185,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(load_matches_header),
         cmocka_unit_test(convert_same_format_is_identical),
+        cmocka_unit_test(lost_transitions_only_when_lost),
         cmocka_unit_test(info_and_validate),
         cmocka_unit_test(standard_input_and_output),
         cmocka_unit_test(missing_file_is_named),

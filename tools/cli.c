@@ -254,7 +254,7 @@ int cli_parse_file_command(int argc, char **argv, void (*help)(void), cli_mesh_o
             return EXIT_USAGE;
         if (used)
             continue;
-        if (argv[i][0] == '-' || *path) {
+        if ((argv[i][0] == '-' && argv[i][1] != '\0') || *path) {
             cli_error("%s: unexpected argument '%s' (see 'walkmesh %s --help')", argv[0], argv[i], argv[0]);
             return EXIT_USAGE;
         }

@@ -66,8 +66,8 @@ int cli_parse_file_command(int argc, char **argv, void (*help)(void), cli_mesh_o
  * forced_format). Returns an exit code; on error the message is printed. */
 int cli_load_mesh(wm_ctx *ctx, const char *path, const char *forced_format, const wm_options *opts,
                   wm_mesh *out, const wm_format **out_format);
-/* Same, and details (may be NULL) gets the format's info facts: through the
- * format's read_info when it has one (the file is read once), else read + info. */
+/* Same, and details (may be NULL) gets the format's own facts from the same read
+ * (wm_info_format: the file is read and decoded once). */
 int cli_load_mesh_info(wm_ctx *ctx, const char *path, const char *forced_format, const wm_options *opts,
                        wm_mesh *out, const wm_format **out_format, wm_report *details);
 

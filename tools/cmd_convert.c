@@ -52,13 +52,9 @@ static int output_format(wm_ctx *ctx, const char *to, const char *out_path, cons
 /* The steps of wm_convert, so a failure is known to be the input's or the output's. */
 static int convert_one(wm_ctx *ctx, cli_mesh_options *o, const char *in, const char *out, const wm_format *out_format)
 {
-    if (!o->force && wm_file_exists(out)) { /* before reading anything */
+    if (!o->force && strcmp(out, "-") != 0 && wm_file_exists(out)) { /* before reading anything */
         cli_error("%s: exists already (use --force to overwrite)", out);
         return EXIT_OUTPUT;
-    }
-    if (strcmp(in, "-") != 0 && !wm_file_exists(in)) {
-        cli_error("%s: no such file", in);
-        return EXIT_INPUT;
     }
     wm_input source;
     wm_mesh mesh;
@@ -68,6 +64,8 @@ static int convert_one(wm_ctx *ctx, cli_mesh_options *o, const char *in, const c
         wm_input_free(ctx, &source);
     if (r)
         return cli_fail(ctx, r, 0);
+    if (source_format != out_format) /* only a writer of the source's own format reads its bytes */
+        wm_input_drop_bytes(ctx, &source);
     wm_options opts = o->opts;
     opts.source = &source;
     opts.source_format = source_format;
@@ -161,7 +159,7 @@ int cmd_convert(int argc, char **argv)
     const wm_format *out_format = NULL;
     const char *ext = NULL;
     for (int i = 0; !code && i < (out_dir ? count : 1); i++)
-        if (!wm_file_exists(positional[i])) {
+        if (strcmp(positional[i], "-") != 0 && !wm_file_exists(positional[i])) {
             cli_error("%s: no such file", positional[i]);
             code = EXIT_INPUT;
         }

@@ -43,25 +43,15 @@ int cmd_validate(int argc, char **argv)
             code = EXIT_FORMAT;
             goto done;
         }
-    } else if (!wm_file_exists(path)) {
+    } else if (strcmp(path, "-") != 0 && !wm_file_exists(path)) {
         cli_error("%s: no such file", path);
         code = EXIT_INPUT;
         goto done;
-    } else {
-        wm_input in;
-        wm_result r = wm_input_load(&ctx, path, &in);
-        if (!r)
-            r = wm_format_detect(&ctx, &in, &format);
-        wm_input_free(&ctx, &in);
-        if (r) {
-            code = cli_fail(&ctx, r, 0);
-            goto done;
-        }
     }
     const wm_options opts = o.opts;
     wm_report report;
     wm_report_init(&report, &ctx);
-    wm_result r = wm_validate_format(&ctx, path, format->name, &opts, &report, NULL);
+    wm_result r = wm_validate_format(&ctx, path, from, &opts, &report, &format);
     if (r) {
         wm_report_free(&report);
         code = cli_fail(&ctx, r, 0);

@@ -1,21 +1,8 @@
 #include "assimp_module.h"
 
 #include <assimp/cimport.h>
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-
-void wm_assimp_extension(const char *path, char *out, size_t out_size)
-{
-    const char *dot = strrchr(wm_path_file_name(path), '.');
-    out[0] = '\0';
-    if (!dot)
-        return;
-    size_t n = 0;
-    for (const char *p = dot + 1; *p && n + 1 < out_size; p++)
-        out[n++] = (char)tolower((unsigned char)*p);
-    out[n] = '\0';
-}
 
 /* The extensions listed here are matched directly; any other extension
  * Assimp knows is still found by probing. */
@@ -23,42 +10,6 @@ static const char *const assimp_extensions[] = {"obj", "gltf", "glb", "fbx", "da
                                                 "off", "lwo", "ase", "ms3d", "3mf",
                                                 /* refused with advice (see wm_assimp_unreadable) */
                                                 "usd", "usda", "usdc", "usdz", "m3d", "a3d", NULL};
-
-static int unreadable_extension(const char *ext)
-{
-    return strncmp(ext, "usd", 3) == 0 || strcmp(ext, "m3d") == 0 || strcmp(ext, "a3d") == 0;
-}
-
-wm_result wm_assimp_unreadable(wm_ctx *ctx, const char *path, const char *ext)
-{
-    static const char advice[] = "export it from your modelling tool as glTF 2.0 (.glb) or Wavefront (.obj)";
-    if (strncmp(ext, "usd", 3) == 0)
-        return wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: Debian's Assimp 5.2 cannot read USD files: %s", path, advice);
-    if (strcmp(ext, "m3d") == 0 || strcmp(ext, "a3d") == 0)
-        return wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: Debian's Assimp 5.2 is built without its M3D reader: %s", path,
-                        advice);
-    return WM_OK;
-}
-
-wm_result wm_assimp_blend_refusal(wm_ctx *ctx, const char *path, const uint8_t *head, size_t size)
-{
-    static const uint8_t zstd_magic[4] = {0x28, 0xb5, 0x2f, 0xfd};
-    if (size >= 4 && memcmp(head, zstd_magic, 4) == 0)
-        return wm_error(ctx, WM_ERR_UNSUPPORTED,
-                        "%s: a compressed .blend of Blender 3.0 or later, which Assimp 5.2 cannot read: in Blender "
-                        "use File > Export > glTF 2.0 (.glb) or Wavefront (.obj)",
-                        path);
-    /* "BLENDER" + pointer size + endianness + version "304" */
-    if (size >= 12 && memcmp(head, "BLENDER", 7) == 0 && isdigit(head[9]) && isdigit(head[10]) && isdigit(head[11])) {
-        int version = (head[9] - '0') * 100 + (head[10] - '0') * 10 + (head[11] - '0');
-        if (version >= 300)
-            return wm_error(ctx, WM_ERR_UNSUPPORTED,
-                            "%s: a .blend of Blender %d.%d, which Assimp 5.2 cannot read (it reads Blender 2.x "
-                            "files): in Blender use File > Export > glTF 2.0 (.glb) or Wavefront (.obj)",
-                            path, version / 100, version % 100);
-    }
-    return WM_OK;
-}
 
 static int assimp_probe(const wm_input *in)
 {
@@ -68,7 +19,7 @@ static int assimp_probe(const wm_input *in)
         return 0;
     snprintf(dotted, sizeof dotted, ".%s", ext);
     /* Assimp decides by extension; a low score leaves room for a game format's magic. */
-    return aiIsExtensionSupported(dotted) ? 10 : unreadable_extension(ext) ? 5 : 0;
+    return aiIsExtensionSupported(dotted) ? 10 : wm_assimp_unreadable_extension(ext) ? 5 : 0;
 }
 
 /* OBJ is walkmesh's own reader, on the bytes. Assimp reads the others from the file

@@ -12,6 +12,8 @@
 /* Extension of path (after the last '.', lower case, at most 15 chars) into out. */
 void wm_assimp_extension(const char *path, char *out, size_t out_size);
 
+/* Whether Debian's Assimp cannot read files with this extension (USD, M3D): refused with advice. */
+int wm_assimp_unreadable_extension(const char *ext);
 /* WM_ERR_UNSUPPORTED with advice for extensions Debian's Assimp cannot
  * read (USD, M3D); WM_OK for the others. */
 wm_result wm_assimp_unreadable(wm_ctx *ctx, const char *path, const char *ext);

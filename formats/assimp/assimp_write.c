@@ -175,63 +175,6 @@ static struct aiMesh *build_mesh(const wm_mesh *mesh, uint16_t object, unsigned 
     return out;
 }
 
-/* Transitions (room and door links on triangle edges) cannot be stored in
- * OBJ or glTF triangles, so each distinct value becomes a line mesh named
- * "transition_<value>" holding its edges; the reader puts them back onto
- * the triangle edges they coincide with. */
-static int compare_transition_edges(const void *x, const void *y)
-{
-    const transition_edge *p = x, *q = y;
-    if (p->value != q->value)
-        return p->value < q->value ? -1 : 1;
-    if (p->a != q->a)
-        return p->a < q->a ? -1 : 1;
-    return (p->b > q->b) - (p->b < q->b);
-}
-
-transition_edge *wm_assimp_transition_edges(const wm_mesh *mesh, size_t *count)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < 3 * (size_t)mesh->triangle_count; i++)
-        n += mesh->transitions[i] != WM_NO_TRANSITION;
-    *count = 0;
-    if (n == 0)
-        return NULL;
-    transition_edge *edges = malloc(n * sizeof *edges);
-    if (!edges)
-        return NULL;
-    size_t k = 0;
-    for (uint32_t t = 0; t < mesh->triangle_count; t++)
-        for (int e = 0; e < 3; e++) {
-            int32_t v = mesh->transitions[3 * (size_t)t + e];
-            if (v == WM_NO_TRANSITION)
-                continue;
-            uint32_t a = mesh->indices[3 * (size_t)t + e], b = mesh->indices[3 * (size_t)t + (e + 1) % 3];
-            edges[k].a = a < b ? a : b;
-            edges[k].b = a < b ? b : a;
-            edges[k].value = v;
-            k++;
-        }
-    qsort(edges, k, sizeof *edges, compare_transition_edges);
-    size_t unique = 0;
-    for (size_t i = 0; i < k; i++)
-        if (unique == 0 || compare_transition_edges(&edges[unique - 1], &edges[i]) != 0)
-            edges[unique++] = edges[i];
-    *count = unique;
-    return edges;
-}
-
-uint32_t wm_assimp_transition_values(const wm_mesh *mesh)
-{
-    size_t count;
-    transition_edge *edges = wm_assimp_transition_edges(mesh, &count);
-    uint32_t values = 0;
-    for (size_t i = 0; i < count; i++)
-        values += i == 0 || edges[i].value != edges[i - 1].value;
-    free(edges);
-    return values;
-}
-
 static wm_result add_transition_lines(const wm_mesh *mesh, struct aiScene *scene, int y_up, unsigned material)
 {
     size_t count;
@@ -414,27 +357,6 @@ static wm_result rewrite_references(wm_ctx *ctx, const struct aiExportDataBlob *
         pos = upto + sizeof placeholder - 1;
     }
     return out->status;
-}
-
-void wm_assimp_stem(const char *path, char *out, size_t out_size)
-{
-    const char *fname = wm_path_file_name(path);
-    const char *dot = strrchr(fname, '.');
-    size_t len = dot && dot != fname ? (size_t)(dot - fname) : strlen(fname);
-    snprintf(out, out_size, "%.*s", (int)(len < out_size ? len : out_size - 1), fname);
-}
-
-/* Side files (OBJ's .mtl, glTF's .bin) go beside the main file with its stem; the sink
- * places them all together. */
-wm_result wm_assimp_write_outputs(wm_sink *sink, const output_file *files, unsigned count)
-{
-    wm_result r = wm_sink_write(sink, NULL, files[0].data, files[0].size);
-    for (unsigned i = 1; !r && i < count; i++) {
-        char suffix[64];
-        snprintf(suffix, sizeof suffix, ".%s", files[i].extension);
-        r = wm_sink_write(sink, suffix, files[i].data, files[i].size);
-    }
-    return r;
 }
 
 wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wm_options *opts)

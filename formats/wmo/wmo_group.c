@@ -283,7 +283,11 @@ wm_result wmo_group_parse(wm_ctx *ctx, uint8_t *bytes, size_t size, const char *
 
 wm_result wmo_group_load(wm_ctx *ctx, const char *path, wmo_group *out)
 {
-    return wmo_load(ctx, path, NULL, out);
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    memset(out, 0, sizeof *out);
+    wm_result r = wm_file_read(ctx, path, &bytes, &size);
+    return r ? r : wmo_group_parse(ctx, bytes, size, path, out);
 }
 
 void wmo_group_free(const wm_ctx *ctx, wmo_group *g)

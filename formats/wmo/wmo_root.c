@@ -108,7 +108,11 @@ wm_result wmo_root_parse(wm_ctx *ctx, uint8_t *bytes, size_t size, const char *s
 
 wm_result wmo_root_load(wm_ctx *ctx, const char *path, wmo_root *out)
 {
-    return wmo_load(ctx, path, out, NULL);
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    memset(out, 0, sizeof *out);
+    wm_result r = wm_file_read(ctx, path, &bytes, &size);
+    return r ? r : wmo_root_parse(ctx, bytes, size, path, out);
 }
 
 void wmo_root_free(const wm_ctx *ctx, wmo_root *root)
