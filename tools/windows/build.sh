@@ -89,7 +89,7 @@ fi
 # --- walkmesh: the DLL and walkmesh.exe, with the same -Werror warnings as on Linux. ---
 step "building walkmesh"
 cmake -S "$source_dir" -B "$build_dir/walkmesh" -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DCMAKE_BUILD_TYPE=Release \
-  -DBUILD_SHARED_LIBS=ON -DWALKMESH_TESTS=OFF -DWALKMESH_BENCH=OFF > /dev/null
+  -DBUILD_SHARED_LIBS=ON -DWALKMESH_TESTS=OFF -DWALKMESH_BENCH=OFF -DWALKMESH_PYTHON=OFF > /dev/null
 cmake --build "$build_dir/walkmesh" -j"$jobs"
 
 # --- The package: the install tree plus every DLL walkmesh.exe and the walkmesh DLL load. ---
@@ -101,6 +101,11 @@ cmake --install "$build_dir/walkmesh" --prefix "$stage" > /dev/null
 cp "$deps"/bin/*.dll "$stage/bin/"
 gcc_runtime=$(dirname "$($host-gcc-posix -print-libgcc-file-name)")
 cp "$gcc_runtime/libgcc_s_seh-1.dll" "$gcc_runtime/libstdc++-6.dll" /usr/$host/lib/libwinpthread-1.dll /usr/$host/lib/zlib1.dll "$stage/bin/"
-sed "s/@VERSION@/$version/g" "$source_dir/tools/windows/README.txt" | sed 's/$/\r/' > "$stage/README.txt"
+# Every DLL ships stripped of its symbols and debug sections (libstdc++-6.dll is 23.7 MB unstripped).
+$host-strip --strip-unneeded "$stage"/bin/*.dll
+# README.txt names the zip's own folder; the licence and the third-party notices go beside it.
+sed "s/@VERSION@/$version/g; s/@FOLDER@/$name/g" "$source_dir/tools/windows/README.txt" | sed 's/$/\r/' > "$stage/README.txt"
+sed 's/$/\r/' "$source_dir/LICENSE" > "$stage/LICENSE.txt"
+sed 's/$/\r/' "$source_dir/THIRD-PARTY-NOTICES.txt" > "$stage/THIRD-PARTY-NOTICES.txt"
 (cd "$build_dir" && cmake -E tar cf "$name.zip" --format=zip "$name")
 step "packaged $build_dir/$name.zip"

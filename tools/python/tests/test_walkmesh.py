@@ -1,0 +1,260 @@
+"""The Python package on real files: every call, checked against facts read straight from the
+files' bytes (FORMAT-NOTES section 1: the BWM header) or against the CLI, and every error path.
+Corpus tests read WALKMESH_CORPUS_DIR (else WALKMESH_CORPUS_FALLBACK) and skip without it."""
+import os
+import struct
+import subprocess
+import sys
+import unittest
+
+import walkmesh
+from walkmesh import _mesh, _native
+
+from support import CORPUS, SCRATCH, corpus_files, need_corpus, rows, scratch
+
+
+def bwm_header(path):
+    """(type, vertex count, face count, position) from the header bytes (FORMAT-NOTES 1)."""
+    with open(path, "rb") as handle:
+        head = handle.read(136)
+    kind, = struct.unpack_from("<I", head, 8)
+    position = struct.unpack_from("<3f", head, 0x3C)
+    vertices, = struct.unpack_from("<I", head, 0x48)
+    faces, = struct.unpack_from("<I", head, 0x50)
+    return kind, vertices, faces, position
+
+
+class LibraryTest(unittest.TestCase):
+    def test_version_matches_headers(self):
+        top = os.path.join(os.path.dirname(__file__), "..", "..", "..")
+        lines = []
+        for folder in ("core", "formats"):
+            for name in sorted(os.listdir(os.path.join(top, folder))):
+                if name.endswith(".h"):
+                    with open(os.path.join(top, folder, name)) as handle:
+                        lines += [l for l in handle if l.startswith("#define WALKMESH_VERSION \"")]
+        self.assertEqual(walkmesh.version(), lines[0].split('"')[1])
+
+    def test_formats_list_every_module(self):
+        names = {f.name: f for f in walkmesh.formats()}
+        self.assertEqual(set(names), {"assimp", "bwm", "bwm-ascii", "nwn2", "wmo", "svg"})
+        self.assertEqual(names["bwm"].extensions, ["wok", "pwk", "dwk"])
+        self.assertTrue(names["bwm"].writes and names["bwm"].has_validate)
+        self.assertFalse(names["svg"].reads)
+        self.assertIn("hook1", [o[0] for o in names["bwm"].options])
+
+    def test_surfaces_follow_surfacemat(self):
+        table = walkmesh.surfaces()
+        # FORMAT-NOTES 1: walkable 1 dirt, 3 grass, 4 stone ...; non-walkable 7 nonwalk, 15 lava
+        by_row = {s.kotor_id: s for s in table if s.kotor_id >= 0}
+        self.assertEqual((by_row[3].name, by_row[3].walkable), ("grass", True))
+        self.assertEqual((by_row[15].name, by_row[15].walkable), ("lava", False))
+        self.assertEqual(len(by_row), 23)
+
+    def test_missing_library_is_an_error_naming_the_variable(self):
+        env = dict(os.environ, WALKMESH_LIBRARY=os.path.join(SCRATCH, "no-such-libwalkmesh.so"))
+        run = subprocess.run([sys.executable, "-c", "import walkmesh\ntry:\n walkmesh.version()\n"
+                              "except walkmesh.WalkmeshError as e:\n print(e.code.name, e.message)"],
+                             env=env, capture_output=True, text=True)
+        self.assertIn("IO", run.stdout)
+        self.assertIn("WALKMESH_LIBRARY", run.stdout)
+
+    def test_missing_symbol_is_unsupported(self):
+        _native.SYMBOLS["wm_no_such_call"] = (None, [])
+        try:
+            with self.assertRaises(walkmesh.WalkmeshError) as caught:
+                _native.fn("wm_no_such_call")
+            self.assertEqual(caught.exception.code, walkmesh.Result.UNSUPPORTED)
+            self.assertFalse(_native.has("wm_no_such_call"))
+        finally:
+            del _native.SYMBOLS["wm_no_such_call"]
+
+    def test_every_symbol_is_in_the_library(self):
+        missing = [name for name in _native.SYMBOLS if not _native.has(name)]
+        self.assertEqual(missing, [])
+
+
+class ReadWriteTest(unittest.TestCase):
+    @need_corpus
+    def test_read_matches_bwm_headers(self):
+        for path in corpus_files("bwm", (".wok", ".pwk", ".dwk")):
+            kind, vertices, faces, _ = bwm_header(path)
+            mesh = walkmesh.read(path)
+            self.assertEqual((mesh.vertex_count, mesh.triangle_count), (vertices, faces), path)
+            self.assertEqual(len(mesh.surfaces), faces)
+
+    @need_corpus
+    def test_unchanged_write_is_byte_identical(self):
+        for path in corpus_files("bwm", (".wok", ".pwk", ".dwk")) + corpus_files("nwn2", (".trx",))[:3]:
+            out = scratch("same" + os.path.splitext(path)[1])
+            walkmesh.write(walkmesh.read(path), out, overwrite=True, source=path)
+            with open(path, "rb") as a, open(out, "rb") as b:
+                self.assertTrue(a.read() == b.read(), path)
+
+    def test_new_wok_from_arrays_validates(self):
+        positions = [(0, 0, 0), (4, 0, 0), (4, 4, 0), (0, 4, 0), (0, 0, 3), (4, 0, 3)]
+        indices = [(0, 1, 2), (0, 2, 3), (0, 4, 1), (1, 4, 5)]
+        mesh = walkmesh.Mesh(positions, indices, surfaces=["grass", "grass", "nonwalk", "nonwalk"],
+                             transitions=[(7, -1, -1), (-1, -1, -1), (-1, -1, -1), (-1, -1, -1)])
+        out = scratch("arrays.wok")
+        walkmesh.write(mesh, out, overwrite=True)
+        kind, vertices, faces, _ = bwm_header(out)
+        self.assertEqual((kind, faces), (1, 4))
+        self.assertTrue(walkmesh.validate(out).ok)
+        back = walkmesh.read(out)
+        self.assertEqual(sorted(int(s) for s in back.surfaces), [3, 3, 7, 7])
+        self.assertEqual(sum(int(v) for v in rows(back.walkable)), 2)
+        self.assertIn(7, [int(t) for row in rows(back.transitions) for t in row])
+
+    def test_slope_classifies_faces_without_surfaces(self):
+        mesh = walkmesh.Mesh([(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)], [(0, 1, 2), (0, 3, 1)])
+        out = scratch("slope.obj")
+        walkmesh.write(mesh, out, overwrite=True, up="z")
+        back = walkmesh.read(out, up="z")
+        self.assertEqual(sorted(int(s) for s in back.surfaces), [_mesh.STONE, _mesh.NONWALK])
+
+    @need_corpus
+    def test_read_bytes_equals_read(self):
+        path = corpus_files("bwm", (".wok",))[0]
+        with open(path, "rb") as handle:
+            from_bytes = walkmesh.read_bytes(handle.read(), name=os.path.basename(path))
+        self.assertEqual(rows(from_bytes.indices), rows(walkmesh.read(path).indices))
+
+    @need_corpus
+    def test_trx_and_wmo_read(self):
+        trx = corpus_files("nwn2", (".trx",))[0]
+        self.assertGreater(walkmesh.read(trx).triangle_count, 0)
+        wmo = [p for p in corpus_files("wmo", (".wmo",)) if p.endswith("Redridge.wmo")][0]
+        mesh = walkmesh.read(wmo)
+        self.assertEqual(len(mesh.object_names), 3)  # X_000 .. X_002 beside the root
+
+
+class OperationsTest(unittest.TestCase):
+    @need_corpus
+    def test_convert_and_info(self):
+        path = corpus_files("bwm", (".wok",))[0]
+        out = scratch("converted.obj")
+        walkmesh.convert(path, out, overwrite=True)
+        report = walkmesh.info(out, with_mesh=True)
+        self.assertEqual(report.mesh.triangle_count, bwm_header(path)[2])
+        facts = walkmesh.info(path)
+        self.assertEqual(int(facts["faces"]), bwm_header(path)[2])
+        self.assertIn("faces", facts)
+
+    @need_corpus
+    def test_validate_finds_pykotor_breakage(self):
+        report = walkmesh.validate(os.path.join(CORPUS, "bwm", "pykotor-root-out.wok"))
+        self.assertFalse(report.ok)
+        self.assertTrue(any("perimeter" in f.message for f in report.findings))
+        self.assertTrue(walkmesh.validate(os.path.join(CORPUS, "bwm", "k1cp-m12aa_01f.wok")).ok)
+
+    @need_corpus
+    def test_render_draws_svg(self):
+        path = os.path.join(CORPUS, "bwm", "k1cp-m12aa_01f.wok")
+        out = scratch("picture.svg")
+        walkmesh.render(path, out, overwrite=True, view="iso")
+        with open(out) as handle:
+            self.assertIn("<svg", handle.read(4096))
+
+    @need_corpus
+    def test_query_height_on_a_face_centre(self):
+        path = os.path.join(CORPUS, "bwm", "k1cp-m12aa_01f.wok")
+        mesh = walkmesh.read(path)
+        index = [i for i, w in enumerate(rows(mesh.walkable)) if w][0]
+        corners = [rows(mesh.positions)[v] for v in rows(mesh.indices)[index]]
+        centre = [sum(c[k] for c in corners) / 3 for k in range(3)]
+        with walkmesh.KotorWalkmesh(path) as kotor:
+            hit = kotor.height(centre[0], centre[1])
+            self.assertAlmostEqual(hit.point[2], centre[2], places=3)
+            down = kotor.raycast((centre[0], centre[1], centre[2] + 5), (0, 0, -1))
+            self.assertAlmostEqual(down.distance, 5, places=3)
+            self.assertIsNone(kotor.height(1e6, 1e6))
+        self.assertEqual(walkmesh.query_height(path, centre[0], centre[1]).face, hit.face)
+        self.assertIsNone(walkmesh.raycast(path, (1e6, 1e6, 0), (0, 0, 1)))
+
+    @need_corpus
+    def test_bake_and_route(self):
+        trx = os.path.join(CORPUS, "nwn2", "CSLMordMansion.TRX")
+        stages = []
+        result = walkmesh.bake(trx, progress=lambda stage, done, total: stages.append(stage))
+        self.assertEqual(result.data[:4], b"NWN2")
+        self.assertGreater(result.stats["island_count"], 0)
+        self.assertTrue(stages)
+        out = scratch("baked.trx")
+        walkmesh.bake(trx, out, overwrite=True)
+        with open(out, "rb") as handle:
+            self.assertEqual(handle.read(), result.data)
+        mesh = walkmesh.read(out)
+        walkable = [i for i, w in enumerate(rows(mesh.walkable)) if w]
+        centre = [sum(rows(mesh.positions)[v][k] for v in rows(mesh.indices)[walkable[0]]) / 3 for k in range(2)]
+        found = walkmesh.route(out, centre, centre)
+        self.assertTrue(found.reached)
+        self.assertEqual(found.start, found.goal)
+
+
+class ErrorTest(unittest.TestCase):
+    def assertCode(self, code, call, *args, **kwargs):
+        with self.assertRaises(walkmesh.WalkmeshError) as caught:
+            call(*args, **kwargs)
+        self.assertEqual(caught.exception.code, code, caught.exception)
+        self.assertTrue(caught.exception.message)
+        return caught.exception
+
+    def test_missing_file(self):
+        error = self.assertCode(walkmesh.Result.IO, walkmesh.read, os.path.join(SCRATCH, "absent.wok"))
+        self.assertIn("absent.wok", error.message)
+
+    def test_truncated_and_corrupt(self):
+        path = scratch("short.wok")
+        with open(path, "wb") as handle:
+            handle.write(b"BWM V1.0" + bytes(40))
+        self.assertCode(walkmesh.Result.TRUNCATED, walkmesh.read, path)
+        self.assertCode(walkmesh.Result.TRUNCATED, walkmesh.KotorWalkmesh, path)
+        self.assertCode(walkmesh.Result.IO, walkmesh.KotorWalkmesh, os.path.join(SCRATCH, "absent.wok"))
+
+    def test_unsupported_and_exists(self):
+        path = scratch("thing.xyz123")
+        with open(path, "wb") as handle:
+            handle.write(b"nothing a module knows")
+        self.assertCode(walkmesh.Result.NOT_FORMAT, walkmesh.read, path)
+        mesh = walkmesh.Mesh([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 1, 2)])
+        out = scratch("exists.obj")
+        walkmesh.write(mesh, out, overwrite=True)
+        self.assertCode(walkmesh.Result.EXISTS, walkmesh.write, mesh, out)
+        self.assertCode(walkmesh.Result.UNSUPPORTED, walkmesh.render, out, scratch("p.svg"), format="nope")
+
+    def test_invalid_meshes(self):
+        bad_index = walkmesh.Mesh([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 1, 3)])
+        self.assertCode(walkmesh.Result.INVALID, walkmesh.write, bad_index, scratch("bad.obj"), overwrite=True)
+        short_row = walkmesh.Mesh([(0, 0, 0), (1, 0), (0, 1, 0)], [(0, 1, 2)])
+        self.assertCode(walkmesh.Result.INVALID, walkmesh.write, short_row, scratch("bad.obj"), overwrite=True)
+        text = walkmesh.Mesh([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [("a", 1, 2)])
+        self.assertCode(walkmesh.Result.INVALID, walkmesh.write, text, scratch("bad.obj"), overwrite=True)
+        unknown = walkmesh.Mesh([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 1, 2)], surfaces=["marzipan"])
+        self.assertCode(walkmesh.Result.INVALID, walkmesh.write, unknown, scratch("bad.obj"), overwrite=True)
+        objects = walkmesh.Mesh([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 1, 2)], objects=[2])
+        self.assertCode(walkmesh.Result.INVALID, walkmesh.write, objects, scratch("bad.obj"), overwrite=True)
+        self.assertCode(walkmesh.Result.INVALID, walkmesh.read, scratch("x.obj"), up="w")
+
+    def test_bad_option_value(self):
+        mesh = walkmesh.Mesh([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 1, 2)])
+        self.assertCode(walkmesh.Result.OPTION, walkmesh.write, mesh, scratch("hook.pwk"), overwrite=True,
+                        options={"hook1": "not-a-point"})
+
+    @need_corpus
+    def test_game_call_errors(self):
+        wok = os.path.join(CORPUS, "bwm", "k1cp-m12aa_01f.wok")
+        pwk = os.path.join(CORPUS, "bwm", "k1cp-plc_fccage2.pwk")
+        self.assertCode(walkmesh.Result.UNSUPPORTED, walkmesh.query_height, pwk, 0, 0)
+        self.assertCode(walkmesh.Result.INVALID, walkmesh.raycast, wok, (0, 0, 0), (0, 0, 0))
+        kotor = walkmesh.KotorWalkmesh(wok)
+        kotor.close()
+        self.assertCode(walkmesh.Result.INVALID, kotor.height, 0, 0)
+        self.assertCode(walkmesh.Result.CORRUPT, walkmesh.bake, wok)  # not an NWN2 container
+        trx = os.path.join(CORPUS, "nwn2", "CSLMordMansion.TRX")
+        self.assertCode(walkmesh.Result.OPTION, walkmesh.route, trx, (-1e6, -1e6), (0, 0))
+        self.assertCode(walkmesh.Result.IO, walkmesh.bake, os.path.join(SCRATCH, "absent.trx"))
+
+
+if __name__ == "__main__":
+    unittest.main()

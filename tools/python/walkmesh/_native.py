@@ -1,0 +1,244 @@
+"""The shared library: where it is found, the C structures it shares, and the one table of
+every function this package calls (name, result type, argument types).
+
+Functions are bound on first use, so a library older than the package still serves every
+call it has; a call it lacks raises WalkmeshError (WM_ERR_UNSUPPORTED) naming the symbol.
+"""
+import ctypes
+import os
+import sys
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_float, c_int, c_int32,
+                    c_size_t, c_uint, c_uint8, c_uint16, c_uint32, c_uint64, c_void_p)
+
+from .errors import Result, WalkmeshError
+
+LIBRARY_ENV = "WALKMESH_LIBRARY"
+if sys.platform == "win32":
+    _NAMES = ("libwalkmesh.dll", "walkmesh.dll")
+elif sys.platform == "darwin":
+    _NAMES = ("libwalkmesh.dylib",)
+else:
+    _NAMES = ("libwalkmesh.so", "libwalkmesh.so.0")
+
+WARN_FN = CFUNCTYPE(None, c_void_p, c_char_p)
+PROGRESS_FN = CFUNCTYPE(None, c_void_p, c_char_p, c_uint32, c_uint32)
+
+
+class Limits(Structure):
+    _fields_ = [("max_bytes", c_uint64), ("max_triangles", c_uint64)]
+
+
+class Allocator(Structure):
+    _fields_ = [("realloc_fn", c_void_p), ("free_fn", c_void_p), ("user", c_void_p)]
+
+
+class Ctx(Structure):
+    _fields_ = [("message", c_char * 1024), ("warn", WARN_FN), ("warn_user", c_void_p),
+                ("warning_count", c_uint), ("limits", Limits), ("alloc", Allocator),
+                ("surfaces", c_void_p)]
+
+
+class Mesh(Structure):
+    _fields_ = [("name", c_char * 128),
+                ("positions", POINTER(c_float)), ("vertex_count", c_uint32), ("vertex_capacity", c_uint32),
+                ("indices", POINTER(c_uint32)), ("surfaces", POINTER(c_uint16)),
+                ("walkable", POINTER(c_uint8)), ("objects", POINTER(c_uint16)),
+                ("transitions", POINTER(c_int32)),
+                ("triangle_count", c_uint32), ("triangle_capacity", c_uint32),
+                ("object_names", POINTER(c_char_p)), ("object_count", c_uint32)]
+
+
+MAX_OPTIONS = 32
+
+
+class Input(Structure):
+    _fields_ = [("data", POINTER(c_uint8)), ("size", c_size_t), ("name", c_char_p), ("path", c_char_p),
+                ("owned", POINTER(c_uint8))]
+
+
+class Options(Structure):
+    _fields_ = [("up", c_int), ("walkable_slope", c_float), ("weld_tolerance", c_float),
+                ("base_path", c_char_p), ("source", POINTER(Input)), ("source_format", c_void_p),
+                ("names", c_char_p * MAX_OPTIONS), ("values", c_char_p * MAX_OPTIONS), ("count", c_uint)]
+
+
+class ReportItem(Structure):
+    _fields_ = [("severity", c_int), ("key", c_char_p), ("value", c_char_p)]
+
+
+class Report(Structure):
+    _fields_ = [("items", POINTER(ReportItem)), ("count", c_uint32), ("capacity", c_uint32),
+                ("errors", c_uint32), ("warnings", c_uint32), ("ctx", POINTER(Ctx)), ("status", c_int)]
+
+
+class OptionDesc(Structure):
+    _fields_ = [("name", c_char_p), ("arg", c_char_p), ("help", c_char_p)]
+
+
+class Format(Structure):
+    _fields_ = [("name", c_char_p), ("description", c_char_p), ("extensions", POINTER(c_char_p)),
+                ("capabilities", c_uint), ("probe", c_void_p), ("read", c_void_p), ("write", c_void_p),
+                ("validate", c_void_p), ("options", POINTER(OptionDesc))]
+
+
+class Surface(Structure):
+    _fields_ = [("name", c_char * 32), ("walkable", c_int), ("kotor_id", c_int32), ("nwn2_flag", c_uint32),
+                ("color", c_uint8 * 3), ("aliases", (c_char * 32) * 8), ("alias_count", c_uint)]
+
+
+class SurfaceTable(Structure):
+    _fields_ = [("entries", POINTER(Surface)), ("count", c_uint32), ("fallback", c_uint16)]
+
+
+class Buffer(Structure):
+    _fields_ = [("data", POINTER(c_uint8)), ("size", c_size_t), ("capacity", c_size_t),
+                ("ctx", POINTER(Ctx)), ("status", c_int)]
+
+
+class BwmHit(Structure):
+    _fields_ = [("found", c_int), ("face", c_uint32), ("material", c_uint32), ("t", c_float),
+                ("point", c_float * 3)]
+
+
+class BakeOptions(Structure):
+    _fields_ = [("keep_borders", c_int), ("cut_whole_triangles", c_int), ("threads", c_uint),
+                ("git", POINTER(c_uint8)), ("git_size", c_size_t), ("git_source", c_char_p),
+                ("progress", PROGRESS_FN), ("progress_user", c_void_p)]
+
+
+class BakeStats(Structure):
+    _fields_ = [(name, c_uint32) for name in (
+        "triangles", "walkable_triangles", "grid_width", "grid_height", "island_count", "max_tile_nodes",
+        "border_removed", "split_added", "cut_removed", "cutter_count", "whole_cutters")] + [("kept_layout", c_int)]
+
+
+class Route(Structure):
+    _fields_ = [("start", c_uint32), ("goal", c_uint32), ("triangles", POINTER(c_uint32)),
+                ("points", POINTER(c_float)), ("count", c_uint32), ("reached", c_int), ("failure", c_char * 160)]
+
+
+_R = c_int  # wm_result
+_P = c_char_p
+# Every C function the package calls: name -> (result type, argument types).
+SYMBOLS = {
+    "wm_version": (c_char_p, []),
+    "wm_ctx_init": (None, [POINTER(Ctx)]),
+    "wm_result_name": (c_char_p, [c_int]),
+    "wm_options_init": (None, [POINTER(Options)]),
+    "wm_option_set": (_R, [POINTER(Ctx), POINTER(Options), _P, _P]),
+    "wm_mesh_init": (None, [POINTER(Mesh)]),
+    "wm_mesh_free": (None, [POINTER(Ctx), POINTER(Mesh)]),
+    "wm_mesh_validate": (_R, [POINTER(Ctx), POINTER(Mesh)]),
+    "wm_mesh_walkable_from_slope": (None, [POINTER(Mesh), c_float]),
+    "wm_report_init": (None, [POINTER(Report), POINTER(Ctx)]),
+    "wm_report_free": (None, [POINTER(Report)]),
+    "wm_formats": (POINTER(POINTER(Format)), [POINTER(c_size_t)]),
+    "wm_format_by_name": (POINTER(Format), [_P]),
+    "wm_surfaces_default": (POINTER(SurfaceTable), []),
+    "wm_surface_from_name": (c_uint16, [POINTER(SurfaceTable), _P]),
+    "wm_buffer_init": (None, [POINTER(Buffer), POINTER(Ctx)]),
+    "wm_buffer_free": (None, [POINTER(Buffer)]),
+    "wm_input_load": (_R, [POINTER(Ctx), _P, POINTER(Input)]),
+    "wm_input_free": (None, [POINTER(Ctx), POINTER(Input)]),
+    "wm_format_detect": (_R, [POINTER(Ctx), POINTER(Input), POINTER(c_void_p)]),
+    "wm_file_write_atomic": (_R, [POINTER(Ctx), _P, c_void_p, c_size_t, c_int]),
+    # the high-level calls (core/wm_pipeline.h)
+    "wm_mesh_load": (_R, [POINTER(Ctx), _P, _P, POINTER(Options), POINTER(Mesh)]),
+    "wm_mesh_load_memory": (_R, [POINTER(Ctx), c_void_p, c_size_t, _P, _P, POINTER(Options), POINTER(Mesh)]),
+    "wm_mesh_save": (_R, [POINTER(Ctx), POINTER(Mesh), _P, _P, POINTER(Options), c_int]),
+    "wm_convert": (_R, [POINTER(Ctx), _P, _P, _P, _P, POINTER(Options), c_int]),
+    "wm_info": (_R, [POINTER(Ctx), _P, _P, POINTER(Options), POINTER(Mesh), POINTER(Report)]),
+    "wm_validate": (_R, [POINTER(Ctx), _P, _P, POINTER(Options), POINTER(Report)]),
+    # KotOR queries (formats/bwm/wm_bwm.h)
+    "wm_bwm_open": (_R, [POINTER(Ctx), c_void_p, c_size_t, _P, POINTER(c_void_p)]),
+    "wm_bwm_close": (None, [POINTER(Ctx), c_void_p]),
+    "wm_bwm_height_at": (_R, [POINTER(Ctx), c_void_p, c_float, c_float, c_float, POINTER(BwmHit)]),
+    "wm_bwm_raycast": (_R, [POINTER(Ctx), c_void_p, c_float * 3, c_float * 3, POINTER(BwmHit)]),
+    # NWN2 bake and routes (formats/nwn2/wm_nwn2.h)
+    "wm_nwn2_bake_options_init": (None, [POINTER(BakeOptions)]),
+    "wm_nwn2_bake": (_R, [POINTER(Ctx), c_void_p, c_size_t, _P, POINTER(BakeOptions), POINTER(Buffer),
+                          POINTER(BakeStats)]),
+    "wm_nwn2_route_find_file": (_R, [POINTER(Ctx), _P, c_float * 2, c_float * 2, POINTER(Route)]),
+    "wm_nwn2_route_free": (None, [POINTER(Ctx), POINTER(Route)]),
+    # pictures (formats/svg/wm_render.h)
+    "wm_render_file": (_R, [POINTER(Ctx), _P, POINTER(Format), _P, POINTER(Options), c_int]),
+}
+
+
+def _candidates():
+    explicit = os.environ.get(LIBRARY_ENV)
+    if explicit:
+        yield explicit
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in _NAMES:
+        yield os.path.join(here, name)
+    for name in _NAMES:
+        yield name  # the system's search path (an installed libwalkmesh)
+
+
+_library = None
+
+
+def library():
+    """The loaded shared library (loaded once)."""
+    global _library
+    if _library is not None:
+        return _library
+    tried = []
+    for candidate in _candidates():
+        if os.path.isabs(candidate) and not os.path.exists(candidate):
+            tried.append(candidate)
+            continue
+        if sys.platform == "win32" and os.path.isabs(candidate):
+            os.add_dll_directory(os.path.dirname(candidate))  # its Assimp and runtime DLLs
+        try:
+            _library = ctypes.CDLL(candidate)
+            return _library
+        except OSError as error:
+            tried.append("%s (%s)" % (candidate, error))
+    raise WalkmeshError(Result.IO, "the walkmesh library was not found; tried: %s (set %s to its path)"
+                        % ("; ".join(tried), LIBRARY_ENV))
+
+
+_bound = {}
+
+
+def fn(name):
+    """The C function `name` with its prototype from SYMBOLS, bound on first use."""
+    bound = _bound.get(name)
+    if bound is not None:
+        return bound
+    restype, argtypes = SYMBOLS[name]
+    try:
+        bound = getattr(library(), name)
+    except AttributeError:
+        raise WalkmeshError(Result.UNSUPPORTED, "this walkmesh library (%s) has no %s: it is older than the "
+                            "Python package" % (version(), name)) from None
+    bound.restype = restype
+    bound.argtypes = argtypes
+    _bound[name] = bound
+    return bound
+
+
+def has(name):
+    """Whether the loaded library offers the C function `name`."""
+    return hasattr(library(), name)
+
+
+def version():
+    return fn("wm_version")().decode()
+
+
+def encode_path(path):
+    """A path as the library takes it: UTF-8 on Windows, the file system's bytes elsewhere."""
+    if path is None:
+        return None
+    if isinstance(path, bytes):
+        return path
+    path = os.fspath(path)
+    return path.encode("utf-8") if sys.platform == "win32" else os.fsencode(path)
+
+
+def text(value):
+    return None if value is None else value.decode("utf-8", "replace")
