@@ -38,6 +38,13 @@ class Ctx(Structure):
                 ("surfaces", c_void_p)]
 
 
+MESH_MAX_POINTS = 8  # WM_MESH_MAX_POINTS
+
+
+class MeshPoint(Structure):
+    _fields_ = [("name", c_char * 32), ("xyz", c_float * 3)]
+
+
 class Mesh(Structure):
     _fields_ = [("name", c_char * 128),
                 ("positions", POINTER(c_float)), ("vertex_count", c_uint32), ("vertex_capacity", c_uint32),
@@ -45,7 +52,8 @@ class Mesh(Structure):
                 ("walkable", POINTER(c_uint8)), ("objects", POINTER(c_uint16)),
                 ("transitions", POINTER(c_int32)),
                 ("triangle_count", c_uint32), ("triangle_capacity", c_uint32),
-                ("object_names", POINTER(c_char_p)), ("object_count", c_uint32)]
+                ("object_names", POINTER(c_char_p)), ("object_count", c_uint32),
+                ("points", MeshPoint * MESH_MAX_POINTS), ("point_count", c_uint32)]
 
 
 MAX_OPTIONS = 32
