@@ -9,7 +9,8 @@ from . import scene, walkmesh
 
 def _surface_items(_self, _context):
     return [(str(s.id), s.name, "%s%s" % ("walkable" if s.walkable else "blocking",
-                                          ", KotOR row %d" % s.kotor_id if s.kotor_id >= 0 else ""))
+                                          "".join(", %s %s" % (scheme, "none" if code is None else code)
+                                                  for scheme, code in sorted(s.codes.items()))))
             for s in walkmesh.surfaces()]
 
 

@@ -13,7 +13,7 @@ from ._context import Context, CReport, make_options
 from .errors import Result, WalkmeshError
 
 FormatInfo = namedtuple("FormatInfo", "name description extensions reads writes has_validate options")
-SurfaceInfo = namedtuple("SurfaceInfo", "id name walkable kotor_id nwn2_flag color aliases")
+SurfaceInfo = namedtuple("SurfaceInfo", "id name walkable color aliases codes")
 
 
 def version():
@@ -44,15 +44,18 @@ def formats():
 
 
 def surfaces():
-    """The built-in surface table (core/surfaces.txt): id, name, default walkability, KotOR
-    surfacemat.2da row (-1 none), NWN2 flag (0 none), sRGB colour and aliases."""
+    """The built-in surface table (core/surfaces.txt): id, name, default walkability, sRGB colour,
+    aliases and the game codes the table itself gives ({"kotor": 30}; None: explicitly none).
+    The table is neutral: ids 0..22 are in KotOR's surfacemat.2da row order, and each game's
+    module keeps its own codes by surface name, so `codes` is usually empty."""
     table = _native.fn("wm_surfaces_default")().contents
     result = []
     for i in range(table.count):
         s = table.entries[i]
         aliases = [s.aliases[k].value.decode() for k in range(s.alias_count)]
-        result.append(SurfaceInfo(i, s.name.decode(), bool(s.walkable), s.kotor_id, s.nwn2_flag, tuple(s.color),
-                                  aliases))
+        codes = {c.scheme.decode(): None if c.value == _native.SURFACE_CODE_NONE else c.value
+                 for c in s.codes[:s.code_count]}
+        result.append(SurfaceInfo(i, s.name.decode(), bool(s.walkable), tuple(s.color), aliases, codes))
     return result
 
 

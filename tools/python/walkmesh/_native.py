@@ -7,7 +7,7 @@ call it has; a call it lacks raises WalkmeshError (WM_ERR_UNSUPPORTED) naming th
 import ctypes
 import os
 import sys
-from ctypes import (CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_float, c_int, c_int32,
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_float, c_int, c_int32, c_int64,
                     c_size_t, c_uint, c_uint8, c_uint16, c_uint32, c_uint64, c_void_p)
 
 from .errors import Result, WalkmeshError
@@ -89,9 +89,19 @@ class Format(Structure):
                 ("validate", c_void_p), ("options", POINTER(OptionDesc))]
 
 
+SURFACE_MAX_ALIASES = 8  # WM_SURFACE_MAX_ALIASES
+SURFACE_MAX_CODES = 4  # WM_SURFACE_MAX_CODES
+SURFACE_CODE_NONE = -1  # WM_SURFACE_CODE_NONE
+
+
+class SurfaceCode(Structure):
+    _fields_ = [("scheme", c_char * 16), ("value", c_int64)]
+
+
 class Surface(Structure):
-    _fields_ = [("name", c_char * 32), ("walkable", c_int), ("kotor_id", c_int32), ("nwn2_flag", c_uint32),
-                ("color", c_uint8 * 3), ("aliases", (c_char * 32) * 8), ("alias_count", c_uint)]
+    _fields_ = [("name", c_char * 32), ("walkable", c_int), ("color", c_uint8 * 3),
+                ("aliases", (c_char * 32) * SURFACE_MAX_ALIASES), ("alias_count", c_uint),
+                ("codes", SurfaceCode * SURFACE_MAX_CODES), ("code_count", c_uint)]
 
 
 class SurfaceTable(Structure):
