@@ -252,16 +252,12 @@ static void edge_ends(const bwm_file *f, uint32_t code, uint32_t *a, uint32_t *b
     *b = f->faces[3 * (size_t)(code / 3) + (code % 3 + 1) % 3];
 }
 
-/* Adjacency, boundary edges and perimeters. */
-static void check_links(checker *c, uint32_t walkable)
+/* Every adjacency entry names an edge of the table that links back and
+ * joins the same two vertices. n = checked rows * 3. */
+static void check_adjacency_reciprocal(checker *c, uint32_t n)
 {
     const bwm_file *f = c->f;
     char loc[64];
-    if (f->adjacency_count != walkable)
-        finding(c, WM_SEV_ERROR, "adjacency", "%u rows, expected one per walkable face (%u)", f->adjacency_count,
-                walkable);
-    uint32_t rows = f->adjacency_count < f->face_count ? f->adjacency_count : f->face_count;
-    uint32_t n = rows * 3;
     for (uint32_t i = 0; i < n; i++) {
         int32_t v = f->adjacency[i];
         if (v == -1) continue;
@@ -281,7 +277,13 @@ static void check_links(checker *c, uint32_t walkable)
         if (!((a0 == b1 && a1 == b0) || (a0 == b0 && a1 == b1)))
             finding(c, WM_SEV_ERROR, loc, "linked to face %d edge %d but they share no vertex pair", v / 3, v % 3);
     }
-    /* every shared walkable edge must be linked (matched by vertex index) */
+}
+
+/* Every shared walkable edge must be linked (matched by vertex index). */
+static void check_shared_edges_linked(checker *c, uint32_t walkable, uint32_t n)
+{
+    const bwm_file *f = c->f;
+    char loc[64];
     edge_key *keys = wm_alloc_array(c->ctx, (size_t)walkable * 3, sizeof(edge_key));
     if (keys && walkable <= f->face_count) {
         for (uint32_t i = 0; i < walkable * 3; i++) {
@@ -307,9 +309,16 @@ static void check_links(checker *c, uint32_t walkable)
         }
     }
     wm_free(c->ctx, keys);
+}
 
+/* The edge list holds each unlinked walkable edge exactly once. Returns 0
+ * when out of memory (the checks after it are then skipped). */
+static int check_boundary_edges(checker *c, uint32_t n)
+{
+    const bwm_file *f = c->f;
+    char loc[64];
     uint8_t *listed = wm_alloc_array(c->ctx, n, 1);
-    if (!listed) return;
+    if (!listed) return 0;
     for (uint32_t e = 0; e < f->edge_count; e++) {
         uint32_t code = f->edges[e].code;
         snprintf(loc, sizeof loc, "edge %u", e);
@@ -331,7 +340,14 @@ static void check_links(checker *c, uint32_t walkable)
         }
     }
     wm_free(c->ctx, listed);
+    return 1;
+}
 
+/* Perimeter loop ends split the edge list into closed vertex chains. */
+static void check_perimeters(checker *c, uint32_t n)
+{
+    const bwm_file *f = c->f;
+    char loc[64];
     if (f->edge_count && f->perimeter_count == 0)
         finding(c, WM_SEV_ERROR, "perimeters", "%u boundary edges but no perimeter loops", f->edge_count);
     uint32_t start = 0;
@@ -358,6 +374,21 @@ static void check_links(checker *c, uint32_t walkable)
     if (f->perimeter_count && start != f->edge_count)
         finding(c, WM_SEV_ERROR, "perimeters", "last loop ends at %u, expected the edge count %u", start,
                 f->edge_count);
+}
+
+/* Adjacency, boundary edges and perimeters. */
+static void check_links(checker *c, uint32_t walkable)
+{
+    const bwm_file *f = c->f;
+    if (f->adjacency_count != walkable)
+        finding(c, WM_SEV_ERROR, "adjacency", "%u rows, expected one per walkable face (%u)", f->adjacency_count,
+                walkable);
+    uint32_t rows = f->adjacency_count < f->face_count ? f->adjacency_count : f->face_count;
+    uint32_t n = rows * 3;
+    check_adjacency_reciprocal(c, n);
+    check_shared_edges_linked(c, walkable, n);
+    if (!check_boundary_edges(c, n)) return;
+    check_perimeters(c, n);
 }
 
 wm_result bwm_validate(wm_ctx *ctx, const bwm_file *file, size_t file_size, wm_report *report)

@@ -166,9 +166,31 @@ static wm_result reset_tile(wm_ctx *ctx, nwn2_tile *t, uint32_t offset, uint32_t
     return nwn2_tile_alloc_path(ctx, t, count, 0);
 }
 
-wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
+/* Scratch of nwn2_aswm_from_mesh, indexed by mesh triangle (tile_of, pre,
+ * base_of), by new triangle (tris, order, origin), by tile (start) or by base
+ * triangle (base_tile). */
+typedef struct mesh_layout {
+    float *vertices;
+    nwn2_triangle *tris, *old;
+    uint32_t *tile_of, *order, *pre, *origin, *start, *base_of, *base_tile;
+} mesh_layout;
+
+static void free_layout(wm_ctx *ctx, mesh_layout *L)
 {
-    const wm_surface_table *table = wm_surfaces(ctx);
+    wm_free(ctx, L->vertices);
+    wm_free(ctx, L->tris);
+    wm_free(ctx, L->old);
+    wm_free(ctx, L->tile_of);
+    wm_free(ctx, L->order);
+    wm_free(ctx, L->pre);
+    wm_free(ctx, L->origin);
+    wm_free(ctx, L->base_of);
+    wm_free(ctx, L->base_tile);
+    wm_free(ctx, L->start);
+}
+
+static wm_result check_mesh_input(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_aswm *a)
+{
     wm_result r;
     if ((r = wm_check_count(ctx, mesh->triangle_count, "mesh triangles")) ||
         (r = wm_check_count(ctx, mesh->vertex_count, "mesh vertices")))
@@ -179,36 +201,40 @@ wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
         for (int k = 0; k < 3; k++)
             if (mesh->indices[3 * (size_t)t + k] >= mesh->vertex_count)
                 return wm_error(ctx, WM_ERR_INVALID, "mesh triangle %u: vertex index out of range", t);
-    int clockwise = base_is_clockwise(a);
+    return WM_OK;
+}
 
-    float *vertices = wm_alloc_array(ctx, mesh->vertex_count ? mesh->vertex_count : 1, 3 * sizeof(float));
-    nwn2_triangle *tris = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *tris);
-    uint32_t *tile_of = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *tile_of);
-    uint32_t *order = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *order);
-    uint32_t *pre = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *pre);
-    uint32_t *origin = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *origin);
-    uint32_t *start = NULL, *base_of = NULL, *base_tile = NULL;
-    nwn2_triangle *old = NULL;
-    if (!vertices || !tris || !tile_of || !order || !pre || !origin) {
-        r = WM_ERR_NOMEM;
-        goto done;
-    }
-    /* A baked base (a TRX): its unchanged triangles keep their tile, their
-     * place in it, their vertex order, links, centre, normal and d. */
+/* Allocates the scratch, copies the vertices and matches the mesh against a
+ * baked base (a TRX): its unchanged triangles keep their tile, their place in
+ * it, their vertex order, links, centre, normal and d. */
+static wm_result alloc_layout(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_aswm *a, mesh_layout *L)
+{
+    size_t tc = mesh->triangle_count ? mesh->triangle_count : 1;
+    L->vertices = wm_alloc_array(ctx, mesh->vertex_count ? mesh->vertex_count : 1, 3 * sizeof(float));
+    L->tris = wm_alloc_array(ctx, tc, sizeof *L->tris);
+    L->tile_of = wm_alloc_array(ctx, tc, sizeof *L->tile_of);
+    L->order = wm_alloc_array(ctx, tc, sizeof *L->order);
+    L->pre = wm_alloc_array(ctx, tc, sizeof *L->pre);
+    L->origin = wm_alloc_array(ctx, tc, sizeof *L->origin);
+    if (!L->vertices || !L->tris || !L->tile_of || !L->order || !L->pre || !L->origin)
+        return WM_ERR_NOMEM;
     if (a->triangle_count && nwn2_layout_is_baked(a, 0)) {
-        base_of = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *base_of);
-        base_tile = wm_alloc_array(ctx, a->triangle_count, sizeof *base_tile);
-        if (!base_of || !base_tile) {
-            r = WM_ERR_NOMEM;
-            goto done;
-        }
-        if ((r = match_base(ctx, mesh, a, base_of)))
-            goto done;
+        L->base_of = wm_alloc_array(ctx, tc, sizeof *L->base_of);
+        L->base_tile = wm_alloc_array(ctx, a->triangle_count, sizeof *L->base_tile);
+        if (!L->base_of || !L->base_tile)
+            return WM_ERR_NOMEM;
+        wm_result r = match_base(ctx, mesh, a, L->base_of);
+        if (r)
+            return r;
     }
     if (mesh->vertex_count)
-        memcpy(vertices, mesh->positions, (size_t)mesh->vertex_count * 3 * sizeof(float));
+        memcpy(L->vertices, mesh->positions, (size_t)mesh->vertex_count * 3 * sizeof(float));
+    return WM_OK;
+}
 
-    /* grid size needed by the triangle centres */
+/* Grows the tile grid to the size needed by the triangle centres. */
+static wm_result grow_grid_for_centres(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a, const float *vertices)
+{
     uint32_t need_w = a->grid_width, need_h = a->grid_height, below_grid = 0;
     for (uint32_t t = 0; t < mesh->triangle_count; t++) {
         const uint32_t *ix = &mesh->indices[3 * (size_t)t];
@@ -232,29 +258,33 @@ wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
         need_w = 1;
     if (need_h == 0)
         need_h = 1;
-    if ((r = grow_grid(ctx, a, need_w, need_h)))
-        goto done;
+    return grow_grid(ctx, a, need_w, need_h);
+}
 
+/* Orders the mesh triangles by tile into L->order, with L->start[i] the first
+ * of tile i. Stable counting sort: a tile's triangles are contiguous; inside a
+ * tile the base's triangles come first in the base's order, then the new ones
+ * in mesh order. */
+static wm_result sort_triangles_by_tile(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_aswm *a, mesh_layout *L)
+{
     uint32_t tiles = a->grid_width * a->grid_height;
-    start = wm_alloc_array(ctx, (size_t)tiles + 1, sizeof *start);
-    if (!start) {
-        r = WM_ERR_NOMEM;
-        goto done;
-    }
+    uint32_t *start = L->start = wm_alloc_array(ctx, (size_t)tiles + 1, sizeof *start);
+    uint32_t *base_of = L->base_of, *base_tile = L->base_tile, *pre = L->pre;
+    if (!start)
+        return WM_ERR_NOMEM;
     for (uint32_t i = 0; base_tile && i < tiles; i++) /* after grow_grid: today's tile numbers */
         for (uint32_t k = 0; k < a->tiles[i].triangle_count; k++)
             base_tile[a->tiles[i].triangle_offset + k] = i;
     for (uint32_t t = 0; t < mesh->triangle_count; t++) {
         const uint32_t *ix = &mesh->indices[3 * (size_t)t];
+        const float *v = L->vertices;
         float c[2];
-        nwn2_toolset_centre(&vertices[3 * (size_t)ix[0]], &vertices[3 * (size_t)ix[1]], &vertices[3 * (size_t)ix[2]], c);
-        tile_of[t] = base_of && base_of[t] != NWN2_NONE32 ? base_tile[base_of[t]] : nwn2_tile_of(a, c[0], c[1]);
-        start[tile_of[t] + 1]++;
+        nwn2_toolset_centre(&v[3 * (size_t)ix[0]], &v[3 * (size_t)ix[1]], &v[3 * (size_t)ix[2]], c);
+        L->tile_of[t] = base_of && base_of[t] != NWN2_NONE32 ? base_tile[base_of[t]] : nwn2_tile_of(a, c[0], c[1]);
+        start[L->tile_of[t] + 1]++;
     }
     for (uint32_t i = 0; i < tiles; i++)
         start[i + 1] += start[i];
-    /* stable counting sort: a tile's triangles are contiguous; inside a tile the
-     * base's triangles come first in the base's order, then the new ones in mesh order */
     uint32_t kept = 0;
     for (uint32_t t = 0; base_of && t < mesh->triangle_count; t++)
         kept += base_of[t] != NWN2_NONE32;
@@ -270,15 +300,24 @@ wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
         if (!base_of || base_of[t] == NWN2_NONE32)
             pre[n++] = t;
     for (uint32_t i = 0; i < mesh->triangle_count; i++)
-        order[start[tile_of[pre[i]]]++] = pre[i];
+        L->order[start[L->tile_of[pre[i]]]++] = pre[i];
     for (uint32_t i = tiles; i > 0; i--)
         start[i] = start[i - 1];
     start[0] = 0;
+    return WM_OK;
+}
 
+/* Fills L->tris in tile order: vertices, winding, surface and walkable flags;
+ * unchanged base triangles keep the base's vertex order, winding and links
+ * (hints for the edges), and L->origin names their base triangle. */
+static void fill_triangles(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_aswm *a, mesh_layout *L, int clockwise)
+{
+    const wm_surface_table *table = wm_surfaces(ctx);
+    const uint32_t *base_of = L->base_of;
     for (uint32_t i = 0; i < mesh->triangle_count; i++) {
-        uint32_t t = order[i];
+        uint32_t t = L->order[i];
         const uint32_t *ix = &mesh->indices[3 * (size_t)t];
-        nwn2_triangle *tri = &tris[i];
+        nwn2_triangle *tri = &L->tris[i];
         memset(tri, 0, sizeof *tri);
         tri->v[0] = ix[0];
         tri->v[1] = clockwise ? ix[2] : ix[1];
@@ -286,63 +325,76 @@ wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
         tri->island = NWN2_NO_ISLAND;
         uint32_t flag = nwn2_flag_of_surface(table, mesh->surfaces[t]) & NWN2_TRI_SURFACE_MASK;
         int cw = clockwise;
-        origin[i] = NWN2_NONE32;
+        L->origin[i] = NWN2_NONE32;
         for (int k = 0; k < 3; k++)
             tri->neighbour[k] = NWN2_NONE32;
         uint32_t bv[3];
         if (base_of && base_of[t] != NWN2_NONE32 && base_vertex_order(mesh, ix, a, base_of[t], bv)) {
-            /* an unchanged triangle: the base's vertex order, winding and links (hints for the edges) */
             const nwn2_triangle *bt = &a->triangles[base_of[t]];
             memcpy(tri->v, bv, sizeof bv);
             cw = (bt->flags & NWN2_TRI_CLOCKWISE) != 0;
-            origin[i] = base_of[t];
+            L->origin[i] = base_of[t];
             memcpy(tri->neighbour, bt->neighbour, sizeof tri->neighbour);
         }
         tri->flags = (uint16_t)(flag | (mesh->walkable[t] ? NWN2_TRI_WALKABLE : 0) | (cw ? NWN2_TRI_CLOCKWISE : 0));
     }
-    for (uint32_t i = 0; i < tiles; i++)
-        if ((r = reset_tile(ctx, &a->tiles[i], start[i], start[i + 1] - start[i])))
-            goto done;
+}
 
+/* Replaces the ASWM's tiles' ranges, vertices and triangles with the new
+ * ones, rebuilds edges and geometry; kept triangles keep the base's stored
+ * centre, normal and d. The old triangles move to L->old (freed with L). */
+static wm_result install_triangles(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a, mesh_layout *L)
+{
+    wm_result r;
+    uint32_t tiles = a->grid_width * a->grid_height;
+    for (uint32_t i = 0; i < tiles; i++)
+        if ((r = reset_tile(ctx, &a->tiles[i], L->start[i], L->start[i + 1] - L->start[i])))
+            return r;
     wm_free(ctx, a->vertices);
-    old = a->triangles; /* read below for the kept triangles' stored geometry */
-    a->vertices = vertices;
+    L->old = a->triangles; /* read below for the kept triangles' stored geometry */
+    a->vertices = L->vertices;
     a->vertex_count = mesh->vertex_count;
-    a->triangles = tris;
+    a->triangles = L->tris;
     a->triangle_count = mesh->triangle_count;
-    vertices = NULL;
-    tris = NULL;
+    L->vertices = NULL;
+    L->tris = NULL;
     a->owns_data = 1;
     if ((r = nwn2_aswm_alloc_islands(ctx, a, 0)))
-        goto done;
+        return r;
     wm_free(ctx, a->trailing);
     a->trailing = NULL;
     a->trailing_size = 0;
-    if ((r = nwn2_aswm_rebuild_edges_hinted(ctx, a, origin)))
-        goto done;
+    if ((r = nwn2_aswm_rebuild_edges_hinted(ctx, a, L->origin)))
+        return r;
     nwn2_aswm_recompute_geometry(a);
+    const uint32_t *origin = L->origin;
     for (uint32_t i = 0; i < a->triangle_count; i++) {
         nwn2_triangle *tri = &a->triangles[i];
         if (origin[i] != NWN2_NONE32) {
-            memcpy(tri->centre, old[origin[i]].centre, sizeof tri->centre);
-            memcpy(tri->normal, old[origin[i]].normal, sizeof tri->normal);
-            tri->d = old[origin[i]].d;
+            memcpy(tri->centre, L->old[origin[i]].centre, sizeof tri->centre);
+            memcpy(tri->normal, L->old[origin[i]].normal, sizeof tri->normal);
+            tri->d = L->old[origin[i]].d;
         } else {
             /* the toolset's centre (the bake's path costs are measured between centres) */
             nwn2_toolset_centre(&a->vertices[3 * (size_t)tri->v[0]], &a->vertices[3 * (size_t)tri->v[1]],
-                             &a->vertices[3 * (size_t)tri->v[2]], tri->centre);
+                                &a->vertices[3 * (size_t)tri->v[2]], tri->centre);
         }
     }
-done:
-    wm_free(ctx, vertices);
-    wm_free(ctx, tris);
-    wm_free(ctx, old);
-    wm_free(ctx, tile_of);
-    wm_free(ctx, order);
-    wm_free(ctx, pre);
-    wm_free(ctx, origin);
-    wm_free(ctx, base_of);
-    wm_free(ctx, base_tile);
-    wm_free(ctx, start);
+    return WM_OK;
+}
+
+wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
+{
+    wm_result r = check_mesh_input(ctx, mesh, a);
+    if (r)
+        return r;
+    int clockwise = base_is_clockwise(a);
+    mesh_layout L = {0};
+    if (!(r = alloc_layout(ctx, mesh, a, &L)) && !(r = grow_grid_for_centres(ctx, mesh, a, L.vertices)) &&
+        !(r = sort_triangles_by_tile(ctx, mesh, a, &L))) {
+        fill_triangles(ctx, mesh, a, &L, clockwise);
+        r = install_triangles(ctx, mesh, a, &L);
+    }
+    free_layout(ctx, &L);
     return r;
 }
