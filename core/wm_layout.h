@@ -78,6 +78,18 @@ WM_API wm_result wm_area_assemble(wm_ctx *ctx, const wm_layout *layout, wm_room_
 WM_API wm_result wm_area_split(wm_ctx *ctx, const wm_mesh *area, const wm_layout *layout, float tolerance,
                                wm_mesh *rooms);
 
+/* Files. Reads and parses a layout file (errors name the path and line). */
+WM_API wm_result wm_layout_load(wm_ctx *ctx, const char *path, wm_layout *out);
+/* wm_area_assemble with each room's <name>.wok (as written, lower or upper case)
+ * or else its <name>.mdl at the room's layout position, looked for in folder
+ * (NULL: the layout file's own folder). */
+WM_API wm_result wm_area_assemble_files(wm_ctx *ctx, const wm_layout *layout, const char *layout_path,
+                                        const char *folder, wm_mesh *out);
+/* One room's mesh as a KotOR area walkmesh (.wok) built without welding (every
+ * vertex kept in place and order), written all or nothing; with overwrite == 0
+ * an existing path is refused (WM_ERR_EXISTS). */
+WM_API wm_result wm_room_save_exact(wm_ctx *ctx, const wm_mesh *room, const char *path, int overwrite);
+
 #ifdef __cplusplus
 }
 #endif

@@ -105,7 +105,7 @@ static void assert_json(const char *text, const char *what)
 
 /* ---- one valid invocation per command; OUT is written, IN read */
 typedef struct fixture {
-    char *dir, *wok, *wok2, *trx, *out_obj, *out_svg, *out_trx;
+    char *dir, *wok, *wok2, *lyt, *trx, *out_obj, *out_svg, *out_trx;
 } fixture;
 
 static fixture fx;
@@ -115,13 +115,16 @@ static int build_argv(const char *command, const char *in, const char **extra, c
 {
     int n = 0;
     argv[n++] = command;
-    if (strcmp(command, "formats") != 0)
+    if (strcmp(command, "area") == 0) { /* a layout of one room, court.wok beside it */
+        argv[n++] = "assemble";
+        argv[n++] = in ? in : fx.lyt;
+    } else if (strcmp(command, "formats") != 0)
         argv[n++] = in ? in : strcmp(command, "bake") == 0 ? fx.trx : fx.wok;
     if (strcmp(command, "query") == 0) {
         argv[n++] = "height";
         argv[n++] = "0";
         argv[n++] = "0";
-    } else if (strcmp(command, "convert") == 0)
+    } else if (strcmp(command, "convert") == 0 || strcmp(command, "area") == 0)
         argv[n++] = fx.out_obj;
     else if (strcmp(command, "render") == 0 || strcmp(command, "bake") == 0) {
         argv[n++] = "-o";
@@ -135,7 +138,7 @@ static int build_argv(const char *command, const char *in, const char **extra, c
 
 static const char *output_of(const char *command)
 {
-    return strcmp(command, "convert") == 0 ? fx.out_obj : strcmp(command, "render") == 0 ? fx.out_svg : fx.out_trx;
+    return strcmp(command, "convert") == 0 || strcmp(command, "area") == 0 ? fx.out_obj : strcmp(command, "render") == 0 ? fx.out_svg : fx.out_trx;
 }
 
 static void remove_outputs(void)
@@ -161,6 +164,9 @@ static int setup(void **state)
     fx.dir = wmt_make_temp_dir();
     fx.wok = wmt_join(fx.dir, "court.wok");
     fx.wok2 = wmt_join(fx.dir, "second.wok");
+    fx.lyt = wmt_join(fx.dir, "court.lyt");
+    static const char layout[] = "beginlayout\nroomcount 1\ncourt 0 0 0\ndonelayout\n";
+    wmt_write_file(fx.lyt, layout, sizeof layout - 1);
     fx.out_obj = wmt_join(fx.dir, "out.obj");
     fx.out_svg = wmt_join(fx.dir, "out.svg");
     fx.out_trx = wmt_join(fx.dir, "out.trx");
@@ -180,6 +186,7 @@ static int teardown(void **state)
     free(fx.dir);
     free(fx.wok);
     free(fx.wok2);
+    free(fx.lyt);
     free(fx.trx);
     free(fx.out_obj);
     free(fx.out_svg);
