@@ -68,18 +68,6 @@ wm_result nwn2_bake(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, nw
  * section 2). */
 int nwn2_bake_keeps_layout(const nwn2_aswm *a, const nwn2_bake_options *opts);
 
-/* Vertices closer than this to an inner tile line are moved onto it before
- * splitting (FORMAT-NOTES section 2: TRN geometry overhangs tile lines by
- * less than 1 mm in places; splitting there would make slivers). */
-#define NWN2_SNAP_DISTANCE 1e-3
-/* A triangle that still crosses an inner tile line, but by less than this on
- * its smaller side, is not split: it goes whole to the tile holding its
- * centre. The toolset does the same: its TRX files keep walkable triangles
- * that overhang their tile by up to 8.8 cm (FORMAT-NOTES section 2: 27 in
- * 10 files), and splitting the 1-22 mm overhangs of oldskull_descent.TRN
- * would put 140 walkable triangles in a tile where the toolset has 106. */
-#define NWN2_WHOLE_OVERHANG 0.1
-
 /* The GIT readers under their earlier names (nwn2_git.h). */
 static inline wm_result nwn2_bake_cutters_from_git(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
                                                    nwn2_cutter_set *out)

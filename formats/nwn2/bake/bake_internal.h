@@ -43,29 +43,8 @@ wm_result bake_islands(wm_ctx *ctx, nwn2_aswm *a, uint32_t island_tag);
 wm_result bake_island_paths_row(wm_ctx *ctx, nwn2_aswm *a, uint32_t from);
 
 /* 2-D distance between two centres, in single precision as the toolset. */
-static inline float bake_distance(const float a[2], const float b[2])
-{
-    float dx = a[0] - b[0];
-    float dy = a[1] - b[1];
-    return sqrtf(dx * dx + dy * dy);
-}
-
+float bake_distance(const float a[2], const float b[2]);
 /* Grows a flat array to hold `needed` elements (capacity doubles). */
-static inline wm_result bake_grow(wm_ctx *ctx, void **array, uint32_t *capacity, uint32_t needed, size_t elem_size)
-{
-    if (needed <= *capacity)
-        return WM_OK;
-    uint64_t cap = *capacity ? *capacity : 8;
-    while (cap < needed)
-        cap *= 2;
-    if (cap > UINT32_MAX)
-        cap = UINT32_MAX;
-    void *p = wm_realloc_array(ctx, *array, (size_t)cap, elem_size);
-    if (!p)
-        return WM_ERR_NOMEM;
-    *array = p;
-    *capacity = (uint32_t)cap;
-    return WM_OK;
-}
+wm_result bake_grow(wm_ctx *ctx, void **array, uint32_t *capacity, uint32_t needed, size_t elem_size);
 
 #endif

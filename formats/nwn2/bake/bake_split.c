@@ -9,6 +9,18 @@
 #include <math.h>
 #include <string.h>
 
+/* Vertices closer than this to an inner tile line are moved onto it before
+ * splitting (FORMAT-NOTES section 2: TRN geometry overhangs tile lines by
+ * less than 1 mm in places; splitting there would make slivers). */
+#define NWN2_SNAP_DISTANCE 1e-3
+/* A triangle that still crosses an inner tile line, but by less than this on
+ * its smaller side, is not split: it goes whole to the tile holding its
+ * centre. The toolset does the same: its TRX files keep walkable triangles
+ * that overhang their tile by up to 8.8 cm (FORMAT-NOTES section 2: 27 in
+ * 10 files), and splitting the 1-22 mm overhangs of oldskull_descent.TRN
+ * would put 140 walkable triangles in a tile where the toolset has 106. */
+#define NWN2_WHOLE_OVERHANG 0.1
+
 /* Vertices closer than this to the line count as on it (no sliver pieces). */
 #define ON_LINE_EPS 1e-5
 
