@@ -182,10 +182,19 @@ static int is_back(const tile_graph *g, const sight_entry *e, int k)
     return e->came != NWN2_PATH_NONE && g->side_node[e->node][k] == e->came;
 }
 
+static int has_direction(vec v)
+{
+    double d = fabs(v.x) + fabs(v.y);
+    return d > 0 && isfinite(d);
+}
+
 /* Sector (of 64 equal-ish sectors of the pseudo-angle) of direction v. */
 static unsigned sector(vec v)
 {
-    double r = v.y / (fabs(v.x) + fabs(v.y)); /* 0..4 over the turn, monotone in the angle */
+    double d = fabs(v.x) + fabs(v.y);
+    if (!(d > 0) || !isfinite(d))
+        return 0; /* no direction (a point on the source, or hostile coordinates): callers treat it as anywhere */
+    double r = v.y / d; /* 0..4 over the turn, monotone in the angle */
     double t = v.x < 0 ? 2 - r : (v.y < 0 ? 4 + r : r);
     return (unsigned)(t * 16.0) & 63u;
 }
@@ -194,6 +203,8 @@ static unsigned sector(vec v)
  * searched further (its continuations only see directions inside it). */
 static int may_see_target(const sweep *sw, const arc *a)
 {
+    if (!has_direction(a->lo) || !has_direction(a->hi))
+        return 1; /* cannot prune an arc without a direction */
     const unsigned lo = sector(a->lo), hi = sector(a->hi);
     uint64_t m = lo <= hi ? ((2ull << (hi - lo)) - 1) << lo : (~0ull << lo) | ((2ull << hi) - 1);
     return (sw->target_dirs & m) != 0;
@@ -383,7 +394,7 @@ void bake_sight_from(const tile_graph *g, uint32_t from, uint8_t *visible, void 
     for (uint32_t d = from + 1; d < g->n; d++) {
         vec q = from_p(sw, g->centre[d]);
         if (q.x != 0 || q.y != 0)
-            sw->target_dirs |= 1ull << sector(q);
+            sw->target_dirs |= has_direction(q) ? 1ull << sector(q) : ~0ull;
     }
     if (!sw->target_dirs)
         return;
