@@ -134,7 +134,7 @@ void wm_platform_once(wm_once *once, void (*init)(void))
 
 void *wm_platform_library_open(const char *name)
 {
-    wchar_t *wide = widen(name);
+    wchar_t *wide = wm_platform_widen(name);
     HMODULE module = wide ? LoadLibraryW(wide) : NULL;
     free(wide);
     return (void *)module;
