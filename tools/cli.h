@@ -160,6 +160,8 @@ typedef int (*cli_batch_fn)(void *user, int index, wm_ctx *ctx, wm_buffer *out);
  * "[done/count] label" go to stderr unless quiet. Returns the worst exit code, and says how
  * many failed when count > 1. */
 int cli_batch_run(const cli_args *args, int count, const char *const *labels, cli_batch_fn fn, void *user);
+/* Parses a command that reads its inputs one by one, then runs fn over them as a batch. */
+int cli_run_over_inputs(const cli_spec *spec, int argc, char **argv, cli_batch_fn fn);
 
 /* ------------------------------------------------------------ platform (cli_windows.c) */
 

@@ -131,3 +131,20 @@ int cli_batch_run(const cli_args *args, int count, const char *const *labels, cl
     free(b.units);
     return code;
 }
+
+int cli_run_over_inputs(const cli_spec *spec, int argc, char **argv, cli_batch_fn fn)
+{
+    cli_args args;
+    int code = cli_parse(spec, argc, argv, &args);
+    if (code >= 0)
+        return code;
+    wm_ctx ctx;
+    cli_ctx_init(&ctx, args.quiet || args.json);
+    code = cli_mesh_options_apply(&args.mesh, &ctx);
+    if (!code)
+        code = cli_check_inputs(args.inputs, args.input_count);
+    if (!code)
+        code = cli_batch_run(&args, args.input_count, args.inputs, fn, &args);
+    cli_args_free(&args, &ctx);
+    return code;
+}

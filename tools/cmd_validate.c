@@ -58,17 +58,5 @@ static int validate_one(void *user, int index, wm_ctx *ctx, wm_buffer *out)
 
 int cmd_validate(int argc, char **argv)
 {
-    cli_args args;
-    int code = cli_parse(&validate_spec, argc, argv, &args);
-    if (code >= 0)
-        return code;
-    wm_ctx ctx;
-    cli_ctx_init(&ctx, args.quiet || args.json);
-    code = cli_mesh_options_apply(&args.mesh, &ctx);
-    if (!code)
-        code = cli_check_inputs(args.inputs, args.input_count);
-    if (!code)
-        code = cli_batch_run(&args, args.input_count, args.inputs, validate_one, &args);
-    cli_args_free(&args, &ctx);
-    return code;
+    return cli_run_over_inputs(&validate_spec, argc, argv, validate_one);
 }
