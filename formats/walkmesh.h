@@ -19,5 +19,6 @@
 #include "bwm/wm_bwm.h"
 #include "nwn2/wm_nwn2.h"
 #include "nwn2/wm_nwn2_route.h"
+#include "wmo/wm_wmo.h"
 
 #endif

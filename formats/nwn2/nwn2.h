@@ -322,6 +322,10 @@ enum {
 /* A TRN map-border triangle: island none, not walkable, centre in the
  * border band (border_size tiles on each side of the grid). */
 int nwn2_triangle_is_border(const nwn2_aswm *a, uint32_t t);
+/* The NWN2_MESH_* flags of the reader's options (keep-border, walkable-only). */
+unsigned nwn2_mesh_flags(const wm_options *opts);
+/* Whether triangle t goes into the neutral mesh under those flags. */
+int nwn2_mesh_keeps(const nwn2_aswm *a, uint32_t t, unsigned mesh_flags);
 /* ASWM -> neutral mesh: clockwise-flagged triangles are turned
  * counter-clockwise (seen from their normal); walkable = flag 0x1;
  * surface = the table's surface for the first surface flag set, else

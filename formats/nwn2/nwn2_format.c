@@ -26,7 +26,7 @@ static int nwn2_probe(const wm_input *in)
     return wm_le16(in->data + 4) == 2 ? 100 : 60;
 }
 
-static unsigned mesh_flags(const wm_options *opts)
+unsigned nwn2_mesh_flags(const wm_options *opts)
 {
     unsigned flags = 0;
     if (opts && (wm_option_flag(opts, "keep-border") || wm_option_flag(opts, "keep-borders")))
@@ -116,10 +116,10 @@ static wm_result nwn2_read(wm_ctx *ctx, const wm_input *in, const wm_options *op
     if (f.aswm_packet < 0)
         r = wm_error(ctx, WM_ERR_CORRUPT, "%s: no ASWM (walkmesh) packet", in->name);
     else
-        r = nwn2_aswm_to_mesh(ctx, &f.aswm, mesh_flags(opts), out);
+        r = nwn2_aswm_to_mesh(ctx, &f.aswm, nwn2_mesh_flags(opts), out);
     if (!r) {
         mesh_name_from_path(out, in->name);
-        if (mesh_flags(opts) == 0) {
+        if (nwn2_mesh_flags(opts) == 0) {
             last_read.packet = hash_packet(&f.container.packets[f.aswm_packet]);
             last_read.mesh = hash_mesh(out);
             last_read.valid = 1;

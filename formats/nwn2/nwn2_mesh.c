@@ -21,6 +21,13 @@ int nwn2_triangle_is_border(const nwn2_aswm *a, uint32_t t)
            y >= (double)a->grid_height * a->tile_width - band;
 }
 
+int nwn2_mesh_keeps(const nwn2_aswm *a, uint32_t t, unsigned mesh_flags)
+{
+    if ((mesh_flags & NWN2_MESH_WALKABLE_ONLY) && !(a->triangles[t].flags & NWN2_TRI_WALKABLE))
+        return 0;
+    return (mesh_flags & NWN2_MESH_KEEP_BORDER) || !nwn2_triangle_is_border(a, t);
+}
+
 wm_result nwn2_aswm_to_mesh(wm_ctx *ctx, const nwn2_aswm *a, unsigned mesh_flags, wm_mesh *out)
 {
     const wm_surface_table *table = wm_surfaces(ctx);
@@ -36,9 +43,7 @@ wm_result nwn2_aswm_to_mesh(wm_ctx *ctx, const nwn2_aswm *a, unsigned mesh_flags
     for (uint32_t t = 0; t < a->triangle_count; t++) {
         const nwn2_triangle *tri = &a->triangles[t];
         int walkable = (tri->flags & NWN2_TRI_WALKABLE) != 0;
-        if ((mesh_flags & NWN2_MESH_WALKABLE_ONLY) && !walkable)
-            continue;
-        if (!(mesh_flags & NWN2_MESH_KEEP_BORDER) && nwn2_triangle_is_border(a, t))
+        if (!nwn2_mesh_keeps(a, t, mesh_flags))
             continue;
         for (int k = 0; k < 3; k++)
             if (tri->v[k] >= a->vertex_count)

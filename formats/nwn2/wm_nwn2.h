@@ -1,10 +1,12 @@
 /* NWN2 operations beyond conversion, public: the toolset's bake of a TRN or TRX into a TRX
- * (tiles, tile path tables, line of sight, islands), on file images in memory. */
+ * (tiles, tile path tables, line of sight, islands), and what the file's own tables say about
+ * each triangle of its mesh, on file images in memory. */
 #ifndef WM_NWN2_PUBLIC_H
 #define WM_NWN2_PUBLIC_H
 
 #include "wm_api.h"
 #include "wm_context.h"
+#include "wm_format.h"
 #include "wm_io.h"
 
 #ifdef __cplusplus
@@ -46,6 +48,30 @@ WM_API void wm_nwn2_bake_options_init(wm_nwn2_bake_options *opts);
  * packet is WM_ERR_UNSUPPORTED; a tile with more than 127 walkable triangles WM_ERR_LIMIT. */
 WM_API wm_result wm_nwn2_bake(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
                               const wm_nwn2_bake_options *opts, wm_buffer *out, wm_nwn2_bake_stats *stats);
+
+#define WM_NWN2_NONE 0xFFFFFFFFu /* no tile, no island */
+
+/* Per triangle of the mesh that the nwn2 reader makes of a TRN/TRX (wm_mesh_load, in the same
+ * order, with the same options: keep-border, walkable-only), what the file stores about it:
+ * the tile whose triangle range holds it and the island in the triangle's own record. These
+ * are the toolset's decisions (FORMAT-NOTES section 2), not recomputed from geometry. */
+typedef struct wm_nwn2_triangles {
+    uint32_t count;           /* the mesh's triangle count */
+    uint32_t *file_triangle;  /* its index among the walkmesh's triangles in the file */
+    uint32_t *tile;           /* y * grid_width + x of the last tile whose range holds it (a TRN's
+                               * ranges may overlap); WM_NWN2_NONE: in none */
+    uint32_t *island;         /* WM_NWN2_NONE: none (stored 0xFFFF) */
+    uint32_t grid_width, grid_height;
+    float tile_width;
+    uint32_t island_count;
+} wm_nwn2_triangles;
+
+/* From the TRN/TRX file image data[0..size) (source names it in messages; opts may be NULL).
+ * Bytes that are not NWN2 are WM_ERR_NOT_FORMAT, a file without a walkmesh packet
+ * WM_ERR_CORRUPT. Free *out with wm_nwn2_triangles_free, after a failure too. */
+WM_API wm_result wm_nwn2_triangles_read(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
+                                        const wm_options *opts, wm_nwn2_triangles *out);
+WM_API void wm_nwn2_triangles_free(wm_ctx *ctx, wm_nwn2_triangles *triangles);
 
 #ifdef __cplusplus
 }

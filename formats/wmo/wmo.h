@@ -210,9 +210,19 @@ typedef struct wmo_extract_options {
     wmo_rule rule;
     int liquids;           /* MLIQ tiles as WM_SURF_LIQUID triangles in "<name>_liquid" */
     float walkable_slope;  /* degrees from +Z */
+    /* NULL, or per extracted triangle 6 bytes appended: u32 index in its group (WMO_NO_ORIGIN
+     * for a liquid tile's), u8 MOPY flags, u8 MOPY material (0 for liquids) */
+    wm_buffer *origins;
 } wmo_extract_options;
+#define WMO_NO_ORIGIN 0xFFFFFFFFu
+#define WMO_ORIGIN_SIZE 6u
 
 #define WMO_DEFAULT_WALKABLE_SLOPE 60.0f
+
+/* Reads a root with its groups, or one group, as the format's reader does (opts: the module's
+ * options); origins as in wmo_extract_options (NULL: none); facts may be NULL. */
+wm_result wmo_read_mesh(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out, wm_report *facts,
+                        wm_buffer *origins);
 
 /* Appends the group's collision triangles to mesh as object `name`. */
 wm_result wmo_group_extract(wm_ctx *ctx, const wmo_group *group, const char *name, const char *group_name,

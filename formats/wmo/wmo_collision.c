@@ -92,6 +92,16 @@ static wm_result add_triangle(wm_ctx *ctx, wm_mesh *mesh, const uint32_t v[3], u
     return r;
 }
 
+/* The extracted triangle's origin, when the caller asked for them. */
+static void note_origin(const wmo_extract_options *opts, uint32_t index, uint8_t flags, uint8_t material)
+{
+    if (!opts->origins)
+        return;
+    wm_put_u32(opts->origins, index);
+    wm_put_u8(opts->origins, flags);
+    wm_put_u8(opts->origins, material);
+}
+
 static int walkable_by_slope(const wm_mesh *mesh, const uint32_t v[3], float cos_limit)
 {
     float n[3];
@@ -99,7 +109,8 @@ static int walkable_by_slope(const wm_mesh *mesh, const uint32_t v[3], float cos
     return len > 0.0f && n[2] >= cos_limit;
 }
 
-static wm_result extract_liquid(wm_ctx *ctx, const wmo_group *g, const char *name, wm_mesh *mesh)
+static wm_result extract_liquid(wm_ctx *ctx, const wmo_group *g, const char *name, const wmo_extract_options *opts,
+                                wm_mesh *mesh)
 {
     const wmo_liquid *l = &g->liquid;
     char object_name[160];
@@ -120,6 +131,8 @@ static wm_result extract_liquid(wm_ctx *ctx, const wmo_group *g, const char *nam
             const uint32_t a[3] = {v[0], v[1], v[3]}, b[3] = {v[0], v[3], v[2]};
             r = r ? r : add_triangle(ctx, mesh, a, WM_SURF_LIQUID, 0, object);
             r = r ? r : add_triangle(ctx, mesh, b, WM_SURF_LIQUID, 0, object);
+            note_origin(opts, WMO_NO_ORIGIN, 0, 0);
+            note_origin(opts, WMO_NO_ORIGIN, 0, 0);
         }
     }
     return r;
@@ -155,10 +168,11 @@ wm_result wmo_group_extract(wm_ctx *ctx, const wmo_group *g, const char *name, c
             for (int k = 0; k < 3 && !r; k++)
                 r = use_vertex(ctx, mesh, g->positions, g->indices[3 * t + k], remap, &v[k]);
             r = r ? r : add_triangle(ctx, mesh, v, WM_SURF_COLLISION, walkable_by_slope(mesh, v, cos_limit), object);
+            note_origin(opts, t, g->mopy[2 * t], g->mopy[2 * t + 1]);
         }
         wm_free(ctx, remap);
     }
     if (!r && opts->liquids && g->has_liquid)
-        r = extract_liquid(ctx, g, name, mesh);
+        r = extract_liquid(ctx, g, name, opts, mesh);
     return r;
 }

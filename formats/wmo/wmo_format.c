@@ -101,6 +101,7 @@ static wm_result extract_options(wm_ctx *ctx, const wm_options *opts, wmo_extrac
     out->rule = WMO_RULE_SERVER;
     out->liquids = opts ? wm_option_flag(opts, "liquids") : 0;
     out->walkable_slope = (opts && opts->walkable_slope >= 0.0f) ? opts->walkable_slope : WMO_DEFAULT_WALKABLE_SLOPE;
+    out->origins = NULL;
     return wmo_rule_parse(ctx, opts ? wm_option_get(opts, "collision-rule") : NULL, &out->rule);
 }
 
@@ -118,9 +119,16 @@ static wm_result wmo_facts(wm_ctx *ctx, const wm_input *in, wm_report *rep);
 
 static wm_result wmo_read(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out, wm_report *facts)
 {
+    return wmo_read_mesh(ctx, in, opts, out, facts, NULL);
+}
+
+wm_result wmo_read_mesh(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out, wm_report *facts,
+                        wm_buffer *origins)
+{
     wmo_extract_options x;
     wm_mesh_init(out);
     wm_result r = extract_options(ctx, opts, &x);
+    x.origins = origins;
     if (r)
         return r;
     int is_root = 0;

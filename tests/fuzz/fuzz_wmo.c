@@ -28,7 +28,7 @@ static void exercise_group(wm_ctx *ctx, const wmo_group *g, const uint8_t *data,
     for (unsigned rule = 0; rule < WMO_RULE_COUNT; rule++) {
         wm_mesh mesh;
         wm_mesh_init(&mesh);
-        wmo_extract_options x = {(wmo_rule)rule, 1, WMO_DEFAULT_WALKABLE_SLOPE};
+        wmo_extract_options x = {(wmo_rule)rule, 1, WMO_DEFAULT_WALKABLE_SLOPE, NULL};
         (void)wmo_group_extract(ctx, g, "fuzz", rule & 1 ? "antiportal" : NULL, &x, &mesh);
         wm_mesh_free(ctx, &mesh);
     }

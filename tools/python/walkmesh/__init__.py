@@ -9,15 +9,18 @@ Python, on the walkmesh shared library through ctypes.
 
 The library is found beside this package (libwalkmesh.so / libwalkmesh.dll), else at the path
 in the WALKMESH_LIBRARY environment variable, else on the system's library path. Every failure
-raises WalkmeshError carrying the library's result code (`code`, a Result) and message.
+raises WalkmeshError carrying the library's result code (`code`, a Result) and message. Every
+call takes limits=walkmesh.Limits(max_bytes, max_triangles, max_memory) for hostile input.
 """
 from ._api import FormatInfo, SurfaceInfo, convert, formats, info, read, read_bytes, render, surface_id, \
     surfaces, validate, version, write
-from ._context import Finding, Report
+from ._context import Finding, Limits, Report
 from ._game import BakeResult, Hit, KotorWalkmesh, Route, bake, query_height, raycast, route
 from ._mesh import NO_TRANSITION, Mesh
+from ._tables import NO_ISLAND, NO_MOPY, NO_TILE, Nwn2Triangles, WmoTriangles, nwn2_triangles, wmo_triangles
 from .errors import Result, WalkmeshError
 
-__all__ = ["BakeResult", "Finding", "FormatInfo", "Hit", "KotorWalkmesh", "Mesh", "NO_TRANSITION", "Report",
-           "Result", "Route", "SurfaceInfo", "WalkmeshError", "bake", "convert", "formats", "info", "query_height",
-           "raycast", "read", "read_bytes", "render", "route", "surface_id", "surfaces", "validate", "version", "write"]
+__all__ = ["BakeResult", "Finding", "FormatInfo", "Hit", "KotorWalkmesh", "Limits", "Mesh", "NO_ISLAND", "NO_MOPY",
+           "NO_TILE", "NO_TRANSITION", "Nwn2Triangles", "Report", "Result", "Route", "SurfaceInfo", "WalkmeshError",
+           "WmoTriangles", "bake", "convert", "formats", "info", "nwn2_triangles", "query_height", "raycast", "read",
+           "read_bytes", "render", "route", "surface_id", "surfaces", "validate", "version", "wmo_triangles", "write"]

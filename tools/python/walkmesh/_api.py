@@ -3,7 +3,8 @@
 Every call takes the reading/writing options as keywords: up ('y'/'z'), walkable_slope
 (degrees), weld (tolerance), base (an existing game file whose other content is kept), source
 (the file a mesh came from, so its own format keeps what the mesh cannot hold) and options (a
-dict of module options without dashes, e.g. {"hook1": "0.5,-1,0", "rebuild": True})."""
+dict of module options without dashes, e.g. {"hook1": "0.5,-1,0", "rebuild": True}) and limits
+(a Limits: the largest input, triangle count and memory the call may take on)."""
 import ctypes
 import os
 from collections import namedtuple

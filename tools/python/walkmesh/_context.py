@@ -1,5 +1,7 @@
-"""One library call's context (message, warnings), its options, and its reports as Python."""
+"""One library call's context (message, warnings, limits), its options, and its reports as Python."""
 import ctypes
+import operator
+import threading
 from collections import namedtuple
 
 from . import _native
@@ -11,15 +13,87 @@ SEVERITIES = ("info", "warning", "error")
 Finding = namedtuple("Finding", "severity location message")
 
 
-class Context:
-    """A wm_ctx whose warnings are collected into `warnings`."""
+class Limits(namedtuple("Limits", "max_bytes max_triangles max_memory")):
+    """What one call may take on (None: the library's default, no memory cap):
+    max_bytes     the largest input file or decompressed packet (the library's 1 GiB by default);
+    max_triangles the largest triangle or vertex count a file may announce (16 million);
+    max_memory    the most bytes the library may hold allocated at once during the call: an
+                  allocation beyond it fails as out of memory (WM_ERR_NOMEM). Its bookkeeping
+                  runs in Python, so calls with it are slower; for hostile files, not for speed.
+    Every call takes limits=Limits(...) (or a dict of the same keys)."""
 
-    def __init__(self):
+    def __new__(cls, max_bytes=None, max_triangles=None, max_memory=None):
+        return super().__new__(cls, max_bytes, max_triangles, max_memory)
+
+
+class MemoryBudget:
+    """The context's allocator replaced by one that counts the bytes held and refuses what would
+    go over `limit`, passing the rest to the library's own allocator (wm_allocator)."""
+
+    def __init__(self, struct, limit):
+        self.limit = int(limit)
+        self.held = self.peak = 0
+        self._sizes = {}
+        self._lock = threading.Lock()  # the bake allocates from several threads
+        self._realloc = _native.REALLOC_FN(struct.alloc.realloc_fn)
+        self._free = _native.FREE_FN(struct.alloc.free_fn)
+        self._callbacks = (_native.REALLOC_FN(self.realloc), _native.FREE_FN(self.free))  # kept alive
+        struct.alloc.realloc_fn = ctypes.cast(self._callbacks[0], ctypes.c_void_p).value
+        struct.alloc.free_fn = ctypes.cast(self._callbacks[1], ctypes.c_void_p).value
+
+    def realloc(self, user, pointer, size):
+        with self._lock:
+            old = self._sizes.get(pointer, 0) if pointer else 0
+            if self.held - old + size > self.limit:
+                return None
+            moved = self._realloc(user, pointer, size)
+            if moved:
+                self._sizes.pop(pointer, None)
+                self._sizes[moved] = size
+                self.held += size - old
+                self.peak = max(self.peak, self.held)
+            return moved
+
+    def free(self, user, pointer):
+        with self._lock:
+            self.held -= self._sizes.pop(pointer, 0)
+            self._free(user, pointer)
+
+
+class Context:
+    """A wm_ctx whose warnings are collected into `warnings`, with the caller's Limits."""
+
+    def __init__(self, limits=None):
         self.struct = _native.Ctx()
         _native.fn("wm_ctx_init")(ctypes.byref(self.struct))
         self.warnings = []
         self._callback = _native.WARN_FN(self._warn)  # kept alive as long as the context
         self.struct.warn = self._callback
+        self.budget = None
+        self.apply_limits(limits)
+
+    def apply_limits(self, limits):
+        """Sets the Limits (or dict, or None: the defaults) on the context."""
+        if limits is None:
+            return
+        try:
+            limits = Limits(**limits) if isinstance(limits, dict) else Limits(*limits)
+        except TypeError as error:
+            raise WalkmeshError(8, "limits: %s" % error) from None
+        for name in ("max_bytes", "max_triangles", "max_memory"):
+            value = getattr(limits, name)
+            try:
+                whole = None if value is None else operator.index(value)
+            except TypeError:
+                whole = -1
+            if whole is not None and not 0 <= whole < 1 << 64:
+                raise WalkmeshError(8, "limits: %s must be a whole number from 0 to 2^64-1, not %r" % (name, value))
+        if limits.max_bytes is not None:
+            self.struct.limits.max_bytes = operator.index(limits.max_bytes)
+        if limits.max_triangles is not None:
+            self.struct.limits.max_triangles = operator.index(limits.max_triangles)
+        if limits.max_memory is not None:
+            self.budget = MemoryBudget(self.struct, operator.index(limits.max_memory))
 
     def _warn(self, _user, message):
         self.warnings.append(_native.text(message))
@@ -35,9 +109,12 @@ class Context:
         return result
 
 
-def make_options(context, up=None, walkable_slope=None, weld=None, base=None, source=None, options=None):
+def make_options(context, up=None, walkable_slope=None, weld=None, base=None, source=None, options=None,
+                 limits=None):
     """A wm_options from keyword arguments; `options` maps module option names (without dashes)
-    to values, True for flags. Returns the struct and what must outlive it."""
+    to values, True for flags; `limits` (Limits) goes to the context. Returns the struct and what
+    must outlive it."""
+    context.apply_limits(limits)
     opts = _native.Options()
     _native.fn("wm_options_init")(ctypes.byref(opts))
     if up not in _UP:

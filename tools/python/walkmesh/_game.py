@@ -29,9 +29,9 @@ class KotorWalkmesh:
     """A KotOR binary walkmesh (.wok/.pwk/.dwk) opened for queries through its own AABB tree.
     Use as a context manager, or call close()."""
 
-    def __init__(self, source):
+    def __init__(self, source, limits=None):
         data, name = _file_image(source)
-        self._context = Context()
+        self._context = Context(limits)
         self._data = data  # the parsed walkmesh may point into it
         handle = ctypes.c_void_p()
         self._context.check(_native.fn("wm_bwm_open")(self._context.ref, data, len(data), name.encode("utf-8"),
@@ -80,15 +80,15 @@ class KotorWalkmesh:
         return self._hit(hit)
 
 
-def query_height(source, x, y, z=None):
+def query_height(source, x, y, z=None, limits=None):
     """KotorWalkmesh(source).height(x, y, z) in one call."""
-    with KotorWalkmesh(source) as walkmesh:
+    with KotorWalkmesh(source, limits) as walkmesh:
         return walkmesh.height(x, y, z)
 
 
-def raycast(source, origin, direction):
+def raycast(source, origin, direction, limits=None):
     """KotorWalkmesh(source).raycast(origin, direction) in one call."""
-    with KotorWalkmesh(source) as walkmesh:
+    with KotorWalkmesh(source, limits) as walkmesh:
         return walkmesh.raycast(origin, direction)
 
 
@@ -110,13 +110,13 @@ def _bake_options(git, keep_borders, cut_whole_triangles, threads):
 
 
 def bake(source, output=None, git=None, keep_borders=False, cut_whole_triangles=False, threads=0, overwrite=False,
-         progress=None):
+         progress=None, limits=None):
     """Bakes an NWN2 TRN or TRX (a path or its bytes) into a TRX: tiles, tile path tables, line of
     sight, islands. git: the area's GIT (path or bytes) whose walkmesh cutters are cut. With output
     the TRX is written there (replacing a file only with overwrite=True), else returned as bytes.
     progress(stage, done, total) is called as stages advance. Returns BakeResult(data, stats, warnings)."""
     data, name = _file_image(source)
-    context = Context()
+    context = Context(limits)
     opts, _keep = _bake_options(git, keep_borders, cut_whole_triangles, threads)
     if progress is not None:
         callback = _native.PROGRESS_FN(lambda _user, stage, done, total: progress(_native.text(stage), done, total))
@@ -137,11 +137,11 @@ def bake(source, output=None, git=None, keep_borders=False, cut_whole_triangles=
     return BakeResult(None if output is not None else baked, figures, context.warnings)
 
 
-def route(source, start, goal):
+def route(source, start, goal, limits=None):
     """The route an NWN2 creature takes from start (x, y) to goal (x, y) of a baked TRX, as the
     file's own tables give it: Route(start, goal, triangles, points, reached, failure); when the
     tables do not lead to the goal, reached is False and failure says where they stop."""
-    context = Context()
+    context = Context(limits)
     result = _native.Route()
     context.check(_native.fn("wm_nwn2_route_find_file")(context.ref, _native.encode_path(source),
                                                         (ctypes.c_float * 2)(*start), (ctypes.c_float * 2)(*goal),

@@ -66,19 +66,24 @@ class Mesh:
         return "<walkmesh.Mesh %r: %d vertices, %d triangles>" % (self.name, self.vertex_count, self.triangle_count)
 
 
+def array_out(pointer, total, ctype, dtype):
+    """A copy of total C values: a numpy array of dtype, else a list."""
+    if numpy is not None:
+        if not total:
+            return numpy.zeros(total, dtype=dtype)
+        return numpy.ctypeslib.as_array(ctypes.cast(pointer, POINTER(ctype)), shape=(total,)).copy()
+    return list(ctypes.cast(pointer, POINTER(ctype))[:total]) if total else []
+
+
 def _copy_out(pointer, count, attribute):
     ctype, dtype, width, _ = _LAYOUT[attribute]
     total = count * width
+    values = array_out(pointer, total, ctype, dtype)
+    if width != 3:
+        return values
     if numpy is not None:
-        if not total:
-            values = numpy.zeros(total, dtype=dtype)
-        else:
-            values = numpy.ctypeslib.as_array(ctypes.cast(pointer, POINTER(ctype)), shape=(total,)).copy()
-        return values.reshape(-1, 3) if width == 3 else values
-    values = pointer[:total] if total else []
-    if width == 3:
-        return [tuple(values[i:i + 3]) for i in range(0, total, 3)]
-    return list(values)
+        return values.reshape(-1, 3)
+    return [tuple(values[i:i + 3]) for i in range(0, total, 3)]
 
 
 def from_c(cmesh):

@@ -135,6 +135,20 @@ class Route(Structure):
                 ("points", POINTER(c_float)), ("count", c_uint32), ("reached", c_int), ("failure", c_char * 160)]
 
 
+class Nwn2Triangles(Structure):
+    _fields_ = [("count", c_uint32), ("file_triangle", POINTER(c_uint32)), ("tile", POINTER(c_uint32)),
+                ("island", POINTER(c_uint32)), ("grid_width", c_uint32), ("grid_height", c_uint32),
+                ("tile_width", c_float), ("island_count", c_uint32)]
+
+
+class WmoTriangles(Structure):
+    _fields_ = [("count", c_uint32), ("index", POINTER(c_uint32)), ("flags", POINTER(c_uint8)),
+                ("material", POINTER(c_uint8))]
+
+
+REALLOC_FN = CFUNCTYPE(c_void_p, c_void_p, c_void_p, c_size_t)  # wm_allocator
+FREE_FN = CFUNCTYPE(None, c_void_p, c_void_p)
+
 _R = c_int  # wm_result
 _P = c_char_p
 # Every C function the package calls: name -> (result type, argument types).
@@ -178,6 +192,12 @@ SYMBOLS = {
                           POINTER(BakeStats)]),
     "wm_nwn2_route_find_file": (_R, [POINTER(Ctx), _P, c_float * 2, c_float * 2, POINTER(Route)]),
     "wm_nwn2_route_free": (None, [POINTER(Ctx), POINTER(Route)]),
+    "wm_nwn2_triangles_read": (_R, [POINTER(Ctx), c_void_p, c_size_t, _P, POINTER(Options),
+                                    POINTER(Nwn2Triangles)]),
+    "wm_nwn2_triangles_free": (None, [POINTER(Ctx), POINTER(Nwn2Triangles)]),
+    # WMO MOPY records (formats/wmo/wm_wmo.h)
+    "wm_wmo_triangles_load": (_R, [POINTER(Ctx), _P, POINTER(Options), POINTER(WmoTriangles)]),
+    "wm_wmo_triangles_free": (None, [POINTER(Ctx), POINTER(WmoTriangles)]),
     # pictures (formats/svg/wm_render.h)
     "wm_render_file": (_R, [POINTER(Ctx), _P, POINTER(Format), _P, POINTER(Options), c_int]),
 }
