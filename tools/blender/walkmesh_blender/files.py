@@ -38,7 +38,7 @@ def import_file(context, path):
     elif lower.endswith(games.NWN2_EXTENSIONS) and len(objects) == 1:
         games.add_nwn2_layers(mesh, path, objects[0], collection)
     elif lower.endswith(".wmo"):
-        games.add_wmo_render_only(mesh, path, collection)
+        games.add_wmo_layers(mesh, path, objects, collection)
     for obj in context.view_layer.objects:
         obj.select_set(False)
     for obj in objects:

@@ -1,7 +1,7 @@
 """What each game adds to the shared mesh in Blender: KotOR use hooks and header position as
-empties, NWN2 tiles and islands (face attributes, an island colour attribute and a grid object)."""
+empties, NWN2 tiles and islands (face attributes, an island colour attribute and a grid object),
+WMO collision flags (face attributes and a colour attribute)."""
 import math
-import re
 import struct
 
 import bpy
@@ -54,57 +54,34 @@ def kotor_options(objects):
     return options
 
 
-def nwn2_grid(path):
-    """(width, height, tile size) of the file's tile grid, from `info`."""
-    report = walkmesh.info(path)
-    found = re.match(r"(\d+)x(\d+) tiles of ([0-9.]+)", report["grid"])
-    return int(found.group(1)), int(found.group(2)), float(found.group(3))
+def _face_ints(data, values):
+    """Integer face attributes {name: one value per face} on a mesh."""
+    for name, per_face in values.items():
+        attribute = data.attributes.get(name) or data.attributes.new(name, "INT", "FACE")
+        attribute.data.foreach_set("value", numpy.ascontiguousarray(per_face, dtype=numpy.int32))
 
 
-def tiles_and_islands(mesh, width, height, size):
-    """Per triangle its tile (by centre, row-major from the south-west) and island (connected
-    walkable triangles inside a tile; -1 for blocking ones)."""
-    centre = mesh.positions[mesh.indices].mean(axis=1)
-    column = numpy.clip(numpy.floor(centre[:, 0] / size), 0, width - 1).astype(numpy.int64)
-    row = numpy.clip(numpy.floor(centre[:, 1] / size), 0, height - 1).astype(numpy.int64)
-    tile = (row * width + column).astype(numpy.int32)
-    parent = numpy.arange(len(tile))
-
-    def root(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-    first = {}
-    walkable = mesh.walkable != 0
-    for t in numpy.nonzero(walkable)[0]:
-        for k in range(3):
-            a, b = sorted((int(mesh.indices[t, k]), int(mesh.indices[t, (k + 1) % 3])))
-            other = first.setdefault((a, b), t)
-            if other != t and tile[other] == tile[t]:
-                parent[root(t)] = root(other)
-    roots = numpy.array([root(i) for i in range(len(tile))])
-    _, island = numpy.unique(roots, return_inverse=True)
-    island = numpy.where(walkable, island, -1).astype(numpy.int32)
-    return tile, island
+def _face_colours(data, name, rgba):
+    """A corner colour attribute giving each (triangle) face one colour."""
+    colors = data.color_attributes.new(name, "BYTE_COLOR", "CORNER")
+    colors.data.foreach_set("color", numpy.repeat(rgba, 3, axis=0).reshape(-1))
 
 
 def add_nwn2_layers(mesh, path, obj, collection):
-    """Tiles and islands on the imported object, islands coloured, and the tile grid drawn."""
-    width, height, size = nwn2_grid(path)
-    tile, island = tiles_and_islands(mesh, width, height, size)
+    """Tiles and islands on the imported object as the file stores them (the toolset's decisions:
+    walkmesh.nwn2_triangles), islands coloured, and the tile grid drawn."""
+    tables = walkmesh.nwn2_triangles(path)
+    width, height, size = tables.grid_width, tables.grid_height, tables.tile_width
+    island = tables.island
     data = obj.data
-    for name, values in (("wm_tile", tile), ("wm_island", island)):
-        attribute = data.attributes.new(name, "INT", "FACE")
-        attribute.data.foreach_set("value", values)
-    colors = data.color_attributes.new("wm_islands", "BYTE_COLOR", "CORNER")
+    _face_ints(data, {"wm_tile": tables.tile, "wm_island": island})
     hue = (island * 0.618034) % 1.0
     rgba = numpy.ones((len(island), 4), dtype=numpy.float32)
     rgba[:, 0] = 0.5 + 0.5 * numpy.cos(2 * math.pi * hue)
     rgba[:, 1] = 0.5 + 0.5 * numpy.cos(2 * math.pi * (hue - 1 / 3))
     rgba[:, 2] = 0.5 + 0.5 * numpy.cos(2 * math.pi * (hue - 2 / 3))
     rgba[island < 0] = (0.25, 0.25, 0.25, 1.0)
-    colors.data.foreach_set("color", numpy.repeat(rgba, 3, axis=0).reshape(-1))
+    _face_colours(data, "wm_islands", rgba)
     grid = bpy.data.meshes.new("tiles")
     lines = [((x * size, 0, 0), (x * size, height * size, 0)) for x in range(width + 1)]
     lines += [((0, y * size, 0), (width * size, y * size, 0)) for y in range(height + 1)]
@@ -116,23 +93,49 @@ def add_nwn2_layers(mesh, path, obj, collection):
     collection.objects.link(grid_object)
 
 
-def _triangle_keys(mesh):
-    corners = numpy.sort(mesh.positions[mesh.indices].round(4).reshape(-1, 3, 3), axis=1)
-    return [c.tobytes() for c in corners]
+# MOPY flag bits (FORMAT-NOTES section 3) and how the collision colours show them
+MOPY_FLAGS = ((0x01, "unknown 0x01"), (0x02, "no camera collide"), (0x04, "detail"), (0x08, "collision"),
+              (0x10, "hint"), (0x20, "render"), (0x40, "cull objects"), (0x80, "collide hit"))
+MOPY_FLAGS_ATTR, MOPY_MATERIAL_ATTR, MOPY_COLOURS = "wm_mopy_flags", "wm_mopy_material", "wm_collision_flags"
 
 
-def add_wmo_render_only(mesh, path, collection):
-    """WMO collision flags made visible: the imported objects hold the triangles that collide
-    (the server extractors' rule on the MOPY flags); the triangles that do not are added as one
-    wireframe object, "no collision", which export leaves out."""
+def mopy_colours(flags, material):
+    """Red: flagged collision (0x08); orange: collides as rendered geometry (0x20 without 0x04);
+    blue: material 0xFF (collision-only, not rendered); grey: does not collide."""
+    flags = numpy.asarray(flags)
+    rgba = numpy.tile(numpy.array([0.45, 0.45, 0.45, 1.0], dtype=numpy.float32), (len(flags), 1))
+    rendered = ((flags & 0x20) != 0) & ((flags & 0x04) == 0)
+    rgba[rendered] = (0.95, 0.55, 0.1, 1.0)
+    rgba[numpy.asarray(material) == 0xFF] = (0.2, 0.45, 0.95, 1.0)
+    rgba[(flags & 0x08) != 0] = (0.9, 0.15, 0.15, 1.0)
+    return rgba
+
+
+def _set_mopy(data, flags, material):
+    _face_ints(data, {MOPY_FLAGS_ATTR: flags, MOPY_MATERIAL_ATTR: material})
+    _face_colours(data, MOPY_COLOURS, mopy_colours(flags, material))
+
+
+def add_wmo_layers(mesh, path, objects, collection):
+    """WMO collision flags made visible: every imported face keeps its MOPY flags and material
+    (face attributes, walkmesh.wmo_triangles) and a colour by why it collides; the triangles that
+    do not collide under the server rule are added as one wireframe object, "no collision"
+    (with their flags too), which export leaves out."""
+    tables = walkmesh.wmo_triangles(path)
+    for part, obj in enumerate(objects):
+        chosen = mesh.objects == part
+        _set_mopy(obj.data, tables.flags[chosen], tables.material[chosen])
     every = walkmesh.read(path, options={"collision-rule": "all"})
-    colliding = set(_triangle_keys(mesh))
-    rest = numpy.array([k not in colliding for k in _triangle_keys(every)], dtype=bool)
+    every_tables = walkmesh.wmo_triangles(path, options={"collision-rule": "all"})
+    colliding = set(zip(mesh.objects.tolist(), tables.index.tolist()))
+    rest = numpy.array([key not in colliding for key in zip(every.objects.tolist(), every_tables.index.tolist())],
+                       dtype=bool)
     if not rest.any():
         return None
     used, local = numpy.unique(every.indices[rest], return_inverse=True)
     data = bpy.data.meshes.new("no collision")
     data.from_pydata(every.positions[used].tolist(), [], local.reshape(-1, 3).tolist())
+    _set_mopy(data, every_tables.flags[rest], every_tables.material[rest])
     obj = bpy.data.objects.new("no collision (%d)" % rest.sum(), data)
     obj[scene.ROLE_PROP] = "no_collision"
     obj.display_type = "WIRE"

@@ -1,10 +1,11 @@
 """The Walkmesh sidebar panel: set a surface on selected faces, a transition or room link on
-selected edges, bake an NWN2 TRX, validate (findings listed, faces selected)."""
+selected edges, bake an NWN2 TRX, validate (findings listed, faces selected), and a WMO
+object's collision flags (faces per MOPY flag, select the faces with one)."""
 import bpy
 import numpy
 from bpy.props import EnumProperty, IntProperty, StringProperty
 
-from . import scene, walkmesh
+from . import games, scene, walkmesh
 
 
 def _surface_items(_self, _context):
@@ -118,6 +119,48 @@ class WALKMESH_OT_bake(bpy.types.Operator):
         return {"FINISHED"}
 
 
+def mopy_flags(obj):
+    """The MOPY flags of obj's faces, or None when it has none (not a WMO import)."""
+    data = obj.data if obj is not None and obj.type == "MESH" else None
+    if data is None or data.attributes.get(games.MOPY_FLAGS_ATTR) is None:
+        return None
+    return scene.get_attribute(data, games.MOPY_FLAGS_ATTR, len(data.polygons), 0)
+
+
+class WALKMESH_OT_select_mopy_flag(bpy.types.Operator):
+    """Select the faces of a WMO object whose MOPY flags have the chosen bit"""
+    bl_idname = "walkmesh.select_mopy_flag"
+    bl_label = "Select faces with MOPY flag"
+    bl_options = {"REGISTER", "UNDO"}
+    flag: EnumProperty(name="Flag", items=[(str(bit), "0x%02x %s" % (bit, name), "") for bit, name in games.MOPY_FLAGS])
+
+    @_in_object_mode
+    def execute(self, _context, obj):
+        flags = mopy_flags(obj)
+        if flags is None:
+            self.report({"ERROR"}, "not a WMO object (no %s attribute)" % games.MOPY_FLAGS_ATTR)
+            return {"CANCELLED"}
+        chosen = (flags & int(self.flag)) != 0
+        obj.data.polygons.foreach_set("select", chosen)
+        self.report({"INFO"}, "%d face(s) with flag 0x%02x" % (chosen.sum(), int(self.flag)))
+        return {"FINISHED"}
+
+
+def draw_mopy_flags(layout, obj):
+    """Faces per MOPY flag bit of a WMO object, each with its select button."""
+    flags = mopy_flags(obj)
+    if flags is None:
+        return
+    box = layout.box()
+    box.label(text="WMO collision flags (%d faces)" % len(flags), icon="MOD_PHYSICS")
+    for bit, name in games.MOPY_FLAGS:
+        count = int(((flags & bit) != 0).sum())
+        if count:
+            row = box.row()
+            row.label(text="0x%02x %s: %d" % (bit, name, count))
+            row.operator("walkmesh.select_mopy_flag", text="", icon="RESTRICT_SELECT_OFF").flag = str(bit)
+
+
 class WALKMESH_PT_panel(bpy.types.Panel):
     bl_label = "Walkmesh"
     bl_space_type = "VIEW_3D"
@@ -142,6 +185,7 @@ class WALKMESH_PT_panel(bpy.types.Panel):
                              "walkmesh_finding_index", rows=4)
         if obj is not None and str(obj.get(scene.FILE_PROP, "")).lower().endswith((".trx", ".trn")):
             layout.operator("walkmesh.bake", icon="MOD_REMESH").filepath = obj[scene.FILE_PROP]
+        draw_mopy_flags(layout, obj)
 
 
 class WalkmeshPanelSettings(bpy.types.PropertyGroup):
@@ -153,7 +197,7 @@ class WalkmeshPanelSettings(bpy.types.PropertyGroup):
 
 
 CLASSES = (WalkmeshPanelSettings, WALKMESH_OT_set_surface, WALKMESH_OT_set_room_link, WALKMESH_OT_bake,
-           WALKMESH_PT_panel)
+           WALKMESH_OT_select_mopy_flag, WALKMESH_PT_panel)
 
 
 def register():
