@@ -60,7 +60,7 @@ typedef struct wm_nwn2_triangles {
     uint32_t *file_triangle;  /* its index among the walkmesh's triangles in the file */
     uint32_t *tile;           /* y * grid_width + x of the last tile whose range holds it (a TRN's
                                * ranges may overlap); WM_NWN2_NONE: in none */
-    uint32_t *island;         /* WM_NWN2_NONE: none (stored 0xFFFF) */
+    uint32_t *island;         /* WM_NWN2_NONE: none (stored 0xFFFF); a TRN's may exceed island_count */
     uint32_t grid_width, grid_height;
     float tile_width;
     uint32_t island_count;
