@@ -1,7 +1,7 @@
 /* The public per-triangle tables (wm_nwn2_triangles_read, wm_wmo_triangles_load) on the corpus:
  * they line up with the mesh wm_mesh_load makes with the same options, WMO records equal the
- * group files' raw MOPY bytes (FORMAT-NOTES section 3: chunk magics stored reversed, MOGP =
- * 68-byte header then subchunks, MOPY = {u8 flags, u8 material} per triangle), NWN2 tiles and
+ * group files' raw MOPY bytes (test_wmo_raw.h; MOPY = {u8 flags, u8 material} per triangle,
+ * FORMAT-NOTES section 3), NWN2 tiles and
  * islands stay in the file's ranges; damaged and cut files fail cleanly. (Tiles and islands are
  * compared with nwn-lib-d's dump in tools/python/tests/test_tables.py.) */
 #include <stdarg.h>
@@ -12,50 +12,31 @@
 #include <string.h>
 
 #include "test_support.h"
+#include "test_wmo_raw.h"
 
 static const char *const WMO_SUFFIXES[] = {".wmo", NULL};
 static const char *const NWN2_SUFFIXES[] = {".trx", ".trn", NULL};
 
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* The payload of the first chunk named `name` (as spelled, stored reversed) in data[at, end). */
-static const uint8_t *find_chunk(const uint8_t *data, size_t at, size_t end, const char *name, uint32_t *size)
-{
-    const char reversed[4] = {name[3], name[2], name[1], name[0]};
-    while (at + 8 <= end) {
-        uint32_t n = le32(data + at + 4);
-        if (memcmp(data + at, reversed, 4) == 0 && at + 8 + n <= end) {
-            *size = n;
-            return data + at + 8;
-        }
-        at += 8 + (size_t)n;
-    }
-    return NULL;
-}
-
 /* The raw MOPY records of a group file (NULL with *count 0 when it has none: LOD groups). */
 static const uint8_t *raw_mopy(const uint8_t *file, size_t size, uint32_t *count)
 {
-    uint32_t mogp_size = 0, mopy_size = 0;
-    const uint8_t *mogp = find_chunk(file, 0, size, "MOGP", &mogp_size);
-    assert_non_null(mogp);
-    size_t start = (size_t)(mogp - file);
-    const uint8_t *mopy = find_chunk(file, start + 68, start + mogp_size, "MOPY", &mopy_size);
-    *count = mopy ? mopy_size / 2 : 0;
-    return mopy;
+    size_t begin = 0, end = 0, at = 0;
+    uint32_t bytes = 0;
+    assert_true(raw_group_range(file, size, &begin, &end));
+    int found = raw_find(file, begin, end, "MOPY", &at, &bytes);
+    *count = found ? bytes / 2 : 0;
+    return found ? file + at : NULL;
 }
 
 /* Group file i of a WMO read: "X_NNN.wmo" beside a root, or the file itself. */
 static char *group_path(const char *path, const uint8_t *file, size_t size, uint32_t i, uint32_t *groups)
 {
+    size_t mohd = 0;
     uint32_t mohd_size = 0;
-    const uint8_t *mohd = find_chunk(file, 0, size, "MOHD", &mohd_size);
-    *groups = mohd ? le32(mohd + 4) : 1;
+    int root = raw_find(file, 0, size, "MOHD", &mohd, &mohd_size);
+    *groups = root ? raw_u32(file + mohd + 4) : 1;
     char *out = malloc(strlen(path) + 8);
-    if (mohd)
+    if (root)
         sprintf(out, "%.*s_%03u.wmo", (int)(strlen(path) - 4), path, i);
     else
         strcpy(out, path);
