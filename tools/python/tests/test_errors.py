@@ -10,7 +10,7 @@ import unittest
 import walkmesh
 from walkmesh import Result
 
-from support import CORPUS, SCRATCH, need_corpus, scratch
+from support import CORPUS, SCRATCH, need_corpus, rows, scratch
 
 ABSENT = os.path.join(SCRATCH, "absent.wok")
 TRIANGLE = walkmesh.Mesh([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 1, 2)])
@@ -136,9 +136,13 @@ class CallErrorTest(ErrorCase):
     def test_memory_cap_large_enough_changes_nothing(self):
         wok = room_wok()
         capped = walkmesh.read(wok, limits=walkmesh.Limits(max_memory=1 << 24))
-        self.assertEqual(capped.indices.tolist() if hasattr(capped.indices, "tolist") else capped.indices,
-                         walkmesh.read(wok).indices.tolist() if hasattr(capped.indices, "tolist")
-                         else walkmesh.read(wok).indices)
+        self.assertEqual(rows(capped.indices), rows(walkmesh.read(wok).indices))
+
+    @need_corpus
+    def test_memory_cap_holds_for_a_threaded_bake(self):
+        trn, git = (os.path.join(CORPUS, "nwn2", "CSLMordMansion." + e) for e in ("TRN", "GIT"))
+        plain = walkmesh.bake(trn, git=git, threads=2).data
+        self.assertEqual(walkmesh.bake(trn, git=git, threads=2, limits={"max_memory": 1 << 30}).data, plain)
 
     def test_kotor_queries(self):
         self.assertCode(Result.IO, walkmesh.KotorWalkmesh, ABSENT)
