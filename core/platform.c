@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <io.h>
 #include <sys/stat.h>
+#include <wchar.h>
 #else
 #define _DEFAULT_SOURCE /* madvise, posix_memalign */
 #include <dlfcn.h>
@@ -132,10 +133,32 @@ void wm_platform_once(wm_once *once, void (*init)(void))
     InitOnceExecuteOnce((PINIT_ONCE)once, run_once, (PVOID)(uintptr_t)init, NULL);
 }
 
+/* name in the folder of the walkmesh DLL itself. A program that loaded walkmesh from another
+ * folder (Python's ctypes, Blender) does not search that folder for a LoadLibraryW, so Assimp
+ * shipped beside walkmesh would not be found; LOAD_WITH_ALTERED_SEARCH_PATH then finds its own
+ * DLLs (the C++ runtime) beside it too. NULL when it is not there. */
+static HMODULE open_beside_self(const wchar_t *name)
+{
+    HMODULE self = NULL;
+    wchar_t path[MAX_PATH];
+    if (!GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                            (LPCWSTR)(uintptr_t)&open_beside_self, &self))
+        return NULL;
+    DWORD length = GetModuleFileNameW(self, path, MAX_PATH);
+    wchar_t *slash = length && length < MAX_PATH ? wcsrchr(path, L'\\') : NULL;
+    size_t folder = slash ? (size_t)(slash + 1 - path) : 0, name_length = wcslen(name);
+    if (!slash || folder + name_length >= MAX_PATH)
+        return NULL;
+    memcpy(slash + 1, name, (name_length + 1) * sizeof *name);
+    return LoadLibraryExW(path, NULL, LOAD_WITH_ALTERED_SEARCH_PATH);
+}
+
 void *wm_platform_library_open(const char *name)
 {
     wchar_t *wide = wm_platform_widen(name);
-    HMODULE module = wide ? LoadLibraryW(wide) : NULL;
+    HMODULE module = wide ? open_beside_self(wide) : NULL;
+    if (!module && wide)
+        module = LoadLibraryW(wide);
     free(wide);
     return (void *)module;
 }

@@ -3,7 +3,8 @@
 #   - every KotOR .wok/.pwk, NWN2 .trx/.trn converted to its own format: byte-identical to the file;
 #   - every WoW .wmo (roots and groups) converted to .wmo and to .obj: byte-identical to what the
 #     Linux build writes from the same file (WMO output is rebuilt from the neutral mesh);
-#   - one bake (TRX -> TRX) and one OBJ import, byte-identical to the Linux build's;
+#   - one bake (TRX -> TRX), one OBJ import and one glTF import (Assimp, which walkmesh opens by
+#     its DLL's name at run time), byte-identical to the Linux build's;
 #   - an existing output refused without --force (exit 3, file untouched) and replaced with it;
 #   - a folder and file name with a space and non-ASCII letters, through every command used;
 #   - wildcards (*, ?) expanded by walkmesh.exe itself, as cmd does not;
@@ -172,6 +173,10 @@ wm info "$(win "$work/wild")\\?.obj" > w.log 2>&1 && [ "$(grep -c '^file:' w.log
   pass || fail "info DIR\\?.obj: $(tr -d '\r' < w.log | head -2)"
 wm info "$(win "$work/wild")\\none*.obj" > w.log 2>&1
 [ $? -eq 2 ] && grep -q 'none\*.obj: no such file' w.log && pass || fail "an unmatched wildcard: $(tr -d '\r' < w.log | head -2)"
+
+# One glTF import: Assimp, which walkmesh opens at run time by its DLL's name (the name, taken
+# from the import library, once missed the DLL's version suffix and no glTF could be read).
+same_as_linux "$source_dir/corpus/courtyard.gltf" courtyard.wok "glTF import (Assimp)"
 
 # The DLL as a library: a program built from the package's walkmesh.pc alone reads a sample.
 flags=$(PKG_CONFIG_LIBDIR="$package/lib/pkgconfig" pkg-config --cflags --libs walkmesh)

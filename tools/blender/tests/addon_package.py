@@ -12,7 +12,9 @@
     notice; the package's loader, run as on Windows (sys.platform "win32"), adds the package's
     folder with os.add_dll_directory and loads <package>/libwalkmesh.dll first; and under Wine
     (when wine and MinGW are installed) the DLL loads as ctypes loads it (AddDllDirectory +
-    LoadLibraryExW with ctypes' flags) and exports every function the package's SYMBOLS names.
+    LoadLibraryExW with ctypes' flags), exports every function the package's SYMBOLS names, and
+    reads the courtyard glTF sample, so Assimp (opened at run time) is found beside it from a
+    program running elsewhere, as Blender and python.exe do.
 Not tested here: a Windows CPython or Blender importing the package for real.
     python3 addon_package.py ADDON.zip SOURCE_DIR"""
 import ast
@@ -104,10 +106,21 @@ def imported_dlls(path):
     return re.findall(r"DLL Name: (\S+)", output)
 
 
+def opened_at_run_time(path):
+    """The DLL names a DLL holds as text but does not import: those it opens itself (Assimp)."""
+    with open(path, "rb") as handle:
+        named = {m.decode().lower() for m in re.findall(rb"[A-Za-z0-9_.+-]+\.dll(?=\0)", handle.read())}
+    imported = {n.lower() for n in imported_dlls(path)}
+    return sorted(n for n in named - imported if n[:-4] not in SYSTEM_DLLS and n != os.path.basename(path).lower())
+
+
 def check_dll_closure(folder):
-    """Every DLL libwalkmesh.dll loads, directly or not, is beside it or a Windows system DLL."""
+    """Every DLL libwalkmesh.dll loads, when loaded or later (Assimp), directly or not, is
+    beside it or a Windows system DLL."""
     present = {n.lower(): n for n in os.listdir(folder) if n.lower().endswith(".dll")}
-    todo, seen = ["libwalkmesh.dll"], set()
+    later = opened_at_run_time(os.path.join(folder, "libwalkmesh.dll"))
+    check(later, "dll: libwalkmesh.dll names no DLL it opens at run time (Assimp)")
+    todo, seen = ["libwalkmesh.dll"] + later, set()
     while todo:
         name = todo.pop().lower()
         if name in seen:
@@ -158,19 +171,21 @@ def check_windows_loader(stage):
     return result["symbols"]
 
 
-def check_under_wine(stage, symbols, scratch):
+def check_under_wine(stage, symbols, scratch, source_dir):
     if not (shutil.which("wine") and shutil.which("x86_64-w64-mingw32-gcc")):
         print("wine or MinGW missing: the DLL was not loaded under Wine")
         return
     probe = os.path.join(scratch, "dll_probe.exe")
-    subprocess.run(["x86_64-w64-mingw32-gcc", "-std=c11", "-O1", "-Wall", "-Werror", "-s",
-                    os.path.join(os.path.dirname(__file__), "dll_probe.c"), "-o", probe], check=True)
+    headers = ["-I" + os.path.join(source_dir, folder) for folder in ("core", "formats")]
+    subprocess.run(["x86_64-w64-mingw32-gcc", "-std=c11", "-O1", "-Wall", "-Werror", "-s"] + headers +
+                   [os.path.join(os.path.dirname(__file__), "dll_probe.c"), "-o", probe], check=True)
     env = dict(os.environ, WINEPREFIX=os.path.join(scratch, "wine"), WINEDEBUG="-all",
                WINEDLLOVERRIDES="mscoree,mshtml=", TMPDIR=scratch)
     win = lambda p: "Z:" + p.replace("/", "\\")
     package = os.path.join(stage, "walkmesh")
-    run = subprocess.run(["wine", probe, win(package), win(os.path.join(package, "libwalkmesh.dll"))] + symbols,
-                         capture_output=True, text=True, env=env, timeout=600)
+    model = os.path.join(source_dir, "corpus", "courtyard.gltf")  # read through Assimp
+    run = subprocess.run(["wine", probe, win(package), win(os.path.join(package, "libwalkmesh.dll")), win(model)] +
+                         symbols, capture_output=True, text=True, env=env, timeout=600, cwd=scratch)
     check(run.returncode == 0, "wine: %s %s" % (run.stdout, run.stderr[-500:]))
     print("wine: " + run.stdout.strip().replace("\r", ""))
 
@@ -188,7 +203,7 @@ def main():
         loaded = check_dll_closure(os.path.join(stage, "walkmesh"))
         print("Windows DLLs loaded by libwalkmesh.dll, all in the zip: %s" % ", ".join(loaded))
         symbols = check_windows_loader(stage)
-        check_under_wine(stage, symbols, scratch)
+        check_under_wine(stage, symbols, scratch, source_dir)
     else:
         print("no Windows DLLs in this zip (configure with WALKMESH_BLENDER_WINDOWS_DLLS): Windows part not run")
     if failures:

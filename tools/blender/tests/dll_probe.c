@@ -2,11 +2,15 @@
  * folder added with AddDllDirectory (os.add_dll_directory), then LoadLibraryExW of the full path
  * with LOAD_LIBRARY_SEARCH_DEFAULT_DIRS | LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR (ctypes.CDLL of a
  * path, Python 3.8+), so the DLLs it needs are found only beside it or in the system folders.
- * Then looks up each named export and prints wm_version().
+ * Then looks up each named export, prints wm_version() and reads MODEL with wm_mesh_load (a
+ * glTF: Assimp, opened at run time by the library, must be found beside it although this
+ * program runs from elsewhere).
  *
- *   dll_probe.exe FOLDER DLL-PATH NAME...      exit 0: loaded, every name exported */
+ *   dll_probe.exe FOLDER DLL-PATH MODEL NAME...      exit 0: loaded, every name exported, read */
 #include <stdio.h>
 #include <windows.h>
+
+#include "walkmesh.h"
 
 static wchar_t *widen(const char *text)
 {
@@ -17,10 +21,41 @@ static wchar_t *widen(const char *text)
     return out;
 }
 
+typedef void (*ctx_init_fn)(wm_ctx *);
+typedef wm_result (*load_fn)(wm_ctx *, const char *, const char *, const wm_options *, wm_mesh *);
+typedef void (*free_fn)(const wm_ctx *, wm_mesh *);
+typedef const char *(*version_fn)(void);
+
+static void (*export_of(HMODULE library, const char *name))(void)
+{
+    return (void (*)(void))GetProcAddress(library, name);
+}
+
+/* Reads the model through the DLL; 0 when it was read. */
+static int read_model(HMODULE library, const char *model)
+{
+    ctx_init_fn ctx_init = (ctx_init_fn)export_of(library, "wm_ctx_init");
+    load_fn load = (load_fn)export_of(library, "wm_mesh_load");
+    free_fn mesh_free = (free_fn)export_of(library, "wm_mesh_free");
+    if (!ctx_init || !load || !mesh_free)
+        return 1;
+    wm_ctx ctx;
+    wm_mesh mesh;
+    ctx_init(&ctx);
+    wm_result r = load(&ctx, model, NULL, NULL, &mesh);
+    if (r) {
+        printf("read %s: %s\n", model, ctx.message);
+        return 1;
+    }
+    printf("read %u triangles\n", mesh.triangle_count);
+    mesh_free(&ctx, &mesh);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: dll_probe FOLDER DLL NAME...\n");
+    if (argc < 4) {
+        fprintf(stderr, "usage: dll_probe FOLDER DLL MODEL NAME...\n");
         return 2;
     }
     if (!AddDllDirectory(widen(argv[1]))) {
@@ -34,12 +69,12 @@ int main(int argc, char **argv)
         return 1;
     }
     int missing = 0;
-    for (int i = 3; i < argc; i++)
+    for (int i = 4; i < argc; i++)
         if (!GetProcAddress(library, argv[i])) {
             printf("missing export %s\n", argv[i]);
             missing++;
         }
-    const char *(*version)(void) = (const char *(*)(void))(void (*)(void))GetProcAddress(library, "wm_version");
+    version_fn version = (version_fn)export_of(library, "wm_version");
     printf("version %s\n", version ? version() : "?");
-    return missing ? 1 : 0;
+    return read_model(library, argv[3]) || missing ? 1 : 0;
 }
