@@ -1,5 +1,5 @@
 """Game operations beyond conversion: KotOR height and ray queries, the NWN2 bake and the NWN2
-route the file's own path tables give."""
+route the file's own path tables give. Each takes limits=Limits(...) as the other calls do."""
 import ctypes
 import os
 from collections import namedtuple
