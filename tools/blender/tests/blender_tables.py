@@ -2,7 +2,8 @@
 walkmesh (tools/python/tests/raw_files.py): every corpus NWN2 TRX/TRN's face attributes wm_tile
 and wm_island against nwn-lib-d's dump (when the peer tool is there), and every corpus WMO's
 wm_mopy_flags / wm_mopy_material (imported and "no collision" faces) against the group files'
-MOPY bytes; the panel's "select faces with MOPY flag" selects exactly the faces with that bit."""
+MOPY bytes; the panel's "select faces with MOPY flag" selects exactly the faces with that bit,
+and its flag box counts the faces per bit."""
 import os
 import sys
 
@@ -60,6 +61,36 @@ def check_select(objects):
     return selected.tolist() == ((face_values(obj, "wm_mopy_flags") & 0x20) != 0).tolist()
 
 
+class RecordingLayout:
+    """Stands in for a panel's layout headless: records the labels drawn."""
+
+    def __init__(self, labels):
+        self.labels = labels
+        self.flag = None
+
+    def box(self):
+        return self
+
+    def row(self):
+        return self
+
+    def label(self, text="", icon="NONE"):
+        self.labels.append(text)
+
+    def operator(self, _idname, text="", icon="NONE"):
+        return RecordingLayout(self.labels)
+
+
+def check_panel(addon, obj):
+    """The panel's flag box lists, per MOPY bit set on some face, how many faces have it."""
+    labels = []
+    addon.panel.draw_mopy_flags(RecordingLayout(labels), obj)
+    flags = face_values(obj, "wm_mopy_flags")
+    expected = ["0x%02x %s: %d" % (bit, name, ((flags & bit) != 0).sum())
+                for bit, name in addon.games.MOPY_FLAGS if ((flags & bit) != 0).any()]
+    return labels[1:] == expected and len(expected) > 0
+
+
 def main():
     support.need_corpus()
     addon = support.install_addon()
@@ -77,8 +108,11 @@ def main():
         counts["wmo faces"] += faces
         if not same:
             failures.append(path)
-    if not check_select(imported(os.path.join(support.CORPUS, "wmo", "warcraftnet__prisonHQ_Redridge.wmo"), "wmo")):
+    redridge = imported(os.path.join(support.CORPUS, "wmo", "warcraftnet__prisonHQ_Redridge.wmo"), "wmo")
+    if not check_select(redridge):
         failures.append("select_mopy_flag")
+    if not check_panel(addon, [o for o in redridge if len(o.data.polygons)][0]):
+        failures.append("panel: MOPY flag counts")
     print("tables checked: %s" % counts)
     if failures:
         support.fail("%d file(s) differ: %s" % (len(failures), ", ".join(failures)))
