@@ -6,7 +6,7 @@
  * (2-D distance between stored centres, accumulated in float), nodes
  * settled in order of (distance, node index), strict-improvement
  * relaxation, neighbours visited in triangle slot order. */
-#include "bake_heap.h"
+#include "bake_queue.h"
 #include "bake_tile_graph.h"
 
 #include <math.h>
@@ -35,27 +35,26 @@ static uint16_t tile_point_id(tile_graph *g, const float pos[2])
 static void dijkstra_first_hops(const tile_graph *g, uint32_t src, uint8_t *first)
 {
     float dist[NWN2_MAX_TILE_NODES];
-    /* each relaxation pushes once; at most 3 per settled node + 1 */
-    bake_heap_item heap[3 * NWN2_MAX_TILE_NODES + 1];
-    uint32_t size = 0;
+    uint64_t frontier[NWN2_MAX_TILE_NODES];
+    uint32_t at[NWN2_MAX_TILE_NODES];
+    bake_queue q = {frontier, at, 0};
     for (uint32_t i = 0; i < g->n; i++) {
         dist[i] = INFINITY;
         first[i] = NWN2_PATH_NONE;
+        at[i] = BAKE_QUEUE_OUT;
     }
     dist[src] = 0.0f;
-    bake_heap_push(heap, &size, (bake_heap_item){0.0f, src});
-    while (size) {
-        bake_heap_item it = bake_heap_pop(heap, &size);
-        uint32_t u = it.id;
-        if (it.d > dist[u])
-            continue;
+    bake_queue_set(&q, src, 0.0f);
+    while (q.count) {
+        float d;
+        const uint32_t u = bake_queue_pop(&q, &d);
         for (uint32_t k = 0; k < g->degree[u]; k++) {
             uint32_t v = g->adj[u][k];
-            float nd = it.d + g->cost[u][k];
+            float nd = d + g->cost[u][k];
             if (nd < dist[v]) {
                 dist[v] = nd;
                 first[v] = (uint8_t)(u == src ? v : first[u]);
-                bake_heap_push(heap, &size, (bake_heap_item){nd, v});
+                bake_queue_set(&q, v, nd);
             }
         }
     }
