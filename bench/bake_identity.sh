@@ -37,13 +37,14 @@ for side in new ref; do
   done
 done
 
-same=0 bytes=0 differ=0 larger=0
+same=0 bytes=0 differ=0 larger=0 size_new=0 size_ref=0
 for out in "$tmp"/new/*.trx; do
   name=$(basename "$out")
   "$floor" packet "$out" "$tmp/a.raw"
   "$floor" packet "$tmp/ref/$name" "$tmp/b.raw"
   if cmp -s "$tmp/a.raw" "$tmp/b.raw"; then same=$((same + 1)); else differ=$((differ + 1)); echo "packet differs: $name"; fi
   cmp -s "$out" "$tmp/ref/$name" && bytes=$((bytes + 1))
+  size_new=$((size_new + $(stat -c %s "$out"))) size_ref=$((size_ref + $(stat -c %s "$tmp/ref/$name")))
 done
 for f in "${trx[@]}"; do
   name=$(basename "${f%.*}").trx
@@ -55,5 +56,6 @@ done
 total=$((same + differ))
 echo "${#trx[@]} TRX re-baked, ${#trn[@]} TRN baked alone / with GIT / --cut-whole: $total bakes"
 echo "ASWM packets identical: $same of $total; files byte-identical: $bytes of $total"
+echo "all outputs: $size_new bytes against the reference's $size_ref"
 echo "re-baked TRX larger than the toolset's file: $larger of ${#trx[@]}"
 [ $differ -eq 0 ] && [ $larger -eq 0 ]
