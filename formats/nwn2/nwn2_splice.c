@@ -53,10 +53,11 @@ static int last_boundary_before(const uint8_t *stream, size_t size, size_t limit
 {
     z_stream zs;
     memset(&zs, 0, sizeof zs);
-    if (inflateInit(&zs) != Z_OK)
+    /* raw inflate after the 2-byte zlib header: no Adler-32 of bytes thrown away */
+    if (size < 2 || inflateInit2(&zs, -15) != Z_OK)
         return 0;
-    zs.next_in = (Bytef *)(uintptr_t)stream;
-    zs.avail_in = (uInt)size;
+    zs.next_in = (Bytef *)(uintptr_t)(stream + 2);
+    zs.avail_in = (uInt)(size - 2);
     *bit = 0;
     *at = 0;
     for (;;) {
@@ -66,7 +67,7 @@ static int last_boundary_before(const uint8_t *stream, size_t size, size_t limit
         if (zr != Z_OK || zs.total_out > limit)
             break;
         if ((zs.data_type & 128) && !(zs.data_type & 64)) {
-            *bit = (uint64_t)zs.total_in * 8 - (uint64_t)(zs.data_type & 7);
+            *bit = (uint64_t)(zs.total_in + 2) * 8 - (uint64_t)(zs.data_type & 7);
             *at = zs.total_out;
         }
     }
