@@ -28,6 +28,8 @@ static uint16_t tile_point_id(tile_graph *g, const float pos[2])
     g->point_hash[i].x = x;
     g->point_hash[i].y = y;
     g->point_hash[i].id = (uint16_t)g->tile_points;
+    g->point_at[g->tile_points][0] = pos[0];
+    g->point_at[g->tile_points][1] = pos[1];
     return (uint16_t)g->tile_points++;
 }
 
@@ -159,23 +161,23 @@ static void build_graph(const nwn2_aswm *a, nwn2_tile *tile, tile_graph *g)
         find_corners(g, u);
 }
 
-/* The line-of-sight bits: each unordered reachable pair is decided by the
- * sweep from its lower node (the bit is symmetric). Returns the ordered
- * pairs given the bit. */
+/* The line-of-sight bits: each unordered reachable pair is decided from its
+ * lower node (the bit is symmetric). Returns the ordered pairs given the bit. */
 static uint32_t sight_bits(const tile_graph *g, nwn2_tile *tile, void *sight)
 {
     uint32_t los = 0;
-    uint8_t visible[NWN2_MAX_TILE_NODES];
-    bake_sight_start(sight);
+    uint8_t visible[NWN2_MAX_TILE_NODES], wanted[NWN2_MAX_TILE_NODES];
+    bake_sight_pairs_start(sight);
     for (uint32_t s = 0; s + 1 < g->n; s++) {
-        bake_sight_from(g, s, visible, sight);
+        for (uint32_t d = s + 1; d < g->n; d++)
+            wanted[d] = tile->nodes[(size_t)s * g->n + d] != NWN2_PATH_NONE &&
+                        tile->nodes[(size_t)d * g->n + s] != NWN2_PATH_NONE;
+        bake_sight_pairs(g, s, wanted, visible, sight);
         for (uint32_t d = s + 1; d < g->n; d++) {
-            uint8_t *sd = &tile->nodes[(size_t)s * g->n + d];
-            uint8_t *ds = &tile->nodes[(size_t)d * g->n + s];
-            if (*sd == NWN2_PATH_NONE || *ds == NWN2_PATH_NONE || !visible[d])
+            if (!wanted[d] || !visible[d])
                 continue;
-            *sd |= NWN2_PATH_LOS;
-            *ds |= NWN2_PATH_LOS;
+            tile->nodes[(size_t)s * g->n + d] |= NWN2_PATH_LOS;
+            tile->nodes[(size_t)d * g->n + s] |= NWN2_PATH_LOS;
             los += 2;
         }
     }
@@ -184,7 +186,7 @@ static uint32_t sight_bits(const tile_graph *g, nwn2_tile *tile, void *sight)
 
 size_t bake_tile_work_size(void)
 {
-    return sizeof(tile_graph) + bake_sight_scratch_size();
+    return sizeof(tile_graph) + bake_sight_pairs_scratch_size();
 }
 
 wm_result bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, void *work, uint32_t *los_pairs)
