@@ -157,8 +157,18 @@ static void build_graph(const nwn2_aswm *a, nwn2_tile *tile, tile_graph *g)
             g->degree[u]++;
         }
     }
-    for (uint32_t u = 0; u < g->n; u++)
+    for (uint32_t u = 0; u < g->n; u++) {
         find_corners(g, u);
+        for (int k = 0; k < 3; k++) {
+            const uint8_t v = g->side_node[u][k];
+            g->entry[u][k] = -1;
+            for (int j = 0; v != NWN2_PATH_NONE && j < 3; j++)
+                if (g->side_node[v][j] == u)
+                    g->entry[u][k] = g->entry[u][k] == -1 ? (int8_t)j : -2;
+            if (g->entry[u][k] < 0)
+                g->entry[u][k] = -1;
+        }
+    }
 }
 
 /* The line-of-sight bits: each unordered reachable pair is decided from its

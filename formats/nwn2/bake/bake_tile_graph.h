@@ -38,6 +38,9 @@ typedef struct tile_graph {
      * side's first end to c and the side from c to its second end; c = -1
      * when the triangle is not that simple */
     int8_t corner[NWN2_MAX_TILE_NODES][3][3];
+    /* crossing side k of node u enters node side_node[u][k] through its side
+     * entry[u][k], the only one of its sides leading back to u (-1: none or several) */
+    int8_t entry[NWN2_MAX_TILE_NODES][3];
     float point_at[BAKE_MAX_TILE_POINTS][2]; /* each tile point's position, by number */
     uint32_t tile_points;
     uint32_t hash_stamp; /* entries of other stamps are free (the table is reused per tile) */
