@@ -194,9 +194,12 @@ static uint32_t sight_bits(const tile_graph *g, nwn2_tile *tile, void *sight)
     return los;
 }
 
+/* Where the line-of-sight scratch starts in a work area: after the graph, aligned for doubles. */
+#define SIGHT_SCRATCH_AT ((sizeof(tile_graph) + 15) & ~(size_t)15)
+
 size_t bake_tile_work_size(void)
 {
-    return sizeof(tile_graph) + bake_sight_pairs_scratch_size();
+    return SIGHT_SCRATCH_AT + bake_sight_pairs_scratch_size();
 }
 
 wm_result bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, void *work, uint32_t *los_pairs)
@@ -221,7 +224,7 @@ wm_result bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, void *
         dijkstra_first_hops(g, s, hops);
         memcpy(&tile->nodes[(size_t)s * g->n], hops, g->n);
     }
-    *los_pairs = sight_bits(g, tile, (unsigned char *)work + sizeof(tile_graph));
+    *los_pairs = sight_bits(g, tile, (unsigned char *)work + SIGHT_SCRATCH_AT);
     tile->path_flags = 0;
     tile->rle_size = 0;
     tile->flags = NWN2_GRID_FLAGS_TRX;

@@ -27,6 +27,9 @@ typedef struct walk_source {
     uint8_t p_near[NWN2_MAX_TILE_NODES][3]; /* p within 1e-4 of the side's line */
 } walk_source;
 
+/* Where the sweep's scratch starts, after the walks' (aligned for doubles). */
+#define SWEEP_SCRATCH_AT ((sizeof(walk_source) + 15) & ~(size_t)15)
+
 /* One step's segment: the target, the direction w = q - p, the margin. */
 typedef struct walk_line {
     double q[2];
@@ -166,7 +169,7 @@ void bake_sight_pairs(const tile_graph *g, uint32_t from, const uint8_t *wanted,
             continue;
         const int r = walk(g, ws, from, d, &budget);
         if (r < 0) {
-            bake_sight_from(g, from, visible, (unsigned char *)scratch + sizeof(walk_source));
+            bake_sight_from(g, from, visible, (unsigned char *)scratch + SWEEP_SCRATCH_AT);
             return;
         }
         visible[d] = (uint8_t)r;
@@ -175,7 +178,7 @@ void bake_sight_pairs(const tile_graph *g, uint32_t from, const uint8_t *wanted,
 
 size_t bake_sight_pairs_scratch_size(void)
 {
-    return sizeof(walk_source) + bake_sight_scratch_size();
+    return SWEEP_SCRATCH_AT + bake_sight_scratch_size();
 }
 
 void bake_sight_pairs_start(void *scratch)
@@ -183,5 +186,5 @@ void bake_sight_pairs_start(void *scratch)
     walk_source *ws = scratch;
     ws->source = 0;
     memset(ws->ep_source, 0, sizeof ws->ep_source);
-    bake_sight_start((unsigned char *)scratch + sizeof(walk_source));
+    bake_sight_start((unsigned char *)scratch + SWEEP_SCRATCH_AT);
 }
