@@ -64,10 +64,11 @@ wm_result nwn2_file_read(wm_ctx *ctx, const char *path, nwn2_file *out)
     return file_parse(ctx, data, size, path, 1, out);
 }
 
-/* The walkmesh bytes as a compressed packet at one of the NWN2_DEFLATE_*
- * levels: spliced onto the stream read when only its end changed. */
-static wm_result encode_changed(wm_ctx *ctx, const nwn2_file *f, const wm_buffer *raw, int level, wm_buffer *packet)
+/* The walkmesh bytes as a compressed packet at NWN2_DEFLATE_DEFAULT: spliced
+ * onto the stream read when only its end changed. */
+static wm_result encode_changed(wm_ctx *ctx, const nwn2_file *f, const wm_buffer *raw, wm_buffer *packet)
 {
+    const int level = NWN2_DEFLATE_DEFAULT;
     const nwn2_packet *old = &f->container.packets[f->aswm_packet];
     int spliced = 0;
     wm_result r = WM_OK;
@@ -96,7 +97,7 @@ wm_result nwn2_file_serialize(wm_ctx *ctx, const nwn2_file *f, int level, wm_buf
     if (!unchanged) {
         /* the walkmesh changed (or a level was asked for): encode it anew */
         int compress = f->aswm_info.compressed || f->aswm_raw == NULL;
-        r = compress && level < 0 ? encode_changed(ctx, f, &raw, NWN2_DEFLATE_DEFAULT, &packet)
+        r = compress && level < 0 ? encode_changed(ctx, f, &raw, &packet)
                                   : nwn2_aswm_encode_packet(ctx, raw.data, raw.size, compress,
                                                             level < 0 ? NWN2_DEFLATE_DEFAULT : level, &packet);
         const uint32_t before = c.packets[f->aswm_packet].size;

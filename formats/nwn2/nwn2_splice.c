@@ -25,6 +25,7 @@
 #endif
 
 #define COMP_HEADER 12u
+#ifdef WALKMESH_HAVE_LIBDEFLATE /* the rest's raw deflate and the Adler-32 are libdeflate's */
 /* A start shorter than this is deflated again rather than looked for. */
 #define SPLICE_MIN_KEPT (64u * 1024u)
 #define SCAN_CHUNK (64u * 1024u)
@@ -75,7 +76,6 @@ static int last_boundary_before(const uint8_t *stream, size_t size, size_t limit
     return *at > 0;
 }
 
-#ifdef WALKMESH_HAVE_LIBDEFLATE
 /* The new stream, as described at the top, into out after the COMP header. */
 static wm_result write_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size, const uint8_t *old_stream,
                                uint64_t bit, size_t at, int level, wm_buffer *out)
