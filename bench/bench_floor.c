@@ -3,7 +3,9 @@
  *                                      deflate it again at the level a re-bake uses (libdeflate 6,
  *                                      zlib format), write the file with the new packet;
  *   bench_floor inflate IN.trx         read the file and inflate the ASWM packet, nothing else
- *                                      (the floor for `walkmesh info`).
+ *                                      (the floor for `walkmesh info`);
+ *   bench_floor packet IN.trx OUT.raw  write the inflated ASWM packet (bench/bake_identity.sh
+ *                                      compares bakes by their packets, not their zlib bytes).
  * Everything a re-bake does beyond this (parse, tables, islands, serialise) is its own cost. */
 #include <libdeflate.h>
 #include <stdint.h>
@@ -58,8 +60,10 @@ static uint32_t find_aswm(const unsigned char *data, size_t size)
 int main(int argc, char **argv)
 {
     int rebake = argc == 4 && strcmp(argv[1], "rebake") == 0;
-    if (!rebake && !(argc == 3 && strcmp(argv[1], "inflate") == 0)) {
-        fprintf(stderr, "usage: bench_floor rebake IN.trx OUT.trx | bench_floor inflate IN.trx\n");
+    int packet = argc == 4 && strcmp(argv[1], "packet") == 0;
+    if (!rebake && !packet && !(argc == 3 && strcmp(argv[1], "inflate") == 0)) {
+        fprintf(stderr, "usage: bench_floor rebake IN.trx OUT.trx | bench_floor inflate IN.trx | bench_floor packet "
+                        "IN.trx OUT.raw\n");
         return 1;
     }
     size_t size = 0;
@@ -77,6 +81,14 @@ int main(int argc, char **argv)
         return 2;
     }
     libdeflate_free_decompressor(d);
+    if (packet) {
+        FILE *f = fopen(argv[3], "wb");
+        if (!f || fwrite(raw, 1, rsize, f) != rsize || fclose(f) != 0) {
+            fprintf(stderr, "%s: not written\n", argv[3]);
+            return 3;
+        }
+        return 0;
+    }
     if (!rebake) {
         printf("%u\n", rsize);
         return 0;

@@ -43,7 +43,8 @@ pair() {
 }
 ms() { awk -v us="$1" 'BEGIN { printf "%.1f ms", us / 1000 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-largest=$(find "$corpus/nwn2-areas" -maxdepth 1 -iname '*.trx' -printf '%s %p\n' | sort -rn | head -1 | cut -d' ' -f2-)
+# (awk reads all of sort's output: `head -1` could end sort with SIGPIPE, which pipefail reports)
+largest=$(find "$corpus/nwn2-areas" -maxdepth 1 -iname '*.trx' -printf '%s %p\n' | sort -rn | awk 'NR == 1 { sub(/^[0-9]+ /, ""); print }')
 echo "best of $rounds alternating rounds; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| file | floor (bench_floor rebake) CPU (wall) | walkmesh bake --threads 1 CPU (wall) | CPU ratio (target <= 1.3) |"

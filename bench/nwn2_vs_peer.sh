@@ -62,7 +62,7 @@ best_pair() {
 ms() { awk -v us="$1" 'BEGIN { printf "%.1f ms", us / 1000 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
-largest=$(find "$corpus/nwn2-areas" -maxdepth 1 -iname '*.trx' -printf '%s %p\n' | sort -rn | head -1 | cut -d' ' -f2-)
+largest=$(find "$corpus/nwn2-areas" -maxdepth 1 -iname '*.trx' -printf '%s %p\n' | sort -rn | awk 'NR == 1 { sub(/^[0-9]+ /, ""); print }')
 echo "walkmesh $walkmesh vs nwn-trn $peer; best of $rounds rounds each, alternating"
 echo
 echo "| file | nwn-trn aswm-bake wall (CPU) | walkmesh bake wall (CPU) | ratio wall (CPU) | output bytes (toolset's file) |"

@@ -143,6 +143,15 @@ wm_result nwn2_aswm_decode_packet(wm_ctx *ctx, const uint8_t *payload, size_t si
 int nwn2_deflate_is_libdeflate(void);
 wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, int compress, int level,
                                   wm_buffer *out);
+/* The same packet for walkmesh bytes that begin as old_raw did, whose packet
+ * (old_payload: "COMP", sizes, zlib stream) is at hand: the old stream's
+ * deflate blocks before the first changed byte are kept bit for bit and only
+ * the rest is deflated at level (NWN2_DEFLATE_*; nwn2_splice.c). *spliced = 0
+ * and out untouched when that does not apply (no libdeflate, a raw packet, a
+ * change within the first 64 KiB); the caller then encodes the whole. */
+wm_result nwn2_aswm_encode_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size, const uint8_t *old_raw,
+                                   size_t old_size, const uint8_t *old_payload, size_t old_payload_size, int level,
+                                   wm_buffer *out, int *spliced);
 
 /* ------------------------------------------------------------- ASWM model */
 
@@ -305,10 +314,11 @@ wm_result nwn2_file_read(wm_ctx *ctx, const char *path, nwn2_file *out);
  * level -1: when the walkmesh bytes equal those read, the original packet
  * (and its zlib stream) is kept, so an unchanged file is written back
  * byte-identical; otherwise it is compressed (when the packet was) with
- * NWN2_DEFLATE_DEFAULT, and again with NWN2_DEFLATE_BETTER (libdeflate only),
- * then NWN2_DEFLATE_BEST, while that came out larger than the packet it
- * replaces although the walkmesh bytes did not grow (a re-bake; the smallest
- * is kept). level 0..9
+ * NWN2_DEFLATE_DEFAULT, keeping the stream read up to the first changed byte
+ * (nwn2_aswm_encode_spliced), and again, whole, with NWN2_DEFLATE_BETTER
+ * (libdeflate only), then NWN2_DEFLATE_BEST, while that came out larger than
+ * the packet it replaces although the walkmesh bytes did not grow (a re-bake;
+ * the smallest is kept). level 0..9
  * always re-encodes with zlib at that level. */
 wm_result nwn2_file_serialize(wm_ctx *ctx, const nwn2_file *f, int level, wm_buffer *out);
 wm_result nwn2_file_write(wm_ctx *ctx, const nwn2_file *f, const char *path, int overwrite);

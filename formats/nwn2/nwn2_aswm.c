@@ -118,11 +118,16 @@ wm_result nwn2_aswm_copy(wm_ctx *ctx, nwn2_aswm *dst, const nwn2_aswm *src)
 
 wm_result nwn2_tile_alloc_path(wm_ctx *ctx, nwn2_tile *tile, uint32_t local_count, uint8_t node_count)
 {
-    tile_free_path(ctx, tile);
     size_t nodes = (size_t)node_count * node_count;
-    tile->local_to_node = wm_alloc_array(ctx, local_count ? local_count : 1, 1);
-    tile->node_to_local = wm_alloc_array(ctx, node_count ? node_count : 1, sizeof(uint32_t));
-    tile->nodes = wm_alloc_array(ctx, nodes ? nodes : 1, 1);
+    if (tile->nodes && tile->local_count == local_count && tile->node_count == node_count) {
+        /* the same sizes (a re-bake): the arrays are reused, cleared as fresh ones would be */
+        memset(tile->node_to_local, 0, (node_count ? node_count : 1) * sizeof(uint32_t));
+    } else {
+        tile_free_path(ctx, tile);
+        tile->local_to_node = wm_alloc_array(ctx, local_count ? local_count : 1, 1);
+        tile->node_to_local = wm_alloc_array(ctx, node_count ? node_count : 1, sizeof(uint32_t));
+        tile->nodes = wm_alloc_array(ctx, nodes ? nodes : 1, 1);
+    }
     if (!tile->local_to_node || !tile->node_to_local || !tile->nodes) {
         tile_free_path(ctx, tile);
         return WM_ERR_NOMEM;
@@ -136,12 +141,20 @@ wm_result nwn2_tile_alloc_path(wm_ctx *ctx, nwn2_tile *tile, uint32_t local_coun
 
 wm_result nwn2_aswm_alloc_islands(wm_ctx *ctx, nwn2_aswm *a, uint32_t count)
 {
+    /* the same count (a re-bake): the path table's memory is reused, not fresh pages */
+    nwn2_island_path *kept = a->island_paths && a->island_count == count ? a->island_paths : NULL;
+    if (kept)
+        a->island_paths = NULL;
     free_islands(ctx, a);
     uint64_t paths = (uint64_t)count * count;
-    if (paths > SIZE_MAX / sizeof(nwn2_island_path))
+    if (paths > SIZE_MAX / sizeof(nwn2_island_path)) {
+        wm_free(ctx, kept);
         return wm_error(ctx, WM_ERR_LIMIT, "%u islands: island path table too large", count);
+    }
+    if (kept)
+        memset(kept, 0, (paths ? (size_t)paths : 1) * sizeof *kept);
     a->islands = wm_alloc_array(ctx, count ? count : 1, sizeof *a->islands);
-    a->island_paths = wm_alloc_array(ctx, paths ? (size_t)paths : 1, sizeof *a->island_paths);
+    a->island_paths = kept ? kept : wm_alloc_array(ctx, paths ? (size_t)paths : 1, sizeof *a->island_paths);
     if (!a->islands || !a->island_paths) {
         wm_free(ctx, a->islands);
         wm_free(ctx, a->island_paths);

@@ -64,6 +64,22 @@ wm_result nwn2_file_read(wm_ctx *ctx, const char *path, nwn2_file *out)
     return file_parse(ctx, data, size, path, 1, out);
 }
 
+/* The walkmesh bytes as a compressed packet at NWN2_DEFLATE_DEFAULT: spliced
+ * onto the stream read when only its end changed. */
+static wm_result encode_changed(wm_ctx *ctx, const nwn2_file *f, const wm_buffer *raw, wm_buffer *packet)
+{
+    const int level = NWN2_DEFLATE_DEFAULT;
+    const nwn2_packet *old = &f->container.packets[f->aswm_packet];
+    int spliced = 0;
+    wm_result r = WM_OK;
+    if (f->aswm_raw && f->aswm_info.compressed)
+        r = nwn2_aswm_encode_spliced(ctx, raw->data, raw->size, f->aswm_raw, f->aswm_raw_size, old->payload, old->size,
+                                     level, packet, &spliced);
+    if (!r && !spliced)
+        r = nwn2_aswm_encode_packet(ctx, raw->data, raw->size, 1, level, packet);
+    return r;
+}
+
 wm_result nwn2_file_serialize(wm_ctx *ctx, const nwn2_file *f, int level, wm_buffer *out)
 {
     if (f->aswm_packet < 0)
@@ -81,8 +97,9 @@ wm_result nwn2_file_serialize(wm_ctx *ctx, const nwn2_file *f, int level, wm_buf
     if (!unchanged) {
         /* the walkmesh changed (or a level was asked for): encode it anew */
         int compress = f->aswm_info.compressed || f->aswm_raw == NULL;
-        r = nwn2_aswm_encode_packet(ctx, raw.data, raw.size, compress, level < 0 ? NWN2_DEFLATE_DEFAULT : level,
-                                    &packet);
+        r = compress && level < 0 ? encode_changed(ctx, f, &raw, &packet)
+                                  : nwn2_aswm_encode_packet(ctx, raw.data, raw.size, compress,
+                                                            level < 0 ? NWN2_DEFLATE_DEFAULT : level, &packet);
         const uint32_t before = c.packets[f->aswm_packet].size;
         if (!r && compress && level < 0 && f->aswm_raw && packet.size > before && raw.size <= f->aswm_raw_size) {
             /* a walkmesh no bigger than the one read (a re-bake) is never written larger than
@@ -94,7 +111,7 @@ wm_result nwn2_file_serialize(wm_ctx *ctx, const nwn2_file *f, int level, wm_buf
             for (int i = nwn2_deflate_is_libdeflate() ? 0 : 1; i < 2 && !r && packet.size > before; i++) {
                 wm_buffer best;
                 wm_buffer_init(&best, ctx);
-                r = nwn2_aswm_encode_packet(ctx, raw.data, raw.size, 1, levels[i], &best);
+                r = nwn2_aswm_encode_packet(ctx, raw.data, raw.size, 1, levels[i], &best); /* whole: smaller */
                 if (!r && best.size < packet.size) {
                     wm_buffer swap = packet;
                     packet = best;

@@ -40,6 +40,10 @@ wm_result nwn2_aswm_to_mesh(wm_ctx *ctx, const nwn2_aswm *a, unsigned mesh_flags
         if ((r = wm_mesh_add_vertex(ctx, out, p[0], p[1], p[2], NULL)))
             return r;
     }
+    /* the surface of the last flags seen: most neighbouring triangles share their flags,
+     * and the lookup compares surface names */
+    uint32_t last_flags = 0;
+    uint16_t last_surface = nwn2_surface_of_flags(table, 0);
     for (uint32_t t = 0; t < a->triangle_count; t++) {
         const nwn2_triangle *tri = &a->triangles[t];
         int walkable = (tri->flags & NWN2_TRI_WALKABLE) != 0;
@@ -49,7 +53,11 @@ wm_result nwn2_aswm_to_mesh(wm_ctx *ctx, const nwn2_aswm *a, unsigned mesh_flags
             if (tri->v[k] >= a->vertex_count)
                 return wm_error(ctx, WM_ERR_CORRUPT, "ASWM triangle %u: vertex index %u out of range (%u vertices)", t,
                                 tri->v[k], a->vertex_count);
-        uint16_t surface = nwn2_surface_of_flags(table, tri->flags & NWN2_TRI_SURFACE_MASK);
+        if ((tri->flags & NWN2_TRI_SURFACE_MASK) != last_flags) {
+            last_flags = tri->flags & NWN2_TRI_SURFACE_MASK;
+            last_surface = nwn2_surface_of_flags(table, last_flags);
+        }
+        uint16_t surface = last_surface;
         if (surface == WM_SURFACE_NONE)
             surface = walkable ? WM_SURF_UNDEFINED : WM_SURF_NONWALK;
         /* the neutral mesh is counter-clockwise seen from the normal */

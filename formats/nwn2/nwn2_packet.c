@@ -173,7 +173,8 @@ wm_result nwn2_aswm_decode_packet(wm_ctx *ctx, const uint8_t *payload, size_t si
     const uint8_t *stream = payload + COMP_HEADER;
     info.zlib_level_hint = level_hint(stream, info.compressed_size);
 
-    uint8_t *raw = wm_alloc_array(ctx, info.uncompressed_size ? info.uncompressed_size : 1, 1);
+    /* not cleared first: inflate_exact fills every byte or fails */
+    uint8_t *raw = wm_realloc_array(ctx, NULL, info.uncompressed_size ? info.uncompressed_size : 1, 1);
     if (!raw)
         return WM_ERR_NOMEM;
     r = inflate_exact(ctx, stream, info.compressed_size, raw, info.uncompressed_size, source);

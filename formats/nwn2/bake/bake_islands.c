@@ -5,7 +5,7 @@
  * links found in triangle order and slot order, the exit being the first
  * own-side triangle met; path table from Dijkstra over the island graph in
  * single precision, settled by (distance, island index). */
-#include "bake_heap.h"
+#include "bake_queue.h"
 #include "bake_internal.h"
 
 #include <math.h>
@@ -163,40 +163,33 @@ wm_result bake_islands(wm_ctx *ctx, nwn2_aswm *a, uint32_t island_tag)
 wm_result bake_island_paths_row(wm_ctx *ctx, nwn2_aswm *a, uint32_t from)
 {
     const uint32_t n = a->island_count;
-    uint64_t links = 0;
-    for (uint32_t i = 0; i < n; i++)
-        links += a->islands[i].adjacent_count;
-    float *dist = wm_alloc_array(ctx, n, sizeof *dist);
-    uint32_t *first = wm_alloc_array(ctx, n, sizeof *first);
-    bake_heap_item *heap = wm_alloc_array(ctx, (size_t)links + 1, sizeof *heap);
-    if (!dist || !first || !heap) {
-        wm_free(ctx, dist);
-        wm_free(ctx, first);
-        wm_free(ctx, heap);
+    /* the frontier's keys, then dist, first and the frontier places: n each */
+    uint64_t *work = wm_realloc_array(ctx, NULL, (size_t)n, 2 * sizeof(uint64_t) + sizeof(uint32_t));
+    if (!work)
         return WM_ERR_NOMEM;
-    }
+    float *dist = (float *)(work + n);
+    uint32_t *first = (uint32_t *)(dist + n);
+    bake_queue q = {work, first + n, 0};
     for (uint32_t i = 0; i < n; i++) {
         dist[i] = INFINITY;
         first[i] = NWN2_NONE32;
+        q.at[i] = BAKE_QUEUE_OUT;
     }
-    uint32_t size = 0;
     dist[from] = 0.0f;
-    bake_heap_push(heap, &size, (bake_heap_item){0.0f, from});
-    while (size) {
-        bake_heap_item it = bake_heap_pop(heap, &size);
-        uint32_t u = it.id;
-        if (it.d > dist[u])
-            continue;
+    bake_queue_set(&q, from, 0.0f);
+    while (q.count) {
+        float d;
+        const uint32_t u = bake_queue_pop(&q, &d);
         const nwn2_island *is = &a->islands[u];
         for (uint32_t k = 0; k < is->adjacent_count; k++) {
             uint32_t v = is->adjacent[k];
             if (v >= n)
                 continue;
-            float nd = it.d + is->distance[k];
+            float nd = d + is->distance[k];
             if (nd < dist[v]) {
                 dist[v] = nd;
                 first[v] = (u == from) ? k : first[u]; /* slot in the source's link list */
-                bake_heap_push(heap, &size, (bake_heap_item){nd, v});
+                bake_queue_set(&q, v, nd);
             }
         }
     }
@@ -212,8 +205,6 @@ wm_result bake_island_paths_row(wm_ctx *ctx, nwn2_aswm *a, uint32_t from)
             p->weight = src->distance[first[to]];
         }
     }
-    wm_free(ctx, dist);
-    wm_free(ctx, first);
-    wm_free(ctx, heap);
+    wm_free(ctx, work);
     return WM_OK;
 }

@@ -6,7 +6,7 @@
  * (2-D distance between stored centres, accumulated in float), nodes
  * settled in order of (distance, node index), strict-improvement
  * relaxation, neighbours visited in triangle slot order. */
-#include "bake_heap.h"
+#include "bake_queue.h"
 #include "bake_tile_graph.h"
 
 #include <math.h>
@@ -28,6 +28,8 @@ static uint16_t tile_point_id(tile_graph *g, const float pos[2])
     g->point_hash[i].x = x;
     g->point_hash[i].y = y;
     g->point_hash[i].id = (uint16_t)g->tile_points;
+    g->point_at[g->tile_points][0] = pos[0];
+    g->point_at[g->tile_points][1] = pos[1];
     return (uint16_t)g->tile_points++;
 }
 
@@ -35,27 +37,26 @@ static uint16_t tile_point_id(tile_graph *g, const float pos[2])
 static void dijkstra_first_hops(const tile_graph *g, uint32_t src, uint8_t *first)
 {
     float dist[NWN2_MAX_TILE_NODES];
-    /* each relaxation pushes once; at most 3 per settled node + 1 */
-    bake_heap_item heap[3 * NWN2_MAX_TILE_NODES + 1];
-    uint32_t size = 0;
+    uint64_t frontier[NWN2_MAX_TILE_NODES];
+    uint32_t at[NWN2_MAX_TILE_NODES];
+    bake_queue q = {frontier, at, 0};
     for (uint32_t i = 0; i < g->n; i++) {
         dist[i] = INFINITY;
         first[i] = NWN2_PATH_NONE;
+        at[i] = BAKE_QUEUE_OUT;
     }
     dist[src] = 0.0f;
-    bake_heap_push(heap, &size, (bake_heap_item){0.0f, src});
-    while (size) {
-        bake_heap_item it = bake_heap_pop(heap, &size);
-        uint32_t u = it.id;
-        if (it.d > dist[u])
-            continue;
+    bake_queue_set(&q, src, 0.0f);
+    while (q.count) {
+        float d;
+        const uint32_t u = bake_queue_pop(&q, &d);
         for (uint32_t k = 0; k < g->degree[u]; k++) {
             uint32_t v = g->adj[u][k];
-            float nd = it.d + g->cost[u][k];
+            float nd = d + g->cost[u][k];
             if (nd < dist[v]) {
                 dist[v] = nd;
                 first[v] = (uint8_t)(u == src ? v : first[u]);
-                bake_heap_push(heap, &size, (bake_heap_item){nd, v});
+                bake_queue_set(&q, v, nd);
             }
         }
     }
@@ -156,36 +157,49 @@ static void build_graph(const nwn2_aswm *a, nwn2_tile *tile, tile_graph *g)
             g->degree[u]++;
         }
     }
-    for (uint32_t u = 0; u < g->n; u++)
+    for (uint32_t u = 0; u < g->n; u++) {
         find_corners(g, u);
+        for (int k = 0; k < 3; k++) {
+            const uint8_t v = g->side_node[u][k];
+            g->entry[u][k] = -1;
+            for (int j = 0; v != NWN2_PATH_NONE && j < 3; j++)
+                if (g->side_node[v][j] == u)
+                    g->entry[u][k] = g->entry[u][k] == -1 ? (int8_t)j : -2;
+            if (g->entry[u][k] < 0)
+                g->entry[u][k] = -1;
+        }
+    }
 }
 
-/* The line-of-sight bits: each unordered reachable pair is decided by the
- * sweep from its lower node (the bit is symmetric). Returns the ordered
- * pairs given the bit. */
+/* The line-of-sight bits: each unordered reachable pair is decided from its
+ * lower node (the bit is symmetric). Returns the ordered pairs given the bit. */
 static uint32_t sight_bits(const tile_graph *g, nwn2_tile *tile, void *sight)
 {
     uint32_t los = 0;
-    uint8_t visible[NWN2_MAX_TILE_NODES];
-    bake_sight_start(sight);
+    uint8_t visible[NWN2_MAX_TILE_NODES], wanted[NWN2_MAX_TILE_NODES];
+    bake_sight_pairs_start(sight);
     for (uint32_t s = 0; s + 1 < g->n; s++) {
-        bake_sight_from(g, s, visible, sight);
+        for (uint32_t d = s + 1; d < g->n; d++)
+            wanted[d] = tile->nodes[(size_t)s * g->n + d] != NWN2_PATH_NONE &&
+                        tile->nodes[(size_t)d * g->n + s] != NWN2_PATH_NONE;
+        bake_sight_pairs(g, s, wanted, visible, sight);
         for (uint32_t d = s + 1; d < g->n; d++) {
-            uint8_t *sd = &tile->nodes[(size_t)s * g->n + d];
-            uint8_t *ds = &tile->nodes[(size_t)d * g->n + s];
-            if (*sd == NWN2_PATH_NONE || *ds == NWN2_PATH_NONE || !visible[d])
+            if (!wanted[d] || !visible[d])
                 continue;
-            *sd |= NWN2_PATH_LOS;
-            *ds |= NWN2_PATH_LOS;
+            tile->nodes[(size_t)s * g->n + d] |= NWN2_PATH_LOS;
+            tile->nodes[(size_t)d * g->n + s] |= NWN2_PATH_LOS;
             los += 2;
         }
     }
     return los;
 }
 
+/* Where the line-of-sight scratch starts in a work area: after the graph, aligned for doubles. */
+#define SIGHT_SCRATCH_AT ((sizeof(tile_graph) + 15) & ~(size_t)15)
+
 size_t bake_tile_work_size(void)
 {
-    return sizeof(tile_graph) + bake_sight_scratch_size();
+    return SIGHT_SCRATCH_AT + bake_sight_pairs_scratch_size();
 }
 
 wm_result bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, void *work, uint32_t *los_pairs)
@@ -210,7 +224,7 @@ wm_result bake_tile_paths(wm_ctx *ctx, nwn2_aswm *a, uint32_t tile_index, void *
         dijkstra_first_hops(g, s, hops);
         memcpy(&tile->nodes[(size_t)s * g->n], hops, g->n);
     }
-    *los_pairs = sight_bits(g, tile, (unsigned char *)work + sizeof(tile_graph));
+    *los_pairs = sight_bits(g, tile, (unsigned char *)work + SIGHT_SCRATCH_AT);
     tile->path_flags = 0;
     tile->rle_size = 0;
     tile->flags = NWN2_GRID_FLAGS_TRX;

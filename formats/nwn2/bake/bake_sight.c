@@ -63,6 +63,8 @@ typedef struct sweep {
     uint64_t target_dirs; /* bit i: a target lies in direction sector i (of 64) from p */
     uint32_t cone_source[BAKE_MAX_TILE_POINTS];    /* source the cone was made for */
     point_cone cones[BAKE_MAX_TILE_POINTS];
+    uint32_t near_source[3 * NWN2_MAX_TILE_NODES]; /* source near[] was decided for */
+    uint8_t near[3 * NWN2_MAX_TILE_NODES];         /* side_near_p of each (node, side) */
     sight_entry pool[SIGHT_POOL]; /* searched in order; children are appended */
     uint32_t count;
     int overflow;
@@ -127,33 +129,46 @@ static double far2(const sweep *sw, const float *side)
     return du > dw ? du : dw;
 }
 
-/* The cones of point i of node, made once per source (points are shared). */
-static const point_cone *cone_of(sweep *sw, uint32_t node, uint32_t i)
+/* Makes the cones of a point for the current source. */
+static void make_cone(const sweep *sw, const float point[2], point_cone *pc)
 {
-    const uint16_t id = sw->g->point_id[node][i];
-    point_cone *pc = &sw->cones[id];
-    if (sw->cone_source[id] == sw->source)
-        return pc;
-    sw->cone_source[id] = sw->source;
-    vec d = from_p(sw, sw->g->point[node][i]);
+    vec d = from_p(sw, point);
     double r2 = d.x * d.x + d.y * d.y, m2 = SIGHT_MARGIN * SIGHT_MARGIN;
     pc->d = d;
     pc->r2 = r2;
     pc->blind = !(r2 > m2);
     if (pc->blind)
-        return pc;
+        return;
     /* d turned by +-asin(margin / r), scaled by r: d cos + perp(d) sin */
     double c = sqrt(r2 - m2), m = SIGHT_MARGIN;
     vec plus = {d.x * c - d.y * m, d.y * c + d.x * m}, minus = {d.x * c + d.y * m, d.y * c - d.x * m};
     pc->fwd = (arc){minus, plus};
     pc->back = (arc){(vec){-minus.x, -minus.y}, (vec){-plus.x, -plus.y}};
+}
+
+/* The cones of point i of node, made once per source (points are shared). */
+static inline const point_cone *cone_of(sweep *sw, uint32_t node, uint32_t i)
+{
+    const uint16_t id = sw->g->point_id[node][i];
+    point_cone *pc = &sw->cones[id];
+    if (sw->cone_source[id] != sw->source) {
+        sw->cone_source[id] = sw->source;
+        make_cone(sw, sw->g->point[node][i], pc);
+    }
     return pc;
 }
 
-static int side_near_p(const sweep *sw, uint32_t node, int k)
+/* Whether p lies within the margin of the line of side k of node: decided
+ * once per source and side (the searches meet a side many times). */
+static int side_near_p(sweep *sw, uint32_t node, int k)
 {
-    const vec zero = {0, 0};
-    return near_side_line(sw->g, node, k, zero, sw->p);
+    const uint32_t at = 3 * node + (uint32_t)k;
+    if (sw->near_source[at] != sw->source) {
+        const vec zero = {0, 0};
+        sw->near_source[at] = sw->source;
+        sw->near[at] = (uint8_t)near_side_line(sw->g, node, k, zero, sw->p);
+    }
+    return sw->near[at];
 }
 
 /* Removes the arc x from each piece (a piece may split in two). */
@@ -426,6 +441,7 @@ void bake_sight_start(void *scratch)
     sweep *sw = scratch;
     sw->source = 0;
     memset(sw->cone_source, 0, sizeof sw->cone_source);
+    memset(sw->near_source, 0, sizeof sw->near_source);
 }
 
 size_t bake_sight_scratch_size(void)

@@ -38,6 +38,10 @@ typedef struct tile_graph {
      * side's first end to c and the side from c to its second end; c = -1
      * when the triangle is not that simple */
     int8_t corner[NWN2_MAX_TILE_NODES][3][3];
+    /* crossing side k of node u enters node side_node[u][k] through its side
+     * entry[u][k], the only one of its sides leading back to u (-1: none or several) */
+    int8_t entry[NWN2_MAX_TILE_NODES][3];
+    float point_at[BAKE_MAX_TILE_POINTS][2]; /* each tile point's position, by number */
     uint32_t tile_points;
     uint32_t hash_stamp; /* entries of other stamps are free (the table is reused per tile) */
     struct {
@@ -54,5 +58,13 @@ void bake_sight_from(const tile_graph *g, uint32_t from, uint8_t *visible, void 
 /* Readies scratch for the sources of a new tile. */
 void bake_sight_start(void *scratch);
 size_t bake_sight_scratch_size(void);
+
+/* The same decision for the pairs (from, d), d > from, with wanted[d] != 0:
+ * segments walked one by one, the sweep when a source's walks grow long
+ * (bake_sight_walk.c). visible[d] for d > from; scratch:
+ * bake_sight_pairs_scratch_size() bytes, readied per tile by bake_sight_pairs_start. */
+void bake_sight_pairs(const tile_graph *g, uint32_t from, const uint8_t *wanted, uint8_t *visible, void *scratch);
+void bake_sight_pairs_start(void *scratch);
+size_t bake_sight_pairs_scratch_size(void);
 
 #endif
