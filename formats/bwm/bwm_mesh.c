@@ -74,8 +74,13 @@ static wm_result copy_geometry(wm_ctx *ctx, const wm_mesh *mesh, wm_mesh *geomet
     return WM_OK;
 }
 
-/* weld: 0 keeps every vertex as it is (a text that holds a walkmesh's own vertices). */
-static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, int weld, float weld_tolerance,
+/* weld: 0 keeps every vertex as it is (a text that holds a walkmesh's own vertices).
+ * for_writing: the file is only written (bwm_build_for_writing). */
+typedef struct from_mesh_how {
+    int weld, for_writing;
+} from_mesh_how;
+
+static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, from_mesh_how how, float weld_tolerance,
                            bwm_plane_style planes, const uint32_t *tie_rank, bwm_file *out)
 {
     wm_mesh welded;
@@ -85,8 +90,8 @@ static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, int 
     wm_mesh_init(&welded);
     wm_result r = wm_mesh_validate(ctx, mesh);
     if (!r) r = copy_geometry(ctx, mesh, &welded);
-    if (!r && weld) r = wm_mesh_weld(ctx, &welded, weld_tolerance < 0 ? 1e-4f : weld_tolerance, &merged);
-    if (!r && weld && !merged) r = wm_mesh_compact(ctx, &welded); /* a weld that merged has compacted already */
+    if (!r && how.weld) r = wm_mesh_weld(ctx, &welded, weld_tolerance < 0 ? 1e-4f : weld_tolerance, &merged);
+    if (!r && how.weld && !merged) r = wm_mesh_compact(ctx, &welded); /* a weld that merged has compacted already */
     if (!r) {
         materials = wm_realloc_array(ctx, NULL, mesh->triangle_count, sizeof(uint32_t));
         if (!materials) r = WM_ERR_NOMEM;
@@ -110,7 +115,8 @@ static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, int 
         bwm_build_input in = {type, welded.positions, welded.vertex_count, welded.indices, welded.triangle_count,
                               materials, NULL, mesh->transitions, planes, NULL, NULL, tie_rank};
         if (welded.positions && welded.indices) { /* the build takes them over: no second copy */
-            r = bwm_build_taking(ctx, &in, welded.positions, welded.indices, materials, out);
+            r = how.for_writing ? bwm_build_for_writing(ctx, &in, welded.positions, welded.indices, materials, out)
+                                : bwm_build_taking(ctx, &in, welded.positions, welded.indices, materials, out);
             welded.positions = NULL;
             welded.indices = NULL;
             materials = NULL;
@@ -126,13 +132,19 @@ static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, int 
 wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float weld_tolerance,
                         bwm_plane_style planes, bwm_file *out)
 {
-    return from_mesh(ctx, mesh, type, 1, weld_tolerance, planes, NULL, out);
+    return from_mesh(ctx, mesh, type, (from_mesh_how){1, 0}, weld_tolerance, planes, NULL, out);
+}
+
+wm_result bwm_from_mesh_for_writing(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float weld_tolerance,
+                                    bwm_plane_style planes, bwm_file *out)
+{
+    return from_mesh(ctx, mesh, type, (from_mesh_how){1, 1}, weld_tolerance, planes, NULL, out);
 }
 
 wm_result bwm_from_mesh_exact(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, bwm_plane_style planes,
                               const uint32_t *tie_rank, bwm_file *out)
 {
-    return from_mesh(ctx, mesh, type, 0, 0.0f, planes, tie_rank, out);
+    return from_mesh(ctx, mesh, type, (from_mesh_how){0, 0}, 0.0f, planes, tie_rank, out);
 }
 
 int bwm_matches_mesh(const wm_ctx *ctx, const bwm_file *file, const wm_mesh *mesh)
