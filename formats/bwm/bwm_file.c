@@ -216,6 +216,9 @@ static void put_words(stage *s, const void *words, size_t count)
     while (count > 0 && !s->status) {
         size_t room = STAGE_WORDS - s->used / 4, n = count < room ? count : room;
         uint8_t *p = s->data + s->used;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(p, w, n * 4); /* the file's byte order already */
+#else
         for (size_t i = 0; i < n; i++, p += 4) {
             uint32_t v;
             memcpy(&v, w + 4 * i, 4); /* floats too: their bits, without breaking aliasing rules */
@@ -224,6 +227,7 @@ static void put_words(stage *s, const void *words, size_t count)
             p[2] = (uint8_t)(v >> 16);
             p[3] = (uint8_t)(v >> 24);
         }
+#endif
         s->used += n * 4;
         w += 4 * n;
         count -= n;
