@@ -53,6 +53,47 @@ static uint32_t material_of_surface(const wm_ctx *ctx, uint16_t surface, int wal
     return walkable ? WM_SURF_DIRT : WM_SURF_NONWALK;
 }
 
+/* The material a face of this surface and walkable bit gets, and whether it was guessed
+ * (no KotOR row) or changed to follow the walkable bit (the game reads walkability from
+ * the material). */
+typedef struct face_material {
+    uint32_t material;
+    uint8_t guessed, disagrees, known;
+} face_material;
+
+static face_material material_for(wm_ctx *ctx, uint16_t surface, int walkable)
+{
+    face_material m = {0, 0, 0, 1};
+    uint32_t guessed = 0;
+    m.material = material_of_surface(ctx, surface, walkable, &guessed);
+    m.guessed = guessed != 0;
+    if (bwm_material_walkable(ctx, m.material) != (walkable != 0)) {
+        m.material = walkable ? WM_SURF_DIRT : WM_SURF_NONWALK;
+        m.disagrees = 1;
+    }
+    return m;
+}
+
+/* Every face's material, each (surface, walkable) pair looked up in the surface table once. */
+static wm_result face_materials(wm_ctx *ctx, const wm_mesh *mesh, uint32_t *materials, uint32_t *guessed,
+                                uint32_t *disagree)
+{
+    size_t pairs = 2 * (size_t)wm_surfaces(ctx)->count;
+    face_material *seen = wm_alloc_array(ctx, pairs ? pairs : 1, sizeof *seen); /* zeroed: none known */
+    if (!seen) return WM_ERR_NOMEM;
+    for (uint32_t t = 0; t < mesh->triangle_count; t++) {
+        size_t pair = 2 * (size_t)mesh->surfaces[t] + (mesh->walkable[t] != 0);
+        face_material m = pair < pairs && seen[pair].known ? seen[pair]
+                                                           : material_for(ctx, mesh->surfaces[t], mesh->walkable[t]);
+        if (pair < pairs) seen[pair] = m;
+        materials[t] = m.material;
+        *guessed += m.guessed;
+        *disagree += m.disagrees;
+    }
+    wm_free(ctx, seen);
+    return WM_OK;
+}
+
 /* A mesh holding copies of the positions and indices only: all that welding
  * and compaction change (the per-triangle attributes are read from the
  * source, so copying them would only touch fresh memory). */
@@ -96,14 +137,7 @@ static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, from
         materials = wm_realloc_array(ctx, NULL, mesh->triangle_count, sizeof(uint32_t));
         if (!materials) r = WM_ERR_NOMEM;
     }
-    for (uint32_t t = 0; !r && t < mesh->triangle_count; t++) {
-        materials[t] = material_of_surface(ctx, mesh->surfaces[t], mesh->walkable[t], &guessed);
-        /* the game reads walkability from the material: honour the mesh's flag by changing the material */
-        if (bwm_material_walkable(ctx, materials[t]) != (mesh->walkable[t] != 0)) {
-            materials[t] = mesh->walkable[t] ? WM_SURF_DIRT : WM_SURF_NONWALK;
-            disagree++;
-        }
-    }
+    if (!r) r = face_materials(ctx, mesh, materials, &guessed, &disagree);
     if (!r && guessed)
         wm_warn(ctx, "%u faces have surfaces without a KotOR material: written as dirt (walkable) or nonwalk",
                 guessed);
