@@ -287,17 +287,16 @@ typedef struct tree_stream {
 
 static void range_box(const face_rec *recs, size_t lo, size_t hi, float box[6])
 {
-    for (int k = 0; k < 3; k++) {
-        box[k] = INFINITY;
-        box[3 + k] = -INFINITY;
-    }
+    /* in locals: `box` could alias the records, which would keep it in memory */
+    float m[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
     for (size_t i = lo; i < hi; i++) {
         const float *b = recs[i].box;
         for (int k = 0; k < 3; k++) {
-            if (b[k] < box[k]) box[k] = b[k];
-            if (b[3 + k] > box[3 + k]) box[3 + k] = b[3 + k];
+            m[k] = b[k] < m[k] ? b[k] : m[k];
+            m[3 + k] = b[3 + k] > m[3 + k] ? b[3 + k] : m[3 + k];
         }
     }
+    memcpy(box, m, sizeof m);
 }
 
 static void pad_box(const float face_box[6], bwm_aabb_node *n)
