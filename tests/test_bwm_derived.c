@@ -110,11 +110,33 @@ static void test_warning_cases_write_the_same_bytes(void **state)
     wm_mesh_free(&ctx, &mesh);
 }
 
+/* Edge shapes: one face (a tree of one leaf), no walkable face (no adjacency rows). */
+static void test_small_meshes_write_the_same_bytes(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    for (int walkable = 0; walkable < 2; walkable++)
+        for (uint32_t faces = 1; faces <= 3; faces++) {
+            wm_mesh mesh;
+            wm_mesh_init(&mesh);
+            for (uint32_t v = 0; v < faces + 2; v++)
+                assert_int_equal(wm_mesh_add_vertex(&ctx, &mesh, (float)v, (float)(v % 2), 0.0f, NULL), WM_OK);
+            for (uint32_t f = 0; f < faces; f++)
+                assert_int_equal(wm_mesh_add_triangle(&ctx, &mesh, f, f + 1, f + 2,
+                                                      walkable ? WM_SURF_STONE : WM_SURF_NONWALK, walkable),
+                                 WM_OK);
+            assert_same_bytes(&ctx, &mesh, BWM_PLANES_BIOWARE, walkable ? "walkable strip" : "nonwalk strip");
+            wm_mesh_free(&ctx, &mesh);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corpus_walkmeshes_write_the_same_bytes),
         cmocka_unit_test(test_warning_cases_write_the_same_bytes),
+        cmocka_unit_test(test_small_meshes_write_the_same_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
