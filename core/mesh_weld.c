@@ -104,7 +104,7 @@ wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *ou
             grid.slot_head[slot] = v + 1;
         }
     }
-    for (size_t i = 0; i < 3 * (size_t)mesh->triangle_count; i++)
+    for (size_t i = 0; merged && i < 3 * (size_t)mesh->triangle_count; i++) /* none merged: remap is identity */
         if (mesh->indices[i] < n)
             mesh->indices[i] = remap[mesh->indices[i]];
     wm_free(ctx, grid.slot_head);
@@ -159,6 +159,10 @@ wm_result wm_mesh_compact(wm_ctx *ctx, wm_mesh *mesh)
         if (next != v)
             memcpy(mesh->positions + 3 * (size_t)next, mesh->positions + 3 * (size_t)v, 3 * sizeof(float));
         remap[v] = next++;
+    }
+    if (next == mesh->vertex_count) { /* every vertex used: the indices stay as they are */
+        wm_free(ctx, remap);
+        return WM_OK;
     }
     for (size_t i = 0; i < 3 * (size_t)mesh->triangle_count; i++)
         if (mesh->indices[i] < mesh->vertex_count)
