@@ -124,9 +124,9 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out);
  * failure. */
 wm_result bwm_build_taking(wm_ctx *ctx, const bwm_build_input *in, float *vertices, uint32_t *faces,
                            uint32_t *materials, bwm_file *out);
-/* bwm_build_taking for a file that is only written: a WOK (without tie_rank)
- * comes back with derived.work set (see bwm_derived), anything else as from
- * bwm_build_taking. */
+/* bwm_build_taking for a file that is only written: a WOK (without tie_rank
+ * or fallback normals) comes back with derived.work set (see bwm_derived),
+ * anything else as from bwm_build_taking. */
 wm_result bwm_build_for_writing(wm_ctx *ctx, const bwm_build_input *in, float *vertices, uint32_t *faces,
                                 uint32_t *materials, bwm_file *out);
 /* Rebuilds a parsed file in place from its own geometry/materials/transitions.

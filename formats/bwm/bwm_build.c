@@ -373,7 +373,9 @@ static wm_result allocate(wm_ctx *ctx, const bwm_build_input *in, const taken_ar
                           scratch *lent)
 {
     uint32_t nf = in->face_count;
-    int derived = taken && taken->for_writing && in->type == BWM_TYPE_AREA && nf > 0 && !in->tie_rank;
+    /* the writer derives again from the file alone: no tie rank, no planes kept from a source */
+    int derived = taken && taken->for_writing && in->type == BWM_TYPE_AREA && nf > 0 && !in->tie_rank &&
+                  !in->normals;
     if (geometry_arrays(ctx, in, taken, derived, f)) return WM_ERR_NOMEM;
     if (in->type == BWM_TYPE_AREA && nf > 0) {
         f->aabb_count = 2 * nf - 1;
