@@ -35,6 +35,49 @@ static wm_result read_stream(wm_ctx *ctx, int fd, const char *name, uint8_t **ou
     return WM_OK;
 }
 
+/* Files from this size on are mapped rather than read, when the context uses the default
+ * allocator (a caller's allocator is asked for their memory as before): the bytes are not
+ * copied into fresh memory, and a reader can let the pages it has read go (wm_input_release). */
+#define WM_MAP_FROM ((uint64_t)16 << 20)
+
+static int map_file(const wm_ctx *ctx, const char *path, wm_input *out)
+{
+    if (ctx->alloc.realloc_fn != wm_platform_realloc)
+        return 0;
+    int fd = wm_platform_open_read(path);
+    if (fd < 0)
+        return 0;
+    int regular = 0;
+    uint64_t size = 0;
+    void *data = NULL;
+    /* anything odd (not a regular file, over the limit) is left to wm_file_read's messages */
+    if (wm_platform_file_info(fd, &regular, &size) == 0 && regular && size >= WM_MAP_FROM &&
+        size <= ctx->limits.max_bytes && size <= SIZE_MAX)
+        data = wm_platform_map_file(fd, (size_t)size);
+    wm_platform_close(fd);
+    if (!data)
+        return 0;
+    out->data = out->owned = data;
+    out->size = out->mapped = (size_t)size;
+    return 1;
+}
+
+static void free_bytes(wm_ctx *ctx, wm_input *in)
+{
+    if (in->mapped)
+        wm_platform_unmap_file(in->owned, in->mapped);
+    else
+        wm_free(ctx, in->owned);
+    in->owned = NULL;
+    in->mapped = 0;
+}
+
+void wm_input_release(const wm_input *in, size_t upto)
+{
+    if (in && in->mapped && in->data == in->owned)
+        wm_platform_release_mapped(in->data, upto < in->mapped ? upto : in->mapped);
+}
+
 wm_result wm_input_load(wm_ctx *ctx, const char *path, wm_input *out)
 {
     memset(out, 0, sizeof *out);
@@ -46,6 +89,8 @@ wm_result wm_input_load(wm_ctx *ctx, const char *path, wm_input *out)
         r = read_stream(ctx, wm_platform_standard_stream(0), out->name, &data, &size);
     } else {
         out->name = out->path = path;
+        if (map_file(ctx, path, out))
+            return WM_OK;
         r = wm_file_read(ctx, path, &data, &size);
     }
     if (r)
@@ -65,14 +110,13 @@ void wm_input_borrow(wm_input *out, const void *data, size_t size, const char *n
 
 void wm_input_free(wm_ctx *ctx, wm_input *in)
 {
-    wm_free(ctx, in->owned);
+    free_bytes(ctx, in);
     memset(in, 0, sizeof *in);
 }
 
 void wm_input_drop_bytes(wm_ctx *ctx, wm_input *in)
 {
-    wm_free(ctx, in->owned);
-    in->owned = NULL;
+    free_bytes(ctx, in);
     in->data = NULL;
     in->size = 0;
 }

@@ -11,10 +11,10 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #if defined(__linux__) && defined(__GLIBC__)
 #include <malloc.h>
-#include <sys/mman.h>
 #endif
 #endif
 
@@ -175,12 +175,57 @@ const char *wm_platform_library_error(void)
     return message;
 }
 
+void *wm_platform_map_file(int fd, size_t size)
+{
+    (void)fd;
+    (void)size;
+    return NULL; /* read instead */
+}
+
+void wm_platform_unmap_file(void *data, size_t size)
+{
+    (void)data;
+    (void)size;
+}
+
+void wm_platform_release_mapped(const void *data, size_t size)
+{
+    (void)data;
+    (void)size;
+}
+
 #else /* POSIX */
 
 int wm_platform_open_read(const char *path)
 {
     /* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused as not a regular file. */
     return open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+}
+
+void *wm_platform_map_file(int fd, size_t size)
+{
+    void *data = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (data == MAP_FAILED)
+        return NULL;
+    madvise(data, size, MADV_SEQUENTIAL); /* read ahead; advice only */
+    return data;
+}
+
+void wm_platform_unmap_file(void *data, size_t size)
+{
+    munmap(data, size);
+}
+
+void wm_platform_release_mapped(const void *data, size_t size)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t lo = (uintptr_t)data, hi = lo + size;
+    if (page <= 0)
+        return;
+    lo = (lo + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+    hi &= ~((uintptr_t)page - 1);
+    if (hi > lo) /* a private mapping never written: the pages come back from the file */
+        madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
 int wm_platform_file_info(int fd, int *out_regular, uint64_t *out_size)

@@ -84,10 +84,15 @@ typedef struct wm_input {
     const char *name; /* for messages and the extension: the path, "-", or a caller's name */
     const char *path; /* the file the bytes came from (side files sit beside it); NULL: memory or stdin */
     uint8_t *owned;   /* the buffer wm_input_free releases (NULL: the caller's bytes) */
+    size_t mapped;    /* owned is a read-only mapping of the file, this many bytes (0: memory) */
 } wm_input;
 
 /* Reads path ("-": standard input) into *out; free with wm_input_free. Errors name the path. */
 WM_API wm_result wm_input_load(wm_ctx *ctx, const char *path, wm_input *out);
+/* A reader that will not need the bytes before `upto` again soon: a large file mapped by
+ * wm_input_load lets their pages leave memory (reading them again reads the file again),
+ * any other input ignores it. The bytes stay valid either way. */
+WM_API void wm_input_release(const wm_input *in, size_t upto);
 /* Borrows bytes held by the caller (nothing is copied; name may be NULL). */
 WM_API void wm_input_borrow(wm_input *out, const void *data, size_t size, const char *name);
 WM_API void wm_input_free(wm_ctx *ctx, wm_input *in);

@@ -18,6 +18,13 @@ ptrdiff_t wm_platform_write(int fd, const void *buffer, size_t size);
 int wm_platform_close(int fd);
 /* The descriptor of standard input (0) or output (1), switched to binary where that matters. */
 int wm_platform_standard_stream(int output);
+/* The open file's first size (> 0) bytes mapped read-only and private; NULL where files
+ * are not mapped (Windows) or mapping fails: then read them. */
+void *wm_platform_map_file(int fd, size_t size);
+void wm_platform_unmap_file(void *data, size_t size);
+/* The whole pages of a mapping in [data, data + size) leave the process's memory;
+ * reading them again reads them from the file again. */
+void wm_platform_release_mapped(const void *data, size_t size);
 
 /* Output files, written as temporaries and placed when complete (core/io_sink.c).
  * Opens a temporary for binary writing in target's folder: unnamed where the system

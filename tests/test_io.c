@@ -203,6 +203,48 @@ static void large_blocks_keep_their_contents(void **state)
     wm_free(&ctx, a);
 }
 
+/* A large file is mapped rather than read; its bytes are the file's, and stay
+ * so after the reader lets pages go (they come back from the file). A small
+ * one is read into memory as before. */
+static void large_inputs_read_the_same_after_release(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    char *dir = wmt_make_temp_dir(), *path = wmt_join(dir, "big.obj");
+    size_t size = (17u << 20) + 123;
+    uint8_t *bytes = malloc(size);
+    assert_non_null(bytes);
+    for (size_t i = 0; i < size; i++)
+        bytes[i] = (uint8_t)('a' + (i * 7 + i / 4096) % 26);
+    wmt_write_file(path, bytes, size);
+    wm_input in;
+    assert_int_equal(wm_input_load(&ctx, path, &in), WM_OK);
+    assert_int_equal(in.size, size);
+#ifndef _WIN32
+    assert_int_equal(in.mapped, size); /* Windows reads it */
+#endif
+    assert_memory_equal(in.data, bytes, size);
+    wm_input_release(&in, size / 2);
+    assert_memory_equal(in.data, bytes, size); /* read again: from the file */
+    wm_input_release(&in, size + 99);
+    assert_memory_equal(in.data, bytes, size);
+    wm_input_drop_bytes(&ctx, &in);
+    assert_null(in.data);
+    wm_input_free(&ctx, &in);
+    wmt_write_file(path, bytes, 1000);
+    assert_int_equal(wm_input_load(&ctx, path, &in), WM_OK);
+    assert_int_equal(in.mapped, 0);
+    assert_memory_equal(in.data, bytes, 1000);
+    wm_input_release(&in, 500); /* ignored */
+    assert_memory_equal(in.data, bytes, 1000);
+    wm_input_free(&ctx, &in);
+    free(bytes);
+    wmt_remove_tree(dir);
+    free(path);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +255,7 @@ int main(void)
         cmocka_unit_test(atomic_write_never_leaves_partial_files),
         cmocka_unit_test(streamed_write_is_atomic_too),
         cmocka_unit_test(large_blocks_keep_their_contents),
+        cmocka_unit_test(large_inputs_read_the_same_after_release),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,7 +42,7 @@ static wm_result assimp_read_hook(wm_ctx *ctx, const wm_input *in, const wm_opti
     }
     wm_mesh_init(out);
     if (strcmp(ext, "obj") == 0)
-        return wm_obj_check_and_read(ctx, in->name, opts, in->data, in->size, out);
+        return wm_obj_read_input(ctx, opts, in, out);
     if (!in->path)
         return wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: Assimp reads '.%s' files from disk only: save it as a file",
                         in->name, ext);

@@ -72,6 +72,8 @@ wm_result wm_obj_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, int y_up
  * pass that checks each line as wm_obj_check does. */
 wm_result wm_obj_check_and_read(wm_ctx *ctx, const char *path, const wm_options *opts, const uint8_t *data,
                                 size_t size, wm_mesh *out);
+/* The same from an input, whose pages the reader lets go behind it (wm_input_release). */
+wm_result wm_obj_read_input(wm_ctx *ctx, const wm_options *opts, const wm_input *in, wm_mesh *out);
 
 /* The import itself, in this process (assimp_read.c). */
 /* Assimp's glTF/GLB output without the unused extensionsUsed entries and

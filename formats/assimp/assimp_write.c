@@ -89,8 +89,8 @@ static void free_scene(struct aiScene *scene)
         struct aiMesh *mesh = scene->mMeshes[i];
         if (!mesh)
             continue;
-        for (unsigned f = 0; f < mesh->mNumFaces; f++)
-            free(mesh->mFaces[f].mIndices);
+        if (mesh->mFaces) /* every face's indices live in one block, the first face's */
+            free(mesh->mFaces[0].mIndices);
         free(mesh->mFaces);
         free(mesh->mVertices);
         free(mesh);
@@ -140,7 +140,10 @@ static struct aiMesh *build_mesh(const wm_mesh *mesh, uint16_t object, unsigned 
     set_string(&out->mName, name);
     out->mFaces = calloc(faces, sizeof *out->mFaces);
     out->mVertices = calloc(3 * (size_t)faces, sizeof *out->mVertices);
-    if (!out->mFaces || !out->mVertices)
+    unsigned *indices = out->mFaces ? malloc(3 * (size_t)faces * sizeof *indices) : NULL;
+    if (out->mFaces)
+        out->mFaces[0].mIndices = indices; /* one block for all faces (free_scene frees it) */
+    if (!out->mFaces || !out->mVertices || !indices)
         return out; /* caller sees mNumFaces == 0 and fails */
     for (uint32_t v = 0; v < mesh->vertex_count; v++)
         vertex_slot[v] = UINT32_MAX;
@@ -149,9 +152,7 @@ static struct aiMesh *build_mesh(const wm_mesh *mesh, uint16_t object, unsigned 
         if (mesh->objects[t] != object || (unsigned)mm->slot[mesh->surfaces[t] * 2 + mesh->walkable[t]] != material)
             continue;
         struct aiFace *face = &out->mFaces[f];
-        face->mIndices = calloc(3, sizeof(unsigned));
-        if (!face->mIndices)
-            break;
+        face->mIndices = indices + 3 * (size_t)f;
         face->mNumIndices = 3;
         for (int k = 0; k < 3; k++) {
             uint32_t v = mesh->indices[3 * (size_t)t + k];
@@ -213,17 +214,16 @@ static wm_result add_transition_lines(const wm_mesh *mesh, struct aiScene *scene
         size_t n = last - first;
         lines->mFaces = calloc(n, sizeof *lines->mFaces);
         lines->mVertices = calloc(2 * n, sizeof *lines->mVertices);
-        if (!lines->mFaces || !lines->mVertices) {
+        unsigned *indices = lines->mFaces ? malloc(2 * n * sizeof *indices) : NULL;
+        if (lines->mFaces)
+            lines->mFaces[0].mIndices = indices; /* one block, as the triangles' */
+        if (!lines->mFaces || !lines->mVertices || !indices) {
             r = WM_ERR_NOMEM;
             break;
         }
         for (size_t i = 0; i < n; i++) {
             struct aiFace *face = &lines->mFaces[i];
-            face->mIndices = calloc(2, sizeof(unsigned));
-            if (!face->mIndices) {
-                r = WM_ERR_NOMEM;
-                break;
-            }
+            face->mIndices = indices + 2 * i;
             face->mNumIndices = 2;
             lines->mNumFaces = (unsigned)i + 1;
             for (int k = 0; k < 2; k++) {

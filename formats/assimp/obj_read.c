@@ -381,33 +381,56 @@ static wm_result read_line(obj_reader *r)
     return WM_OK;
 }
 
+/* A mapped input's pages behind the reader go every this many bytes (wm_input_release):
+ * the file's text need not be in memory all at once beside the mesh. */
+#define RELEASE_EVERY ((size_t)8 << 20)
+
+/* Line breaks and NUL bytes of the text, a block at a time. */
+static void scan_text(const char *text, size_t size, const wm_input *source, uint64_t *lines, int *has_nul)
+{
+    *lines = 1;
+    *has_nul = 0;
+    for (size_t at = 0; at < size; at += RELEASE_EVERY) {
+        size_t n = size - at < RELEASE_EVERY ? size - at : RELEASE_EVERY;
+        const char *block = text + at;
+        *has_nul |= memchr(block, '\0', n) != NULL;
+        uint64_t count = 0;
+        for (size_t i = 0; i < n; i++)
+            count += block[i] == '\n';
+        *lines += count;
+        wm_input_release(source, at + n);
+    }
+}
+
 /* Room for the mesh, sized once: no more vertices and no more triangles
  * (beyond faces of four corners or more) than the file has lines. Counting
  * line breaks costs a few milliseconds; regrowing arrays of hundreds of MB
  * costs copies and fresh pages. Untouched room costs address space only. */
-static wm_result reserve(wm_ctx *ctx, const char *text, size_t size, wm_mesh *out)
+static wm_result reserve(wm_ctx *ctx, uint64_t lines, wm_mesh *out)
 {
-    uint64_t lines = 1;
-    for (size_t i = 0; i < size; i++)
-        lines += text[i] == '\n';
     uint64_t most = ctx->limits.max_triangles;
     return wm_mesh_reserve(ctx, out, (uint32_t)(lines < 3 * most ? lines : 3 * most),
                            (uint32_t)(lines < most ? lines : most));
 }
 
-wm_result wm_obj_check_and_read(wm_ctx *ctx, const char *path, const wm_options *opts, const uint8_t *data,
-                                size_t size, wm_mesh *out)
+/* source: the input the bytes belong to, whose pages may go behind the reader; NULL: none. */
+static wm_result read_text(wm_ctx *ctx, const char *path, const wm_options *opts, const uint8_t *data, size_t size,
+                           const wm_input *source, wm_mesh *out)
 {
     obj_reader r;
+    uint64_t lines;
+    int has_nul;
     memset(&r, 0, sizeof r);
-    if (memchr(data, '\0', size))
+    scan_text((const char *)data, size, source, &lines, &has_nul);
+    if (has_nul)
         return wm_error(ctx, WM_ERR_CORRUPT, "%s: not a text OBJ file (contains NUL bytes)", path);
     wm_result e = wm_import_begin(&r.st, ctx, path, "obj", opts, out);
-    if (!e && reserve(ctx, (const char *)data, size, out))
+    if (!e && reserve(ctx, lines, out))
         e = WM_ERR_NOMEM;
     r.material = UINT32_MAX;
     snprintf(r.object, sizeof r.object, "defaultobject");
     const char *text = (const char *)data, *end = text + size;
+    size_t released = 0;
     for (const char *line = text; !e && line < end;) {
         const char *nl = memchr(line, '\n', (size_t)(end - line));
         r.line = line;
@@ -417,6 +440,10 @@ wm_result wm_obj_check_and_read(wm_ctx *ctx, const char *path, const wm_options 
             r.end--;
         e = read_line(&r);
         line = nl ? nl + 1 : end;
+        if ((size_t)(line - text) - released >= RELEASE_EVERY) {
+            released = (size_t)(line - text);
+            wm_input_release(source, released);
+        }
     }
     end_object(&r);
     if (!e && r.face_lines == 0)
@@ -428,4 +455,15 @@ wm_result wm_obj_check_and_read(wm_ctx *ctx, const char *path, const wm_options 
     free_names(ctx, &r.materials);
     wm_free(ctx, r.polygon);
     return e;
+}
+
+wm_result wm_obj_check_and_read(wm_ctx *ctx, const char *path, const wm_options *opts, const uint8_t *data,
+                                size_t size, wm_mesh *out)
+{
+    return read_text(ctx, path, opts, data, size, NULL, out);
+}
+
+wm_result wm_obj_read_input(wm_ctx *ctx, const wm_options *opts, const wm_input *in, wm_mesh *out)
+{
+    return read_text(ctx, in->name, opts, in->data, in->size, in, out);
 }

@@ -39,6 +39,22 @@ typedef struct bwm_edge {
     int32_t transition; /* -1 or a room index */
 } bwm_edge;
 
+/* AABB plane flag styles. */
+typedef enum bwm_plane_style {
+    BWM_PLANES_BIOWARE = 0, /* signed: 1,2,4 / 8,16,32 */
+    BWM_PLANES_KOTORMAX     /* unsigned: 1,2,4 */
+} bwm_plane_style;
+
+/* A built WOK whose normals, distances, AABB tree and adjacency are not kept
+ * but derived again as the writer reaches their sections (bwm_from_mesh_for_writing):
+ * one work block serves every phase in turn, so these arrays (16 + 88 + 12
+ * bytes a face) never exist all at once. NULL work: an ordinary file. */
+typedef struct bwm_derived {
+    uint8_t *work;
+    size_t work_size;
+    bwm_plane_style planes;
+} bwm_derived;
+
 typedef struct bwm_file {
     uint32_t type;
     float rel_hook[2][3]; /* 0x0C, 0x18 */
@@ -59,6 +75,7 @@ typedef struct bwm_file {
     int32_t *adjacency; uint32_t adjacency_count; /* rows of 3 */
     bwm_edge *edges;   uint32_t edge_count;
     uint32_t *perimeters; uint32_t perimeter_count;
+    bwm_derived derived; /* normals, distances, aabb and adjacency NULL while derived.work is set */
 } bwm_file;
 
 void bwm_file_init(bwm_file *file);
@@ -76,12 +93,6 @@ wm_result bwm_serialize(wm_ctx *ctx, const bwm_file *file, wm_buffer *out);
 wm_result bwm_write_file(wm_ctx *ctx, const bwm_file *file, const char *path, int overwrite);
 /* The same into a sink's main output (the caller commits). */
 wm_result bwm_write_sink(wm_ctx *ctx, const bwm_file *file, wm_sink *sink);
-
-/* AABB plane flag styles. */
-typedef enum bwm_plane_style {
-    BWM_PLANES_BIOWARE = 0, /* signed: 1,2,4 / 8,16,32 */
-    BWM_PLANES_KOTORMAX     /* unsigned: 1,2,4 */
-} bwm_plane_style;
 
 /* What the builder starts from: geometry, materials, per-face-edge transitions. */
 typedef struct bwm_build_input {
@@ -113,6 +124,11 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out);
  * failure. */
 wm_result bwm_build_taking(wm_ctx *ctx, const bwm_build_input *in, float *vertices, uint32_t *faces,
                            uint32_t *materials, bwm_file *out);
+/* bwm_build_taking for a file that is only written: a WOK (without tie_rank
+ * or fallback normals) comes back with derived.work set (see bwm_derived),
+ * anything else as from bwm_build_taking. */
+wm_result bwm_build_for_writing(wm_ctx *ctx, const bwm_build_input *in, float *vertices, uint32_t *faces,
+                                uint32_t *materials, bwm_file *out);
 /* Rebuilds a parsed file in place from its own geometry/materials/transitions.
  * keep_tie_order: break centroid ties by the file's current AABB leaf order
  * (when its tree is sound), so unmodified geometry gives back BioWare's tree. */
@@ -125,6 +141,30 @@ wm_result bwm_rebuild(wm_ctx *ctx, bwm_file *file, bwm_plane_style planes, int k
 wm_result bwm_build_aabb(wm_ctx *ctx, const float *vertices, const uint32_t *faces, uint32_t face_count,
                          const uint32_t *tie_rank, bwm_plane_style planes, bwm_aabb_node *out);
 
+/* Where the words of a file being written go (bwm_file.c's staging block);
+ * returns the writer's status. */
+typedef wm_result (*bwm_put_fn)(void *stage, const void *words, size_t count);
+/* The 11 words of an AABB node as the file holds them. */
+void bwm_node_words(const bwm_aabb_node *node, uint32_t words[11]);
+/* The same tree as bwm_build_aabb (no tie rank), its nodes handed to put in
+ * file order as they are found: no node array. The face records (56 bytes a
+ * face) live in work, which must hold bwm_aabb_stream_bytes(face_count). */
+size_t bwm_aabb_stream_bytes(uint32_t face_count);
+wm_result bwm_stream_aabb(const float *vertices, const uint32_t *faces, uint32_t face_count,
+                          bwm_plane_style planes, void *work, bwm_put_fn put, void *stage);
+/* The sections from normals to adjacency of a file with derived.work set,
+ * derived and handed to put in file order (bwm_derive.c). */
+wm_result bwm_put_derived(wm_ctx *ctx, const bwm_file *file, bwm_put_fn put, void *stage);
+/* What the builder does between building and writing, for bwm_put_derived:
+ * planes (3 + 1 floats a face) and adjacency (3 a walkable face) of a built
+ * file again, without its warnings, scratch from work. */
+void bwm_planes_into(wm_ctx *ctx, const bwm_file *file, float *normals, float *distances);
+/* Normals and distances of every face into file->normals/distances, warning
+ * about degenerate and downward walkable faces; a face without a plane keeps
+ * fallback's (through order[face], input order) when fallback has normals. */
+void bwm_compute_planes(wm_ctx *ctx, bwm_file *file, const bwm_build_input *fallback, const uint32_t *order);
+wm_result bwm_adjacency_into(wm_ctx *ctx, const bwm_file *file, int32_t *adjacency, void *work, size_t work_size);
+
 /* Walkability of a surfacemat id through the context's surface table. */
 int bwm_material_walkable(const wm_ctx *ctx, uint32_t material);
 /* Per-face-edge transitions (3*face_count, -1 default) from the edge list. */
@@ -135,6 +175,11 @@ wm_result bwm_to_mesh(wm_ctx *ctx, const bwm_file *file, const char *name, wm_me
 /* Welds (tolerance < 0: 1e-4) and builds; hooks/position stay zero. */
 wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float weld_tolerance,
                         bwm_plane_style planes, bwm_file *out);
+/* The same for a file that is only written (bwm_write_sink/bwm_serialize): a
+ * WOK's normals, distances, tree and adjacency are derived as they are
+ * written (bwm_derived), the same bytes in less memory. */
+wm_result bwm_from_mesh_for_writing(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float weld_tolerance,
+                                    bwm_plane_style planes, bwm_file *out);
 /* 0..100: how much the first bytes look like an ASCII walkmesh (text with a
  * trimesh/aabb node and vertices). */
 int bwm_ascii_probe_text(const uint8_t *head, size_t head_size);
@@ -221,6 +266,8 @@ wm_result bwm_room_offset_option(wm_ctx *ctx, const wm_options *opts, double out
  * when it is a BWM holding the same mesh, else built, with the header from
  * the source, the mesh's points and the --hook/--position options. */
 wm_result bwm_file_for_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, const wm_options *opts, bwm_file *out);
+/* The same for a file that is only written: built with bwm_from_mesh_for_writing. */
+wm_result bwm_file_for_writing(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, const wm_options *opts, bwm_file *out);
 /* ASCII text of a walkmesh: model_form 1 = the walkmesh node of a .mdl.ascii,
  * 0 = a KOTORMax-style .wok.ascii (also .pwk/.dwk). */
 wm_result bwm_ascii_serialize(wm_ctx *ctx, const bwm_file *file, int model_form, const char *name, wm_buffer *out);

@@ -225,14 +225,10 @@ static face_rec *records_in_nodes(bwm_aabb_node *out, uint32_t face_count)
     return (face_rec *)start;
 }
 
-wm_result bwm_build_aabb(wm_ctx *ctx, const float *vertices, const uint32_t *faces, uint32_t face_count,
-                         const uint32_t *tie_rank, bwm_plane_style planes, bwm_aabb_node *out)
+/* One record per face: its box, centroid and tie order. */
+static void fill_records(face_rec *recs, const float *vertices, const uint32_t *faces, uint32_t face_count,
+                         const uint32_t *tie_rank)
 {
-    (void)ctx;
-    if (face_count == 0) return WM_OK;
-    /* the records live inside the output (no scratch allocation: on many
-     * systems touching fresh memory costs more than the work done in it) */
-    face_rec *recs = records_in_nodes(out, face_count);
     for (uint32_t f = 0; f < face_count; f++) {
         face_rec *r = &recs[f];
         const float *v[3];
@@ -249,9 +245,131 @@ wm_result bwm_build_aabb(wm_ctx *ctx, const float *vertices, const uint32_t *fac
         }
         r->order = (uint64_t)(tie_rank ? tie_rank[f] : f) << 32 | f;
     }
+}
+
+wm_result bwm_build_aabb(wm_ctx *ctx, const float *vertices, const uint32_t *faces, uint32_t face_count,
+                         const uint32_t *tie_rank, bwm_plane_style planes, bwm_aabb_node *out)
+{
+    (void)ctx;
+    if (face_count == 0) return WM_OK;
+    /* the records live inside the output (no scratch allocation: on many
+     * systems touching fresh memory costs more than the work done in it) */
+    face_rec *recs = records_in_nodes(out, face_count);
+    fill_records(recs, vertices, faces, face_count, tie_rank);
     order_leaves(recs, 0, face_count);
     aabb_job job = {recs, out, planes};
     float face_box[6];
     write_node(&job, 0, face_count, 0, face_box);
     return WM_OK;
+}
+
+void bwm_node_words(const bwm_aabb_node *n, uint32_t w[11])
+{
+    memcpy(w, n->min, 12);
+    memcpy(w + 3, n->max, 12);
+    w[6] = (uint32_t)n->face;
+    w[7] = n->constant;
+    w[8] = n->plane;
+    w[9] = n->left;
+    w[10] = n->right;
+}
+
+/* The streamed tree: each node is found top-down and handed over before its
+ * children, which is file (pre)order. A node's box is its faces' box padded,
+ * which equals the union of its leaves' padded boxes (rounding is monotonic),
+ * so nothing waits for the children. */
+typedef struct tree_stream {
+    face_rec *recs;
+    bwm_plane_style planes;
+    bwm_put_fn put;
+    void *stage;
+} tree_stream;
+
+static void range_box(const face_rec *recs, size_t lo, size_t hi, float box[6])
+{
+    /* in locals: `box` could alias the records, which would keep it in memory */
+    float m[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    for (size_t i = lo; i < hi; i++) {
+        const float *b = recs[i].box;
+        for (int k = 0; k < 3; k++) {
+            m[k] = b[k] < m[k] ? b[k] : m[k];
+            m[3 + k] = b[3 + k] > m[3 + k] ? b[3 + k] : m[3 + k];
+        }
+    }
+    memcpy(box, m, sizeof m);
+}
+
+static void pad_box(const float face_box[6], bwm_aabb_node *n)
+{
+    for (int k = 0; k < 3; k++) {
+        n->min[k] = face_box[k] - BWM_LEAF_PADDING;
+        n->max[k] = face_box[3 + k] + BWM_LEAF_PADDING;
+    }
+}
+
+/* The plane flag of a node whose face box is `box` and whose children's are
+ * left and right: as write_node finds it from the children's nodes. */
+static uint32_t plane_flag(bwm_plane_style planes, const float box[6], const float left[6], const float right[6])
+{
+    if (planes == BWM_PLANES_KOTORMAX) return 1u << longest_axis(box, box + 3);
+    bwm_aabb_node l, r;
+    pad_box(left, &l);
+    pad_box(right, &r);
+    double best = -1.0;
+    int best_axis = 0, negative = 0;
+    for (int k = 0; k < 3; k++) {
+        double d = ((double)r.min[k] + r.max[k]) * 0.5 - ((double)l.min[k] + l.max[k]) * 0.5;
+        if (fabs(d) > best) {
+            best = fabs(d);
+            best_axis = k;
+            negative = d < 0;
+        }
+    }
+    return (1u << best_axis) << (negative ? 3 : 0);
+}
+
+/* The subtree of recs[lo,hi) (face box `box`) at node index `node`. */
+static wm_result stream_node(const tree_stream *t, size_t lo, size_t hi, uint32_t node, const float box[6])
+{
+    bwm_aabb_node n;
+    uint32_t words[11];
+    n.constant = BWM_AABB_CONSTANT;
+    pad_box(box, &n);
+    if (hi - lo == 1) {
+        n.face = (int32_t)rec_face(&t->recs[lo]);
+        n.plane = 0;
+        n.left = n.right = BWM_NONE;
+        bwm_node_words(&n, words);
+        return t->put(t->stage, words, 11);
+    }
+    size_t half = (hi - lo) / 2;
+    float left_box[6], right_box[6];
+    select_kth(t->recs, longest_axis(box, box + 3), lo, hi, lo + half);
+    range_box(t->recs, lo, lo + half, left_box);
+    range_box(t->recs, lo + half, hi, right_box);
+    n.face = -1;
+    n.plane = plane_flag(t->planes, box, left_box, right_box);
+    n.left = node + 1;
+    n.right = node + 2 * (uint32_t)half; /* the left subtree holds 2 half - 1 nodes */
+    bwm_node_words(&n, words);
+    wm_result r = t->put(t->stage, words, 11);
+    if (!r) r = stream_node(t, lo, lo + half, n.left, left_box);
+    if (!r) r = stream_node(t, lo + half, hi, n.right, right_box);
+    return r;
+}
+
+size_t bwm_aabb_stream_bytes(uint32_t face_count)
+{
+    return (size_t)face_count * sizeof(face_rec);
+}
+
+wm_result bwm_stream_aabb(const float *vertices, const uint32_t *faces, uint32_t face_count,
+                          bwm_plane_style planes, void *work, bwm_put_fn put, void *stage)
+{
+    if (face_count == 0) return WM_OK;
+    tree_stream t = {work, planes, put, stage};
+    float box[6];
+    fill_records(t.recs, vertices, faces, face_count, NULL);
+    range_box(t.recs, 0, face_count, box);
+    return stream_node(&t, 0, face_count, 0, box);
 }

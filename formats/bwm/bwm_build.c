@@ -206,46 +206,6 @@ static wm_result build_perimeters(wm_ctx *ctx, bwm_file *f, uint32_t walkable, c
     return r;
 }
 
-static void compute_planes(wm_ctx *ctx, bwm_file *f, const bwm_build_input *fallback, const uint32_t *order)
-{
-    uint32_t degenerate = 0, downward = 0;
-    for (uint32_t i = 0; i < f->face_count; i++) {
-        const float *a = &f->vertices[3 * (size_t)f->faces[3 * (size_t)i]];
-        const float *b = &f->vertices[3 * (size_t)f->faces[3 * (size_t)i + 1]];
-        const float *c = &f->vertices[3 * (size_t)f->faces[3 * (size_t)i + 2]];
-        double u[3], v[3], n[3];
-        for (int k = 0; k < 3; k++) {
-            u[k] = (double)b[k] - a[k];
-            v[k] = (double)c[k] - a[k];
-        }
-        n[0] = u[1] * v[2] - u[2] * v[1];
-        n[1] = u[2] * v[0] - u[0] * v[2];
-        n[2] = u[0] * v[1] - u[1] * v[0];
-        double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-        if (len > 0) {
-            for (int k = 0; k < 3; k++) f->normals[3 * (size_t)i + k] = (float)(n[k] / len);
-        } else {
-            /* no plane: keep what the source file stored, else a horizontal plane through the face */
-            if (degenerate++ < 5) wm_warn(ctx, "face %u: degenerate (zero area)", i);
-            if (fallback && fallback->normals) {
-                memcpy(&f->normals[3 * (size_t)i], &fallback->normals[3 * (size_t)order[i]], 3 * sizeof(float));
-                f->distances[i] = fallback->distances[order[i]];
-                continue;
-            }
-            f->normals[3 * (size_t)i] = f->normals[3 * (size_t)i + 1] = 0.0f;
-            f->normals[3 * (size_t)i + 2] = 1.0f;
-        }
-        /* the distance comes from the stored (rounded) normal, as in BioWare's files */
-        const float *fn = &f->normals[3 * (size_t)i];
-        f->distances[i] = (float)-((double)fn[0] * a[0] + (double)fn[1] * a[1] + (double)fn[2] * a[2]);
-        n[2] = fn[2];
-        if (i < f->adjacency_count && n[2] < -1e-3 && downward++ < 5)
-            wm_warn(ctx, "face %u: walkable face faces down (normal z %.3f)", i, n[2]);
-    }
-    if (degenerate > 5) wm_warn(ctx, "%u more degenerate faces", degenerate - 5);
-    if (downward > 5) wm_warn(ctx, "%u more downward-facing walkable faces", downward - 5);
-}
-
 /* Fills order with the input faces, walkable ones first, each group in input order. */
 static wm_result walkable_first_order(wm_ctx *ctx, const bwm_build_input *in, scratch s, uint32_t *order,
                                       uint32_t *out_walkable)
@@ -301,11 +261,13 @@ static wm_result permute_in_place(wm_ctx *ctx, bwm_file *f, const uint32_t *orde
 typedef struct taken_arrays {
     float *vertices;
     uint32_t *faces, *materials;
+    int for_writing; /* a WOK's planes, tree and adjacency derived when written (bwm_derived) */
 } taken_arrays;
 
 /* The file's arrays of per-vertex and per-face data: vertices, faces and
  * materials taken over or room for copies, normals and distances. */
-static wm_result geometry_arrays(wm_ctx *ctx, const bwm_build_input *in, const taken_arrays *taken, bwm_file *f)
+static wm_result geometry_arrays(wm_ctx *ctx, const bwm_build_input *in, const taken_arrays *taken, int derived,
+                                 bwm_file *f)
 {
     uint32_t nf = in->face_count;
     if (!taken) {
@@ -313,9 +275,123 @@ static wm_result geometry_arrays(wm_ctx *ctx, const bwm_build_input *in, const t
         f->faces = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(uint32_t));
         f->materials = wm_realloc_array(ctx, NULL, nf, sizeof(uint32_t));
     }
-    f->normals = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(float));
-    f->distances = wm_realloc_array(ctx, NULL, nf, sizeof(float));
-    return f->vertices && f->faces && f->materials && f->normals && f->distances ? WM_OK : WM_ERR_NOMEM;
+    if (!derived) {
+        f->normals = wm_realloc_array(ctx, NULL, nf, 3 * sizeof(float));
+        f->distances = wm_realloc_array(ctx, NULL, nf, sizeof(float));
+    }
+    return f->vertices && f->faces && f->materials && (derived || (f->normals && f->distances)) ? WM_OK
+                                                                                                : WM_ERR_NOMEM;
+}
+
+/* The work block of a derived WOK (bwm_derived): the build's scratch first,
+ * then the writer's planes, tree records and adjacency in turn. */
+static wm_result derived_work(wm_ctx *ctx, uint32_t face_count, bwm_file *f)
+{
+    f->derived.work_size = bwm_aabb_stream_bytes(face_count) + 128;
+    f->derived.work = wm_realloc_array(ctx, NULL, f->derived.work_size, 1);
+    return f->derived.work ? WM_OK : WM_ERR_NOMEM;
+}
+
+/* Planes of a derived WOK, computed in scratch for the builder's warnings only. */
+static wm_result planes_for_warnings(wm_ctx *ctx, bwm_file *f, const bwm_build_input *in, const uint32_t *order,
+                                     scratch s)
+{
+    f->normals = scratch_take(ctx, &s, f->face_count, 3 * sizeof(float));
+    f->distances = scratch_take(ctx, &s, f->face_count, sizeof(float));
+    if (f->normals && f->distances) bwm_compute_planes(ctx, f, in, order);
+    wm_result r = f->normals && f->distances ? WM_OK : WM_ERR_NOMEM;
+    scratch_give_back(ctx, &s, f->normals);
+    scratch_give_back(ctx, &s, f->distances);
+    f->normals = f->distances = NULL;
+    return r;
+}
+
+wm_result bwm_adjacency_into(wm_ctx *ctx, const bwm_file *file, int32_t *adjacency, void *work, size_t work_size)
+{
+    bwm_file f = *file;
+    wm_ctx quiet = *ctx;
+    quiet.warn = NULL;
+    f.adjacency = adjacency;
+    wm_result r = build_adjacency(&quiet, &f, file->adjacency_count, scratch_lend(work, work_size));
+    if (r == WM_ERR_NOMEM) wm_error(ctx, r, "out of memory deriving the walkmesh's adjacency");
+    return r;
+}
+
+/* Adjacency, boundary edges and perimeters of the first `walkable` faces,
+ * transitions put in face order, and the warning for those BWM cannot keep.
+ * A derived WOK's adjacency lives in scratch and is dropped afterwards. */
+static wm_result walkable_links(wm_ctx *ctx, bwm_file *f, const bwm_build_input *in, const uint32_t *order,
+                                uint32_t walkable, scratch lent)
+{
+    uint32_t nf = f->face_count;
+    int32_t *transitions = NULL;
+    if (in->transitions) {
+        transitions = scratch_take(ctx, &lent, nf, 3 * sizeof(int32_t));
+        if (!transitions) return WM_ERR_NOMEM;
+        for (uint32_t i = 0; i < nf; i++)
+            memcpy(&transitions[3 * (size_t)i], &in->transitions[3 * (size_t)order[i]], 3 * sizeof(int32_t));
+    }
+    int derived = f->derived.work != NULL;
+    f->adjacency = derived ? scratch_take(ctx, &lent, walkable, 3 * sizeof(int32_t))
+                           : wm_realloc_array(ctx, NULL, walkable, 3 * sizeof(int32_t));
+    wm_result r = f->adjacency ? WM_OK : WM_ERR_NOMEM;
+    if (!r) r = build_adjacency(ctx, f, walkable, lent);
+    if (!r) r = build_perimeters(ctx, f, walkable, transitions, lent);
+    if (!r && transitions) {
+        uint32_t lost = 0;
+        for (size_t i = 0; i < (size_t)nf * 3; i++)
+            if (transitions[i] >= 0 && (i >= (size_t)walkable * 3 || f->adjacency[i] >= 0)) lost++;
+        if (lost)
+            wm_warn(ctx, "%u transitions are on edges that are not walkable boundary edges; BWM cannot keep them",
+                    lost);
+    }
+    if (derived) {
+        scratch_give_back(ctx, &lent, f->adjacency);
+        f->adjacency = NULL;
+    }
+    scratch_give_back(ctx, &lent, transitions);
+    return r;
+}
+
+/* The AABB tree, which overwrites the scratch lent from its memory (order
+ * among it: read before). */
+static wm_result build_tree(wm_ctx *ctx, bwm_file *f, const bwm_build_input *in, const uint32_t *order)
+{
+    uint32_t *rank = NULL;
+    if (in->tie_rank) {
+        rank = wm_realloc_array(ctx, NULL, f->face_count, sizeof(uint32_t));
+        if (!rank) return WM_ERR_NOMEM;
+        for (uint32_t i = 0; i < f->face_count; i++) rank[i] = in->tie_rank[order[i]];
+    }
+    wm_result r = bwm_build_aabb(ctx, f->vertices, f->faces, f->face_count, rank, in->planes, f->aabb);
+    wm_free(ctx, rank);
+    return r;
+}
+
+/* Everything but the tree's nodes: arrays, the memory scratch comes from. */
+static wm_result allocate(wm_ctx *ctx, const bwm_build_input *in, const taken_arrays *taken, bwm_file *f,
+                          scratch *lent)
+{
+    uint32_t nf = in->face_count;
+    /* the writer derives again from the file alone: no tie rank, no planes kept from a source */
+    int derived = taken && taken->for_writing && in->type == BWM_TYPE_AREA && nf > 0 && !in->tie_rank &&
+                  !in->normals;
+    if (geometry_arrays(ctx, in, taken, derived, f)) return WM_ERR_NOMEM;
+    if (in->type == BWM_TYPE_AREA && nf > 0) {
+        f->aabb_count = 2 * nf - 1;
+        if (derived) {
+            f->derived.planes = in->planes;
+            if (derived_work(ctx, nf, f)) return WM_ERR_NOMEM;
+        } else {
+            f->aabb = wm_realloc_array(ctx, NULL, (size_t)f->aabb_count + BWM_AABB_SPARE_NODES,
+                                       sizeof(bwm_aabb_node));
+            if (!f->aabb) return WM_ERR_NOMEM;
+        }
+    }
+    /* the tree is built (or written) last: until then its memory is the scratch of the other passes */
+    *lent = derived ? scratch_lend(f->derived.work, f->derived.work_size)
+                    : scratch_lend(f->aabb, ((size_t)f->aabb_count + BWM_AABB_SPARE_NODES) * sizeof(bwm_aabb_node));
+    return WM_OK;
 }
 
 static wm_result build(wm_ctx *ctx, const bwm_build_input *in, const taken_arrays *taken, bwm_file *out)
@@ -323,7 +399,6 @@ static wm_result build(wm_ctx *ctx, const bwm_build_input *in, const taken_array
     bwm_file *f = out;
     uint32_t nf = in->face_count, walkable = 0;
     uint32_t *order = NULL;
-    int32_t *transitions = NULL;
     scratch lent = scratch_lend(NULL, 0);
     wm_result r = WM_OK;
 
@@ -346,14 +421,7 @@ static wm_result build(wm_ctx *ctx, const bwm_build_input *in, const taken_array
 
     f->vertex_count = in->vertex_count;
     f->face_count = nf;
-    if (geometry_arrays(ctx, in, taken, f)) goto nomem;
-    if (in->type == BWM_TYPE_AREA && nf > 0) {
-        f->aabb_count = 2 * nf - 1;
-        f->aabb = wm_realloc_array(ctx, NULL, (size_t)f->aabb_count + BWM_AABB_SPARE_NODES, sizeof(bwm_aabb_node));
-        if (!f->aabb) goto nomem;
-    }
-    /* the tree is built last: until then its memory is the scratch of the other passes */
-    lent = scratch_lend(f->aabb, ((size_t)f->aabb_count + BWM_AABB_SPARE_NODES) * sizeof(bwm_aabb_node));
+    if (allocate(ctx, in, taken, f, &lent)) goto nomem;
     order = scratch_take(ctx, &lent, nf, sizeof(uint32_t));
     if (!order) goto nomem;
     if (!adopt && in->vertex_count) memcpy(f->vertices, in->vertices, (size_t)in->vertex_count * 3 * sizeof(float));
@@ -368,43 +436,13 @@ static wm_result build(wm_ctx *ctx, const bwm_build_input *in, const taken_array
         }
     }
     if (in->type == BWM_TYPE_AREA) f->adjacency_count = walkable;
-    compute_planes(ctx, f, in, order);
-    if (in->type != BWM_TYPE_AREA) {
-        f->adjacency_count = 0;
-        scratch_give_back(ctx, &lent, order);
-        return WM_OK;
-    }
-    if (in->transitions) {
-        transitions = scratch_take(ctx, &lent, nf, 3 * sizeof(int32_t));
-        if (!transitions) goto nomem;
-        for (uint32_t i = 0; i < nf; i++)
-            memcpy(&transitions[3 * (size_t)i], &in->transitions[3 * (size_t)order[i]], 3 * sizeof(int32_t));
-    }
-    f->adjacency = wm_realloc_array(ctx, NULL, walkable, 3 * sizeof(int32_t));
-    if (!f->adjacency) r = WM_ERR_NOMEM;
-    if (!r) r = build_adjacency(ctx, f, walkable, lent);
-    if (!r) r = build_perimeters(ctx, f, walkable, transitions, lent);
-    if (!r && transitions) {
-        uint32_t lost = 0;
-        for (size_t i = 0; i < (size_t)nf * 3; i++)
-            if (transitions[i] >= 0 && (i >= (size_t)walkable * 3 || f->adjacency[i] >= 0)) lost++;
-        if (lost)
-            wm_warn(ctx, "%u transitions are on edges that are not walkable boundary edges; BWM cannot keep them",
-                    lost);
-    }
-    scratch_give_back(ctx, &lent, transitions);
-    if (!r && nf > 0) {
-        uint32_t *rank = NULL;
-        if (in->tie_rank) {
-            rank = wm_realloc_array(ctx, NULL, nf, sizeof(uint32_t));
-            if (!rank) r = WM_ERR_NOMEM;
-            for (uint32_t i = 0; rank && i < nf; i++) rank[i] = in->tie_rank[order[i]];
-        }
-        scratch_give_back(ctx, &lent, order); /* before the tree overwrites it */
-        order = NULL;
-        if (!r) r = bwm_build_aabb(ctx, f->vertices, f->faces, nf, rank, in->planes, f->aabb);
-        wm_free(ctx, rank);
-    }
+    if (f->derived.work)
+        r = planes_for_warnings(ctx, f, in, order, lent);
+    else
+        bwm_compute_planes(ctx, f, in, order);
+    if (!r && in->type == BWM_TYPE_AREA) r = walkable_links(ctx, f, in, order, walkable, lent);
+    if (in->type != BWM_TYPE_AREA) f->adjacency_count = 0;
+    if (!r && in->type == BWM_TYPE_AREA && nf > 0 && !f->derived.work) r = build_tree(ctx, f, in, order);
     scratch_give_back(ctx, &lent, order);
     if (r) bwm_file_free(ctx, f);
     return r;
@@ -422,53 +460,13 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
 wm_result bwm_build_taking(wm_ctx *ctx, const bwm_build_input *in, float *vertices, uint32_t *faces,
                            uint32_t *materials, bwm_file *out)
 {
-    taken_arrays taken = {vertices, faces, materials};
+    taken_arrays taken = {vertices, faces, materials, 0};
     return build(ctx, in, &taken, out);
 }
 
-/* Position of each face among the leaves of the file's tree in preorder;
- * NULL when the tree is not a sound 2F-1 preorder tree holding every face once. */
-static uint32_t *leaf_order(wm_ctx *ctx, const bwm_file *f)
+wm_result bwm_build_for_writing(wm_ctx *ctx, const bwm_build_input *in, float *vertices, uint32_t *faces,
+                                uint32_t *materials, bwm_file *out)
 {
-    if (f->type != BWM_TYPE_AREA || f->face_count == 0 || f->aabb_count != 2 * f->face_count - 1) return NULL;
-    uint32_t *rank = wm_alloc_array(ctx, f->face_count, sizeof(uint32_t));
-    if (!rank) return NULL;
-    for (uint32_t i = 0; i < f->face_count; i++) rank[i] = BWM_NONE;
-    uint32_t leaves = 0;
-    for (uint32_t i = 0; i < f->aabb_count; i++) {
-        int32_t face = f->aabb[i].face;
-        if (face < 0) continue;
-        if ((uint32_t)face >= f->face_count || rank[face] != BWM_NONE) {
-            wm_free(ctx, rank);
-            return NULL;
-        }
-        rank[face] = leaves++;
-    }
-    if (leaves != f->face_count) {
-        wm_free(ctx, rank);
-        return NULL;
-    }
-    return rank;
-}
-
-wm_result bwm_rebuild(wm_ctx *ctx, bwm_file *file, bwm_plane_style planes, int keep_tie_order)
-{
-    int32_t *transitions = NULL;
-    bwm_file built;
-    wm_result r = bwm_face_transitions(ctx, file, &transitions);
-    if (r) return r;
-    uint32_t *rank = keep_tie_order ? leaf_order(ctx, file) : NULL;
-    bwm_build_input in = {file->type, file->vertices, file->vertex_count, file->faces, file->face_count,
-                          file->materials, NULL, transitions, planes, file->normals, file->distances, rank};
-    r = bwm_build(ctx, &in, &built);
-    wm_free(ctx, transitions);
-    wm_free(ctx, rank);
-    if (r) return r;
-    memcpy(built.rel_hook, file->rel_hook, sizeof(file->rel_hook));
-    memcpy(built.abs_hook, file->abs_hook, sizeof(file->abs_hook));
-    memcpy(built.position, file->position, sizeof(file->position));
-    built.empty_offsets_zero = file->empty_offsets_zero;
-    bwm_file_free(ctx, file);
-    *file = built;
-    return WM_OK;
+    taken_arrays taken = {vertices, faces, materials, 1};
+    return build(ctx, in, &taken, out);
 }

@@ -19,6 +19,7 @@ void bwm_file_free(const wm_ctx *ctx, bwm_file *file)
     wm_free(ctx, file->distances);
     wm_free(ctx, file->aabb);
     wm_free(ctx, file->adjacency);
+    wm_free(ctx, file->derived.work);
     wm_free(ctx, file->edges);
     wm_free(ctx, file->perimeters);
     bwm_file_init(file);
@@ -215,6 +216,9 @@ static void put_words(stage *s, const void *words, size_t count)
     while (count > 0 && !s->status) {
         size_t room = STAGE_WORDS - s->used / 4, n = count < room ? count : room;
         uint8_t *p = s->data + s->used;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(p, w, n * 4); /* the file's byte order already */
+#else
         for (size_t i = 0; i < n; i++, p += 4) {
             uint32_t v;
             memcpy(&v, w + 4 * i, 4); /* floats too: their bits, without breaking aliasing rules */
@@ -223,11 +227,18 @@ static void put_words(stage *s, const void *words, size_t count)
             p[2] = (uint8_t)(v >> 16);
             p[3] = (uint8_t)(v >> 24);
         }
+#endif
         s->used += n * 4;
         w += 4 * n;
         count -= n;
         if (s->used == (size_t)STAGE_WORDS * 4) stage_flush(s);
     }
+}
+
+static wm_result put_words_status(void *s, const void *words, size_t count)
+{
+    put_words(s, words, count);
+    return ((stage *)s)->status;
 }
 
 /* Byte size of the file and the section offsets it will have. */
@@ -268,21 +279,19 @@ static wm_result serialize_to(wm_ctx *ctx, const bwm_file *f, const uint32_t off
     put_words(&s, f->vertices, (size_t)f->vertex_count * 3);
     put_words(&s, f->faces, (size_t)f->face_count * 3);
     put_words(&s, f->materials, f->face_count);
-    put_words(&s, f->normals, (size_t)f->face_count * 3);
-    put_words(&s, f->distances, f->face_count);
-    for (uint32_t i = 0; i < f->aabb_count && !s.status; i++) {
-        const bwm_aabb_node *n = &f->aabb[i];
-        uint32_t w[11];
-        memcpy(w, n->min, 12);
-        memcpy(w + 3, n->max, 12);
-        w[6] = (uint32_t)n->face;
-        w[7] = n->constant;
-        w[8] = n->plane;
-        w[9] = n->left;
-        w[10] = n->right;
-        put_words(&s, w, 11);
+    if (f->derived.work) {
+        wm_result r = bwm_put_derived(ctx, f, put_words_status, &s);
+        if (!s.status) s.status = r;
+    } else {
+        put_words(&s, f->normals, (size_t)f->face_count * 3);
+        put_words(&s, f->distances, f->face_count);
+        for (uint32_t i = 0; i < f->aabb_count && !s.status; i++) {
+            uint32_t w[11];
+            bwm_node_words(&f->aabb[i], w);
+            put_words(&s, w, 11);
+        }
+        put_words(&s, f->adjacency, (size_t)f->adjacency_count * 3); /* int32_t: two's complement bits */
     }
-    put_words(&s, f->adjacency, (size_t)f->adjacency_count * 3); /* int32_t: two's complement bits */
     for (uint32_t i = 0; i < f->edge_count && !s.status; i++) {
         const uint32_t w[2] = {f->edges[i].code, (uint32_t)f->edges[i].transition};
         put_words(&s, w, 2);

@@ -100,7 +100,8 @@ static wm_result restore_transitions(wm_ctx *ctx, const bwm_file *source, bwm_fi
     return r;
 }
 
-wm_result bwm_file_for_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, const wm_options *opts, bwm_file *out)
+static wm_result file_for_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, const wm_options *opts,
+                               int for_writing, bwm_file *out)
 {
     bwm_plane_style planes;
     bwm_file file, source;
@@ -115,7 +116,8 @@ wm_result bwm_file_for_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, con
         have_source = 0;
         if (wm_option_flag(opts, "rebuild") || wm_option_get(opts, "plane-style")) r = bwm_rebuild(ctx, &file, planes, 1);
     } else {
-        r = bwm_from_mesh(ctx, mesh, type, opts->weld_tolerance, planes, &file);
+        r = for_writing ? bwm_from_mesh_for_writing(ctx, mesh, type, opts->weld_tolerance, planes, &file)
+                        : bwm_from_mesh(ctx, mesh, type, opts->weld_tolerance, planes, &file);
         if (!r) bwm_points_from_mesh(mesh, &file);
         if (!r && have_source) {
             memcpy(file.rel_hook, source.rel_hook, sizeof file.rel_hook);
@@ -138,3 +140,14 @@ wm_result bwm_file_for_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, con
     return r;
 }
 
+
+wm_result bwm_file_for_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, const wm_options *opts, bwm_file *out)
+{
+    return file_for_mesh(ctx, mesh, type, opts, 0, out);
+}
+
+wm_result bwm_file_for_writing(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, const wm_options *opts,
+                               bwm_file *out)
+{
+    return file_for_mesh(ctx, mesh, type, opts, 1, out);
+}

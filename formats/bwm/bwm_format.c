@@ -69,7 +69,7 @@ static wm_result bwm_read_hook(wm_ctx *ctx, const wm_input *in, const wm_options
 static wm_result bwm_write_hook(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wm_options *opts)
 {
     bwm_file file;
-    wm_result r = bwm_file_for_mesh(ctx, mesh, bwm_type_for_path(wm_sink_path(sink)), opts, &file);
+    wm_result r = bwm_file_for_writing(ctx, mesh, bwm_type_for_path(wm_sink_path(sink)), opts, &file);
     if (r) return r;
     r = bwm_write_sink(ctx, &file, sink);
     bwm_file_free(ctx, &file);

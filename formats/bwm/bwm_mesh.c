@@ -53,6 +53,47 @@ static uint32_t material_of_surface(const wm_ctx *ctx, uint16_t surface, int wal
     return walkable ? WM_SURF_DIRT : WM_SURF_NONWALK;
 }
 
+/* The material a face of this surface and walkable bit gets, and whether it was guessed
+ * (no KotOR row) or changed to follow the walkable bit (the game reads walkability from
+ * the material). */
+typedef struct face_material {
+    uint32_t material;
+    uint8_t guessed, disagrees, known;
+} face_material;
+
+static face_material material_for(wm_ctx *ctx, uint16_t surface, int walkable)
+{
+    face_material m = {0, 0, 0, 1};
+    uint32_t guessed = 0;
+    m.material = material_of_surface(ctx, surface, walkable, &guessed);
+    m.guessed = guessed != 0;
+    if (bwm_material_walkable(ctx, m.material) != (walkable != 0)) {
+        m.material = walkable ? WM_SURF_DIRT : WM_SURF_NONWALK;
+        m.disagrees = 1;
+    }
+    return m;
+}
+
+/* Every face's material, each (surface, walkable) pair looked up in the surface table once. */
+static wm_result face_materials(wm_ctx *ctx, const wm_mesh *mesh, uint32_t *materials, uint32_t *guessed,
+                                uint32_t *disagree)
+{
+    size_t pairs = 2 * (size_t)wm_surfaces(ctx)->count;
+    face_material *seen = wm_alloc_array(ctx, pairs ? pairs : 1, sizeof *seen); /* zeroed: none known */
+    if (!seen) return WM_ERR_NOMEM;
+    for (uint32_t t = 0; t < mesh->triangle_count; t++) {
+        size_t pair = 2 * (size_t)mesh->surfaces[t] + (mesh->walkable[t] != 0);
+        face_material m = pair < pairs && seen[pair].known ? seen[pair]
+                                                           : material_for(ctx, mesh->surfaces[t], mesh->walkable[t]);
+        if (pair < pairs) seen[pair] = m;
+        materials[t] = m.material;
+        *guessed += m.guessed;
+        *disagree += m.disagrees;
+    }
+    wm_free(ctx, seen);
+    return WM_OK;
+}
+
 /* A mesh holding copies of the positions and indices only: all that welding
  * and compaction change (the per-triangle attributes are read from the
  * source, so copying them would only touch fresh memory). */
@@ -74,8 +115,13 @@ static wm_result copy_geometry(wm_ctx *ctx, const wm_mesh *mesh, wm_mesh *geomet
     return WM_OK;
 }
 
-/* weld: 0 keeps every vertex as it is (a text that holds a walkmesh's own vertices). */
-static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, int weld, float weld_tolerance,
+/* weld: 0 keeps every vertex as it is (a text that holds a walkmesh's own vertices).
+ * for_writing: the file is only written (bwm_build_for_writing). */
+typedef struct from_mesh_how {
+    int weld, for_writing;
+} from_mesh_how;
+
+static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, from_mesh_how how, float weld_tolerance,
                            bwm_plane_style planes, const uint32_t *tie_rank, bwm_file *out)
 {
     wm_mesh welded;
@@ -85,20 +131,13 @@ static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, int 
     wm_mesh_init(&welded);
     wm_result r = wm_mesh_validate(ctx, mesh);
     if (!r) r = copy_geometry(ctx, mesh, &welded);
-    if (!r && weld) r = wm_mesh_weld(ctx, &welded, weld_tolerance < 0 ? 1e-4f : weld_tolerance, &merged);
-    if (!r && weld && !merged) r = wm_mesh_compact(ctx, &welded); /* a weld that merged has compacted already */
+    if (!r && how.weld) r = wm_mesh_weld(ctx, &welded, weld_tolerance < 0 ? 1e-4f : weld_tolerance, &merged);
+    if (!r && how.weld && !merged) r = wm_mesh_compact(ctx, &welded); /* a weld that merged has compacted already */
     if (!r) {
         materials = wm_realloc_array(ctx, NULL, mesh->triangle_count, sizeof(uint32_t));
         if (!materials) r = WM_ERR_NOMEM;
     }
-    for (uint32_t t = 0; !r && t < mesh->triangle_count; t++) {
-        materials[t] = material_of_surface(ctx, mesh->surfaces[t], mesh->walkable[t], &guessed);
-        /* the game reads walkability from the material: honour the mesh's flag by changing the material */
-        if (bwm_material_walkable(ctx, materials[t]) != (mesh->walkable[t] != 0)) {
-            materials[t] = mesh->walkable[t] ? WM_SURF_DIRT : WM_SURF_NONWALK;
-            disagree++;
-        }
-    }
+    if (!r) r = face_materials(ctx, mesh, materials, &guessed, &disagree);
     if (!r && guessed)
         wm_warn(ctx, "%u faces have surfaces without a KotOR material: written as dirt (walkable) or nonwalk",
                 guessed);
@@ -110,7 +149,8 @@ static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, int 
         bwm_build_input in = {type, welded.positions, welded.vertex_count, welded.indices, welded.triangle_count,
                               materials, NULL, mesh->transitions, planes, NULL, NULL, tie_rank};
         if (welded.positions && welded.indices) { /* the build takes them over: no second copy */
-            r = bwm_build_taking(ctx, &in, welded.positions, welded.indices, materials, out);
+            r = how.for_writing ? bwm_build_for_writing(ctx, &in, welded.positions, welded.indices, materials, out)
+                                : bwm_build_taking(ctx, &in, welded.positions, welded.indices, materials, out);
             welded.positions = NULL;
             welded.indices = NULL;
             materials = NULL;
@@ -126,13 +166,19 @@ static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, int 
 wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float weld_tolerance,
                         bwm_plane_style planes, bwm_file *out)
 {
-    return from_mesh(ctx, mesh, type, 1, weld_tolerance, planes, NULL, out);
+    return from_mesh(ctx, mesh, type, (from_mesh_how){1, 0}, weld_tolerance, planes, NULL, out);
+}
+
+wm_result bwm_from_mesh_for_writing(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float weld_tolerance,
+                                    bwm_plane_style planes, bwm_file *out)
+{
+    return from_mesh(ctx, mesh, type, (from_mesh_how){1, 1}, weld_tolerance, planes, NULL, out);
 }
 
 wm_result bwm_from_mesh_exact(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, bwm_plane_style planes,
                               const uint32_t *tie_rank, bwm_file *out)
 {
-    return from_mesh(ctx, mesh, type, 0, 0.0f, planes, tie_rank, out);
+    return from_mesh(ctx, mesh, type, (from_mesh_how){0, 0}, 0.0f, planes, tie_rank, out);
 }
 
 int bwm_matches_mesh(const wm_ctx *ctx, const bwm_file *file, const wm_mesh *mesh)

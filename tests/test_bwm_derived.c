@@ -1,0 +1,142 @@
+/* A WOK built for writing (bwm_from_mesh_for_writing: planes, tree and
+ * adjacency derived as the writer reaches them, bwm_derived) must write the
+ * same bytes as the builder that keeps every array, whose output the other
+ * BWM tests hold against the game's files; and the bytes must parse back
+ * with a sound tree. Sources: every corpus walkmesh as a mesh (welded
+ * again like an imported OBJ), in both plane styles, and a small mesh with
+ * the builder's warning cases and transitions. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+#include "bwm/bwm.h"
+
+static void serialize(wm_ctx *ctx, const bwm_file *f, wm_buffer *out)
+{
+    if (bwm_serialize(ctx, f, out)) fail_msg("%s", wm_ctx_message(ctx));
+}
+
+/* Both builds of the mesh, written; the derived one also parsed back. */
+static void assert_same_bytes(wm_ctx *ctx, const wm_mesh *mesh, bwm_plane_style planes, const char *what)
+{
+    bwm_file kept, derived, back;
+    wm_buffer a, b;
+    assert_int_equal(bwm_from_mesh(ctx, mesh, BWM_TYPE_AREA, -1.0f, planes, &kept), WM_OK);
+    assert_int_equal(bwm_from_mesh_for_writing(ctx, mesh, BWM_TYPE_AREA, -1.0f, planes, &derived), WM_OK);
+    assert_true(mesh->triangle_count == 0 || derived.derived.work != NULL);
+    assert_null(derived.aabb);
+    serialize(ctx, &kept, &a);
+    serialize(ctx, &derived, &b);
+    if (a.size != b.size || memcmp(a.data, b.data, a.size) != 0)
+        fail_msg("%s: derived WOK differs (%zu vs %zu bytes)", what, b.size, a.size);
+    /* the parser checks every tree link (bwm_check_aabb_links) */
+    assert_int_equal(bwm_parse(ctx, b.data, b.size, what, &back), WM_OK);
+    assert_int_equal(back.aabb_count, mesh->triangle_count ? 2 * back.face_count - 1 : 0);
+    bwm_file_free(ctx, &back);
+    wm_buffer_free(&a);
+    wm_buffer_free(&b);
+    bwm_file_free(ctx, &kept);
+    bwm_file_free(ctx, &derived);
+}
+
+static void test_corpus_walkmeshes_write_the_same_bytes(void **state)
+{
+    (void)state;
+    static const char *const suffixes[] = {".wok", NULL};
+    const char *folders[] = {"bwm", "bwm-models"};
+    uint32_t compared = 0;
+    for (int d = 0; d < 2; d++) {
+        char **list;
+        size_t n = wmt_corpus_list(folders[d], suffixes, &list);
+        for (size_t i = 0; i < n; i++) {
+            wm_ctx ctx;
+            wmt_ctx_init(&ctx);
+            bwm_file file;
+            wm_mesh mesh;
+            wm_mesh_init(&mesh);
+            if (bwm_read_file(&ctx, list[i], &file)) continue; /* the reader's own tests cover refusals */
+            assert_int_equal(bwm_to_mesh(&ctx, &file, NULL, &mesh), WM_OK);
+            assert_same_bytes(&ctx, &mesh, BWM_PLANES_BIOWARE, list[i]);
+            assert_same_bytes(&ctx, &mesh, BWM_PLANES_KOTORMAX, list[i]);
+            compared++;
+            wm_mesh_free(&ctx, &mesh);
+            bwm_file_free(&ctx, &file);
+        }
+        wmt_free_list(list, n);
+    }
+    assert_true(compared >= 20);
+}
+
+/* Three walkable faces on one edge, one facing down, one degenerate, a
+ * transition on a boundary edge and one on an inner edge: the derived build
+ * warns once about each, as the other build does, and writes its bytes. */
+static void test_warning_cases_write_the_same_bytes(void **state)
+{
+    (void)state;
+    const float verts[][3] = {{0, 0, 0}, {1, 0, 0}, {0.5f, 1, 0}, {0.5f, -1, 0}, {0.5f, 0.5f, 1},
+                              {5, 5, 0}, {6, 5, 0},  {5, 6, 0},    {7, 5, 0}};
+    const uint32_t faces[][3] = {{0, 1, 2}, {1, 0, 3}, {0, 1, 4}, {5, 7, 6}, {5, 6, 8}};
+    wm_ctx ctx;
+    wm_mesh mesh;
+    wmt_ctx_init(&ctx);
+    wm_mesh_init(&mesh);
+    for (int v = 0; v < 9; v++) assert_int_equal(wm_mesh_add_vertex(&ctx, &mesh, verts[v][0], verts[v][1], verts[v][2], NULL), WM_OK);
+    for (int f = 0; f < 5; f++)
+        assert_int_equal(wm_mesh_add_triangle(&ctx, &mesh, faces[f][0], faces[f][1], faces[f][2], WM_SURF_STONE, 1),
+                         WM_OK);
+    mesh.transitions[3 * 0 + 1] = 2; /* edge 1-2 of face 0: a boundary */
+    mesh.transitions[3 * 0 + 0] = 3; /* edge 0-1: shared, BWM cannot keep it */
+    wmt_warnings[0] = '\0';
+    bwm_file derived;
+    assert_int_equal(bwm_from_mesh_for_writing(&ctx, &mesh, BWM_TYPE_AREA, -1.0f, BWM_PLANES_BIOWARE, &derived),
+                     WM_OK);
+    const char *said[] = {"shared by 3 faces", "walkable face faces down", "degenerate",
+                          "transitions are on edges that are not walkable boundary edges"};
+    for (int i = 0; i < 4; i++) {
+        const char *at = strstr(wmt_warnings, said[i]);
+        assert_non_null(at);
+        assert_null(strstr(at + 1, said[i])); /* once: writing derives again quietly */
+    }
+    wm_buffer b;
+    serialize(&ctx, &derived, &b);
+    for (int i = 0; i < 4; i++) assert_null(strstr(strstr(wmt_warnings, said[i]) + 1, said[i]));
+    wm_buffer_free(&b);
+    bwm_file_free(&ctx, &derived);
+    assert_same_bytes(&ctx, &mesh, BWM_PLANES_BIOWARE, "warning cases");
+    wm_mesh_free(&ctx, &mesh);
+}
+
+/* Edge shapes: one face (a tree of one leaf), no walkable face (no adjacency rows). */
+static void test_small_meshes_write_the_same_bytes(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    for (int walkable = 0; walkable < 2; walkable++)
+        for (uint32_t faces = 1; faces <= 3; faces++) {
+            wm_mesh mesh;
+            wm_mesh_init(&mesh);
+            for (uint32_t v = 0; v < faces + 2; v++)
+                assert_int_equal(wm_mesh_add_vertex(&ctx, &mesh, (float)v, (float)(v % 2), 0.0f, NULL), WM_OK);
+            for (uint32_t f = 0; f < faces; f++)
+                assert_int_equal(wm_mesh_add_triangle(&ctx, &mesh, f, f + 1, f + 2,
+                                                      walkable ? WM_SURF_STONE : WM_SURF_NONWALK, walkable),
+                                 WM_OK);
+            assert_same_bytes(&ctx, &mesh, BWM_PLANES_BIOWARE, walkable ? "walkable strip" : "nonwalk strip");
+            wm_mesh_free(&ctx, &mesh);
+        }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_corpus_walkmeshes_write_the_same_bytes),
+        cmocka_unit_test(test_warning_cases_write_the_same_bytes),
+        cmocka_unit_test(test_small_meshes_write_the_same_bytes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
