@@ -38,6 +38,7 @@ static void make_scratch(scratch *s)
             free(s->dir);
             free(s->lyt);
             skip();
+            return; /* skip() does not return; gcc's use-after-free analysis does not know that */
         }
         size_t size;
         uint8_t *data = wmt_read_file(from, &size);
