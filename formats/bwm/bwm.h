@@ -162,6 +162,8 @@ void bwm_planes_into(wm_ctx *ctx, const bwm_file *file, float *normals, float *d
 /* Normals and distances of every face into file->normals/distances, warning
  * about degenerate and downward walkable faces; a face without a plane keeps
  * fallback's (through order[face], input order) when fallback has normals. */
+/* The face's (b-a)x(c-a) in doubles, as BioWare's planes are computed; returns its length. */
+double bwm_face_cross(const bwm_file *f, uint32_t face, double n[3]);
 void bwm_compute_planes(wm_ctx *ctx, bwm_file *file, const bwm_build_input *fallback, const uint32_t *order);
 wm_result bwm_adjacency_into(wm_ctx *ctx, const bwm_file *file, int32_t *adjacency, void *work, size_t work_size);
 

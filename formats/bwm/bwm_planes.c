@@ -5,22 +5,29 @@
 #include <math.h>
 #include <string.h>
 
+double bwm_face_cross(const bwm_file *f, uint32_t face, double n[3])
+{
+    const float *a = &f->vertices[3 * (size_t)f->faces[3 * (size_t)face]];
+    const float *b = &f->vertices[3 * (size_t)f->faces[3 * (size_t)face + 1]];
+    const float *c = &f->vertices[3 * (size_t)f->faces[3 * (size_t)face + 2]];
+    double u[3], v[3];
+    for (int k = 0; k < 3; k++) {
+        u[k] = (double)b[k] - a[k];
+        v[k] = (double)c[k] - a[k];
+    }
+    n[0] = u[1] * v[2] - u[2] * v[1];
+    n[1] = u[2] * v[0] - u[0] * v[2];
+    n[2] = u[0] * v[1] - u[1] * v[0];
+    return sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+}
+
 void bwm_compute_planes(wm_ctx *ctx, bwm_file *f, const bwm_build_input *fallback, const uint32_t *order)
 {
     uint32_t degenerate = 0, downward = 0;
     for (uint32_t i = 0; i < f->face_count; i++) {
         const float *a = &f->vertices[3 * (size_t)f->faces[3 * (size_t)i]];
-        const float *b = &f->vertices[3 * (size_t)f->faces[3 * (size_t)i + 1]];
-        const float *c = &f->vertices[3 * (size_t)f->faces[3 * (size_t)i + 2]];
-        double u[3], v[3], n[3];
-        for (int k = 0; k < 3; k++) {
-            u[k] = (double)b[k] - a[k];
-            v[k] = (double)c[k] - a[k];
-        }
-        n[0] = u[1] * v[2] - u[2] * v[1];
-        n[1] = u[2] * v[0] - u[0] * v[2];
-        n[2] = u[0] * v[1] - u[1] * v[0];
-        double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        double n[3];
+        double len = bwm_face_cross(f, i, n);
         if (len > 0) {
             for (int k = 0; k < 3; k++) f->normals[3 * (size_t)i + k] = (float)(n[k] / len);
         } else {

@@ -110,16 +110,9 @@ static void check_faces(checker *c, uint32_t *out_walkable)
         }
         if (w && walkable == i) walkable++;
         total_walkable += w != 0;
-        const float *a = vtx(f, i, 0), *b = vtx(f, i, 1), *cc = vtx(f, i, 2);
-        double u[3], v[3], n[3];
-        for (int k = 0; k < 3; k++) {
-            u[k] = (double)b[k] - a[k];
-            v[k] = (double)cc[k] - a[k];
-        }
-        n[0] = u[1] * v[2] - u[2] * v[1];
-        n[1] = u[2] * v[0] - u[0] * v[2];
-        n[2] = u[0] * v[1] - u[1] * v[0];
-        double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        const float *a = vtx(f, i, 0);
+        double n[3];
+        double len = bwm_face_cross(f, i, n);
         const float *fn = &f->normals[3 * (size_t)i];
         if (len <= 1e-12) {
             finding(c, WM_SEV_WARNING, loc, "degenerate (zero area)");
