@@ -1,8 +1,12 @@
-/* Walkmesh cutters. For each polygon: its corners are inserted into the
- * triangles holding them (a corner on an edge splits both triangles of the
- * edge at one shared vertex); then each polygon edge splits exactly the
- * triangles it passes through. Since every corner is a vertex by then, a
- * polygon edge crosses any triangle from boundary to boundary, so the
+/* Walkmesh cutters. For each polygon, edge by edge: the edge's end corner is
+ * inserted into the triangles holding it (a corner on an edge splits both
+ * triangles of the edge at one shared vertex), then the edge splits exactly
+ * the triangles it passes through. Corner and edge alternate (instead of all
+ * corners first) because a corner inserted into a big triangle fans it into
+ * long pieces that every later edge of a dense outline would cross: 4,000
+ * corners made 1.6 million pieces that way, 87,000 alternating. Since both
+ * ends of an edge are vertices when it splits, it crosses any triangle from
+ * boundary to boundary, so the
  * triangle on the other side of each crossed edge is crossed too and gets
  * the same split vertex: the mesh stays watertight. Last, every triangle
  * whose centre lies inside a polygon is removed. */
@@ -286,15 +290,17 @@ static wm_result cut_one(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const nwn2
     bake_grid local, *grid = &local;
     const uint32_t first = a->triangle_count;
     wm_result r = local_grid(ctx, a, c, global, &local);
-    for (uint32_t i = 0; i < c->point_count && !r; i++)
-        if (isfinite(c->points[2 * i]) && isfinite(c->points[2 * i + 1]))
-            r = insert_corner(ctx, s, a, c->points[2 * i], c->points[2 * i + 1], grid, added);
-    for (uint32_t i = 0; i < c->point_count && !r; i++) {
-        uint32_t j = (i + 1) % c->point_count;
+    const uint32_t n = c->point_count;
+    if (!r && isfinite(c->points[0]) && isfinite(c->points[1]))
+        r = insert_corner(ctx, s, a, c->points[0], c->points[1], grid, added);
+    for (uint32_t i = 0; i < n && !r; i++) {
+        uint32_t j = (i + 1) % n;
+        if (j && isfinite(c->points[2 * j]) && isfinite(c->points[2 * j + 1]))
+            r = insert_corner(ctx, s, a, c->points[2 * j], c->points[2 * j + 1], grid, added);
         double x0 = c->points[2 * i], y0 = c->points[2 * i + 1];
         double dx = c->points[2 * j] - x0, dy = c->points[2 * j + 1] - y0;
         double len = sqrt(dx * dx + dy * dy);
-        if (!(len > 1e-6) || !isfinite(len))
+        if (r || !(len > 1e-6) || !isfinite(len))
             continue;
         bake_line l = {-dy / len, dx / len, 0.0, -1};
         l.c = l.nx * x0 + l.ny * y0;
