@@ -146,6 +146,18 @@ static corner_place locate(const nwn2_aswm *a, uint32_t t, double x, double y, i
     return near ? CORNER_ON_EDGE : CORNER_INSIDE;
 }
 
+/* A point made on an outline side splits it into two outline sides. */
+static wm_result keep_outlines(wm_ctx *ctx, const bake_splitter *s, bake_pieces *pieces)
+{
+    wm_result r = WM_OK;
+    for (uint32_t i = 0; i < s->made_count && !r; i++) {
+        const uint32_t *m = &s->made[3 * i];
+        if (bake_pieces_fixed(pieces, m[0], m[1]) && !(r = bake_pieces_fix(ctx, pieces, m[0], m[2])))
+            r = bake_pieces_fix(ctx, pieces, m[2], m[1]);
+    }
+    return r;
+}
+
 static wm_result insert_corner(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, double x, double y, bake_pieces *pieces,
                                uint32_t *added)
 {
@@ -195,13 +207,12 @@ static wm_result insert_corner(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, doub
             uint32_t P = bake_split_point(s, a, lo, hi, pos);
             bake_split_emit(a, &slot, &model, X, Y, P);
             bake_split_emit(a, &slot, &model, X, P, Z);
-            if (bake_pieces_fixed(pieces, Y, Z) &&
-                ((r = bake_pieces_fix(ctx, pieces, Y, P)) || (r = bake_pieces_fix(ctx, pieces, P, Z))))
-                return r;
         }
     }
     uint32_t closed = 0; /* counted below with the rest */
     r = bake_split_close(ctx, s, a, near, before, &closed);
+    if (!r)
+        r = keep_outlines(ctx, s, pieces);
     *added += a->triangle_count - before;
     return r ? r : bake_pieces_update(ctx, pieces, a, near, before, first_vertex);
 }
@@ -283,21 +294,23 @@ static wm_result cut_one(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const nwn2
         l.c = l.nx * x0 + l.ny * y0;
         segment sg = {&l, x0, y0, dx / len, dy / len, len};
         const double p[2] = {x0, y0}, q[2] = {c->points[2 * j], c->points[2 * j + 1]};
-        const uint32_t before = a->triangle_count;
+        const uint32_t before = a->triangle_count, first_vertex = a->vertex_count;
         r = bake_pieces_on_segment(ctx, pieces, a, p, q);
         if (!r)
             r = bake_split_line(ctx, s, a, &l, on_segment, &sg, &pieces->found, added);
         if (!r)
-            r = bake_pieces_update(ctx, pieces, a, &pieces->found, before, NWN2_NONE32);
+            r = keep_outlines(ctx, s, pieces);
         if (!r)
             r = bake_pieces_fix_segment(ctx, pieces, a, &pieces->found, a->triangle_count, p, q);
+        if (!r)
+            r = bake_pieces_update(ctx, pieces, a, &pieces->found, before, first_vertex);
     }
     return r;
 }
 
 /* Removes every triangle whose centre lies inside a cutter (even-odd). */
 static wm_result remove_inside(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, bake_pieces *pieces,
-                               uint32_t *removed)
+                               bake_grid *grid, uint32_t *removed)
 {
     uint8_t *cut = wm_alloc_array(ctx, a->triangle_count ? a->triangle_count : 1, 1);
     if (!cut)
@@ -311,9 +324,10 @@ static wm_result remove_inside(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set 
         polygon_strips strips;
         r = strips_build(ctx, c, &strips);
         if (!r)
-            r = bake_pieces_in_box(ctx, pieces, b.lo, b.hi);
-        for (uint32_t i = 0; !r && i < pieces->found.count; i++) {
-            const uint32_t t = pieces->found.index[i];
+            r = pieces ? bake_pieces_in_box(ctx, pieces, b.lo, b.hi) : bake_grid_box(ctx, grid, b.lo, b.hi);
+        const bake_subset *near = pieces ? &pieces->found : &grid->found;
+        for (uint32_t i = 0; !r && i < near->count; i++) {
+            const uint32_t t = near->index[i];
             if (cut[t])
                 continue;
             float centre[2];
@@ -352,7 +366,19 @@ wm_result bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, co
     }
     bake_splitter_free(ctx, &s);
     if (!r)
-        r = remove_inside(ctx, a, cutters, &pieces, removed);
+        r = remove_inside(ctx, a, cutters, &pieces, NULL, removed);
     bake_pieces_free(ctx, &pieces);
+    return r;
+}
+
+wm_result bake_cut_remove_inside(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, uint32_t *removed)
+{
+    bake_grid grid;
+    double lo[2], hi[2];
+    bake_grid_extent(a, lo, hi);
+    wm_result r = bake_grid_build(ctx, &grid, a, lo, hi, 2ull * a->triangle_count, NULL);
+    if (!r)
+        r = remove_inside(ctx, a, cutters, NULL, &grid, removed);
+    bake_grid_free(ctx, &grid);
     return r;
 }

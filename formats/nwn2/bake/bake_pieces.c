@@ -8,7 +8,7 @@
 /* A seed point counts as in the piece a walk ended in within this distance. */
 #define WALK_TOLERANCE 1e-4
 /* How much of the segment's neighbourhood a search over pieces follows. */
-#define SEGMENT_TOLERANCE 1e-6
+#define SEGMENT_TOLERANCE 1e-4
 
 double bake_orient(const float *a, const float *b, double px, double py)
 {

@@ -55,6 +55,7 @@ void bake_splitter_init(bake_splitter *s)
 void bake_splitter_free(const wm_ctx *ctx, bake_splitter *s)
 {
     wm_free(ctx, s->slots);
+    wm_free(ctx, s->made);
     bake_splitter_init(s);
 }
 
@@ -99,6 +100,11 @@ uint32_t bake_split_point(bake_splitter *s, nwn2_aswm *a, uint32_t p, uint32_t q
     slots[i].key = key;
     slots[i].stamp = s->stamp;
     slots[i].vertex = a->vertex_count;
+    if (3 * s->made_count + 3 <= s->made_capacity) {
+        s->made[3 * s->made_count] = lo;
+        s->made[3 * s->made_count + 1] = hi;
+        s->made[3 * s->made_count++ + 2] = a->vertex_count;
+    }
     return a->vertex_count++;
 }
 
@@ -220,6 +226,11 @@ wm_result bake_split_begin(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, uint32_t
     wm_result r = reserve(ctx, s, a, points, triangles);
     if (!r)
         r = reserve_slots(ctx, s, points);
+    s->made_count = 0;
+    if (!r && points > UINT32_MAX / 3)
+        r = wm_error(ctx, WM_ERR_LIMIT, "too many split points (%u)", points);
+    if (!r && bake_grow(ctx, (void **)&s->made, &s->made_capacity, 3 * points, sizeof *s->made))
+        r = WM_ERR_NOMEM;
     if (r)
         return r;
     if (++s->stamp == 0)
@@ -240,6 +251,7 @@ wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bak
                           void *filter_user, bake_subset *subset, uint32_t *added)
 {
     uint32_t crossing = 0;
+    s->made_count = 0;
     const uint32_t looked_at = subset ? subset->count : a->triangle_count;
     for (uint32_t i = 0; i < looked_at; i++) {
         const uint32_t t = subset ? subset->index[i] : i;

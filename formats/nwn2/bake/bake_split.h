@@ -20,6 +20,9 @@ typedef struct bake_splitter {
      * by half again each time, so many small splits cost linear time) */
     const void *triangles, *vertices;
     uint64_t triangle_room, vertex_room;
+    /* the points made since the last begin: (lo, hi, vertex) per point */
+    uint32_t *made;
+    uint32_t made_count, made_capacity;
 } bake_splitter;
 
 /* The triangles a splitter looks at, in ascending order; the pieces it makes
