@@ -124,10 +124,15 @@ wm_result wm_boundary_loops(wm_ctx *ctx, const uint32_t *indices, const uint32_t
     uint32_t *sorted = wm_alloc_array(ctx, edge_count, sizeof *sorted);
     start_entry *starts = wm_alloc_array(ctx, edge_count, sizeof *starts);
     uint8_t *used = wm_alloc_array(ctx, edge_count, 1);
-    if (!sorted || !starts || !used) {
+    /* skip[g], for the first entry g of a vertex's starts: how many of its
+     * first entries are used for good, so a vertex that many loops pass costs
+     * its edges once, not once per visit */
+    uint32_t *skip = wm_alloc_array(ctx, edge_count, sizeof *skip);
+    if (!sorted || !starts || !used || !skip) {
         wm_free(ctx, sorted);
         wm_free(ctx, starts);
         wm_free(ctx, used);
+        wm_free(ctx, skip);
         return WM_ERR_NOMEM;
     }
     memcpy(sorted, edge_codes, edge_count * sizeof *sorted);
@@ -149,12 +154,14 @@ wm_result wm_boundary_loops(wm_ctx *ctx, const uint32_t *indices, const uint32_t
             uint32_t end = edge_end(indices, sorted[current]);
             if (end == loop_start_vertex)
                 break;
-            uint32_t next = UINT32_MAX;
-            for (uint32_t s = find_start(starts, edge_count, end); s < edge_count && starts[s].vertex == end; s++)
+            uint32_t next = UINT32_MAX, g = find_start(starts, edge_count, end), s = g < edge_count ? g + skip[g] : g;
+            for (; s < edge_count && starts[s].vertex == end; s++)
                 if (!used[starts[s].position]) {
                     next = starts[s].position;
                     break;
                 }
+            if (g < edge_count)
+                skip[g] = s - g;
             if (next == UINT32_MAX)
                 break;
             current = next;
@@ -165,5 +172,6 @@ wm_result wm_boundary_loops(wm_ctx *ctx, const uint32_t *indices, const uint32_t
     wm_free(ctx, sorted);
     wm_free(ctx, starts);
     wm_free(ctx, used);
+    wm_free(ctx, skip);
     return WM_OK;
 }

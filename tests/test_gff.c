@@ -275,6 +275,55 @@ static void test_truncation_sweep(void **state)
     free(path);
 }
 
+/* A GIT whose trigger list names one struct `entries` times, that struct
+ * holding `fields` fields (none is "Type"): each entry's lookup once scanned
+ * every field, entries x fields in all (1e10 here, minutes). A GFF is a
+ * tree (each struct has one parent), so such a file is no GIT: it is
+ * refused after a number of comparisons proportional to its size. */
+static uint8_t *shared_struct_git(size_t *size, uint32_t entries, uint32_t fields)
+{
+    const uint32_t so = 56, fo = so + 2 * 12, lo = fo + 12 * (fields + 1), fio = lo + 2 * 16,
+                   lio = fio + 4 * fields;
+    *size = lio + 4 + 4 * (size_t)entries;
+    uint8_t *d = calloc(1, *size);
+    memcpy(d, "GIT V3.2", 8);
+    const uint32_t header[12] = {so, 2, fo, fields + 1, lo, 2, fio, 0, fio, 4 * fields, lio, 4 + 4 * entries};
+    for (int i = 0; i < 12; i++)
+        put32(d + 8 + 4 * i, header[i]);
+    put32(d + so + 8, 1);               /* struct 0: field 0 */
+    put32(d + so + 12, 1);              /* struct 1: type 1, */
+    put32(d + so + 20, fields);         /* its fields from field index 0 */
+    put32(d + fo, 15);                  /* field 0: the list, at list index 0 */
+    for (uint32_t i = 1; i <= fields; i++) {
+        put32(d + fo + 12 * i, 5);      /* INT */
+        put32(d + fo + 12 * i + 4, 1);  /* "Tag" */
+        put32(d + fio + 4 * (i - 1), i);
+    }
+    memcpy(d + lo, "TriggerList", 11);
+    memcpy(d + lo + 16, "Tag", 3);
+    put32(d + lio, entries);
+    for (uint32_t i = 0; i < entries; i++)
+        put32(d + lio + 4 + 4 * i, 1);
+    return d;
+}
+
+static void test_shared_struct_lookups_bounded(void **state)
+{
+    (void)state;
+    size_t size = 0;
+    uint8_t *d = shared_struct_git(&size, 4, 3); /* small: read, no cutter */
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    nwn2_cutter_set set;
+    assert_int_equal(nwn2_bake_cutters_from_git(&ctx, d, size, "small.git", &set), WM_OK);
+    assert_int_equal(set.count, 0);
+    nwn2_cutter_set_free(&ctx, &set);
+    free(d);
+    d = shared_struct_git(&size, 100000, 100000);
+    expect_corrupt(d, size, "field lookups");
+    free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_cutter_point_limit),
         cmocka_unit_test(test_hostile_counts),
         cmocka_unit_test(test_truncation_sweep),
+        cmocka_unit_test(test_shared_struct_lookups_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
 #include "test_support.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static wm_ctx ctx;
@@ -198,6 +199,42 @@ static void aabb_queries_match_brute_force(void **state)
     wm_aabb_free(&ctx, &tree);
 }
 
+/* Boundary loops through one vertex of very high degree (issue 19): 600,000 triangles
+ * (p, q, c) touching only at c, every edge open. Each loop starts at p (smallest code),
+ * reaches c and leaves it by the first unused edge there, which once meant rescanning every
+ * used edge at c (1.8e11 steps; 200,000 took 14 s). Each triangle is a loop of its own three edges. */
+static void boundary_loops_at_one_vertex(void **state)
+{
+    (void)state;
+    enum { PETALS = 600000 };
+    uint32_t *idx = malloc(sizeof *idx * 3 * PETALS), *open = malloc(sizeof *open * 3 * PETALS);
+    uint32_t *order = malloc(sizeof *order * 3 * PETALS), *ends = malloc(sizeof *ends * 3 * PETALS), loops = 0;
+    assert_non_null(idx);
+    assert_non_null(open);
+    assert_non_null(order);
+    assert_non_null(ends);
+    for (uint32_t t = 0; t < PETALS; t++) {
+        idx[3 * t] = 1 + 2 * t;
+        idx[3 * t + 1] = 2 + 2 * t;
+        idx[3 * t + 2] = 0;
+    }
+    for (uint32_t c = 0; c < 3 * PETALS; c++)
+        open[c] = c;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    assert_int_equal(wm_boundary_loops(&ctx, idx, open, 3 * PETALS, order, ends, &loops), WM_OK);
+    assert_int_equal(loops, PETALS);
+    for (uint32_t l = 0; l < PETALS; l++) {
+        assert_int_equal(ends[l], 3 * (l + 1));
+        for (uint32_t k = 0; k < 3; k++)
+            assert_int_equal(order[3 * l + k] / 3, l);
+    }
+    free(idx);
+    free(open);
+    free(order);
+    free(ends);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +244,7 @@ int main(void)
         cmocka_unit_test(validate_reports_the_element),
         cmocka_unit_test(normals_bounds_and_slope),
         cmocka_unit_test(adjacency_and_boundary_loops),
+        cmocka_unit_test(boundary_loops_at_one_vertex),
         cmocka_unit_test(aabb_queries_match_brute_force),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

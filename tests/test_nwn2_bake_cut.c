@@ -1,7 +1,9 @@
 /* The cutter on a dense cutter: fh_settlement.TRN (uncut terrain) cut by its GIT's largest cutter with its
- * edges divided into 2,000 zig-zag corners. The area the cut removes (x/y projection, every
- * level) must equal the area of polygon ∩ walkmesh computed independently: the polygon
- * clipped against each input triangle (Sutherland-Hodgman, the triangle being convex). */
+ * edges divided into 2,000 and into 16,384 (the most a GIT may hold) zig-zag corners. The area the
+ * cut removes (x/y projection, every level) must equal the area of polygon ∩ walkmesh computed
+ * independently: the polygon clipped against each input triangle (Sutherland-Hodgman, the triangle
+ * being convex). And no triangle left may have its centre inside the polygon (even-odd rule, over
+ * every edge). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -13,7 +15,6 @@
 #include "test_support.h"
 #include "nwn2/bake/bake_internal.h"
 
-#define CORNERS 2000
 #define ZIGZAG 0.01
 
 static double projected_area(const nwn2_aswm *a)
@@ -89,9 +90,14 @@ static nwn2_cutter zigzag(const nwn2_cutter *c, uint32_t corners)
     return out;
 }
 
-static void test_dense_cutter_removes_its_area(void **state)
+/* Even-odd rule over every edge of the polygon. */
+static int inside(const nwn2_cutter *c, double x, double y)
 {
-    (void)state;
+    return wmt_inside_polygon(c->points, c->point_count, x, y);
+}
+
+static void dense_cutter_removes_its_area(uint32_t corners)
+{
     char *paths[2] = {wmt_corpus_path("nwn2/fh_settlement.TRN"), wmt_corpus_path("nwn2/fh_settlement.GIT")};
     wmt_require_all(paths, 2);
     char *trx = paths[0], *git = paths[1];
@@ -114,15 +120,15 @@ static void test_dense_cutter_removes_its_area(void **state)
         if (fabs(a) > fabs(b))
             largest = &set.cutters[i];
     }
-    nwn2_cutter dense = zigzag(largest, CORNERS);
+    nwn2_cutter dense = zigzag(largest, corners);
     nwn2_cutter_set one = {&dense, 1};
 
     /* independent: the dense polygon clipped against every input triangle */
-    double *buf_a = malloc(sizeof(double) * 4 * (CORNERS + 8)), *buf_b = malloc(sizeof(double) * 4 * (CORNERS + 8));
+    double *buf_a = malloc(sizeof(double) * 4 * (corners + 8)), *buf_b = malloc(sizeof(double) * 4 * (corners + 8));
     assert_non_null(buf_a);
     assert_non_null(buf_b);
     double expected = 0, perimeter = 0;
-    for (uint32_t i = 0, j = CORNERS - 1; i < CORNERS; j = i++)
+    for (uint32_t i = 0, j = corners - 1; i < corners; j = i++)
         perimeter += hypot(dense.points[2 * i] - dense.points[2 * j], dense.points[2 * i + 1] - dense.points[2 * j + 1]);
     for (uint32_t t = 0; t < f.aswm.triangle_count; t++) {
         double tri[6];
@@ -137,7 +143,7 @@ static void test_dense_cutter_removes_its_area(void **state)
             tri[4] = x;
             tri[5] = y;
         }
-        expected += clipped_area(dense.points, CORNERS, tri, buf_a, buf_b);
+        expected += clipped_area(dense.points, corners, tri, buf_a, buf_b);
     }
 
     const double before = projected_area(&f.aswm);
@@ -148,9 +154,17 @@ static void test_dense_cutter_removes_its_area(void **state)
     const double tolerance = perimeter * 2e-4 + 1e-3;
     print_message("fh_settlement, %u-corner cutter: removed %.4f m2, polygon ∩ walkmesh %.4f m2 (tolerance %.4f); "
                   "%u pieces added, %u removed\n",
-                  CORNERS, cut, expected, tolerance, added, removed);
+                  corners, cut, expected, tolerance, added, removed);
     assert_true(expected > 1.0);
     assert_true(fabs(cut - expected) <= tolerance);
+    uint32_t left_inside = 0;
+    for (uint32_t t = 0; t < f.aswm.triangle_count; t++) {
+        float centre[2];
+        const uint32_t *v = f.aswm.triangles[t].v;
+        nwn2_toolset_centre(&f.aswm.vertices[3 * v[0]], &f.aswm.vertices[3 * v[1]], &f.aswm.vertices[3 * v[2]], centre);
+        left_inside += inside(&dense, centre[0], centre[1]);
+    }
+    assert_int_equal(left_inside, 0);
     free(buf_a);
     free(buf_b);
     free(dense.points);
@@ -160,10 +174,25 @@ static void test_dense_cutter_removes_its_area(void **state)
     free(git);
 }
 
+static void test_dense_cutter_removes_its_area(void **state)
+{
+    (void)state;
+    dense_cutter_removes_its_area(2000);
+}
+
+/* The most corners a GIT may give (issue 19: the cutter once took hours here; now the pieces
+ * stay about as many as the corners). */
+static void test_largest_cutter_removes_its_area(void **state)
+{
+    (void)state;
+    dense_cutter_removes_its_area(16384);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dense_cutter_removes_its_area),
+        cmocka_unit_test(test_largest_cutter_removes_its_area),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

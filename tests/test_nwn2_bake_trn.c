@@ -48,13 +48,7 @@ static double tri_area(const nwn2_aswm *a, uint32_t t)
 
 static int in_polygon(const nwn2_cutter *c, double x, double y)
 {
-    int in = 0;
-    for (uint32_t i = 0, j = c->point_count - 1; i < c->point_count; j = i++) {
-        double xi = c->points[2 * i], yi = c->points[2 * i + 1], xj = c->points[2 * j], yj = c->points[2 * j + 1];
-        if ((yi > y) != (yj > y) && x < xj + (y - yj) * (xi - xj) / (yi - yj))
-            in = !in;
-    }
-    return in;
+    return wmt_inside_polygon(c->points, c->point_count, x, y);
 }
 
 static int in_any(const nwn2_cutter_set *set, double x, double y)

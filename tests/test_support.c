@@ -297,6 +297,17 @@ static void collect_warning(void *user, const char *message)
     snprintf(wmt_warnings + used, sizeof wmt_warnings - used, "%s\n", message);
 }
 
+int wmt_inside_polygon(const float *points, uint32_t count, double x, double y)
+{
+    int in = 0;
+    for (uint32_t i = 0, j = count - 1; i < count; j = i++) {
+        double xi = points[2 * i], yi = points[2 * i + 1], xj = points[2 * j], yj = points[2 * j + 1];
+        if ((yi > y) != (yj > y) && x < xj + (y - yj) * (xi - xj) / (yi - yj))
+            in = !in;
+    }
+    return in;
+}
+
 void wmt_ctx_init(wm_ctx *ctx)
 {
     wm_ctx_init(ctx);

@@ -47,6 +47,10 @@ char *wmt_join(const char *dir, const char *name);
  * the exit code, or -1 when it did not exit normally (a crash). */
 int wmt_run_cli(char **out_stdout, char **out_stderr, const char *const *argv);
 
+/* Even-odd rule: whether (x, y) lies inside the polygon of `count` x/y
+ * pairs (an independent test for cutter results). */
+int wmt_inside_polygon(const float *points, uint32_t count, double x, double y);
+
 /* A context with a warning collector: warnings are appended to
  * wmt_warnings (newline-separated) for assertions. */
 void wmt_ctx_init(wm_ctx *ctx);

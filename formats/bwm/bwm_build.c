@@ -1,6 +1,7 @@
 /* The builder: everything a BWM holds, derived from vertices, faces,
  * materials and per-face-edge transitions, as BioWare's compiler does. */
 #include "bwm/bwm.h"
+#include "bwm/bwm_link.h"
 #include "wm_surface.h"
 
 #include <math.h>
@@ -112,7 +113,9 @@ static wm_result rows_build(wm_ctx *ctx, scratch *s, const uint32_t *faces, uint
     return WM_OK;
 }
 
-/* Adjacency among the first `walkable` faces, matched by vertex index. */
+/* Adjacency among the first `walkable` faces, matched by vertex index: each
+ * vertex row sorted by the other vertex, so a vertex shared by d edges costs
+ * O(d log d), not O(d^2). */
 static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable, scratch s)
 {
     uint32_t n = walkable * 3;
@@ -121,28 +124,24 @@ static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable, sc
     for (uint32_t i = 0; i < n; i++) f->adjacency[i] = -1;
     wm_result r = rows_build(ctx, &s, f->faces, f->vertex_count, NULL, n, 1, &rows);
     if (r) return r;
-    for (uint32_t v = 0; v < f->vertex_count; v++) {
-        for (uint32_t i = rows.start[v]; i < rows.start[v + 1]; i++) {
-            uint32_t a = rows.codes[i];
-            uint32_t ahi = edge_vertex(f->faces, a, 0) ^ edge_vertex(f->faces, a, 1) ^ v;
-            uint32_t shared = 0, earlier = 0;
-            for (uint32_t k = rows.start[v]; k < rows.start[v + 1]; k++) {
-                uint32_t b = rows.codes[k];
-                if (b == a || (edge_vertex(f->faces, b, 0) ^ edge_vertex(f->faces, b, 1) ^ v) != ahi) continue;
-                if (b / 3 == a / 3) continue; /* a face touching itself (degenerate) */
-                shared++;
-                earlier += k < i;
-                if (f->adjacency[a] < 0 && f->adjacency[b] < 0 && k > i) {
-                    f->adjacency[a] = (int32_t)b;
-                    f->adjacency[b] = (int32_t)a;
-                }
-            }
-            if (shared >= 2 && !earlier && nonmanifold++ < 5)
-                wm_warn(ctx, "face %u edge %u: walkable edge shared by %u faces (linked to the first only)", a / 3,
-                        a % 3, shared + 1);
-        }
+    bwm_row_edge *sorted = scratch_take(ctx, &s, n, sizeof(bwm_row_edge));
+    uint32_t *sides = scratch_take(ctx, &s, n, sizeof *sides);
+    if (!sorted || !sides) {
+        scratch_give_back(ctx, &s, sorted);
+        scratch_give_back(ctx, &s, sides);
+        rows_free(ctx, &s, &rows);
+        return WM_ERR_NOMEM;
     }
+    for (uint32_t v = 0; v < f->vertex_count; v++)
+        bwm_link_row(f, v, rows.codes + rows.start[v], rows.start[v + 1] - rows.start[v], sorted + rows.start[v],
+                     sides + rows.start[v]);
+    for (uint32_t i = 0; i < n; i++)
+        if (sides[i] && nonmanifold++ < 5)
+            wm_warn(ctx, "face %u edge %u: walkable edge shared by %u faces (linked to the first only)",
+                    rows.codes[i] / 3, rows.codes[i] % 3, sides[i]);
     if (nonmanifold > 5) wm_warn(ctx, "%u more walkable edges shared by three or more faces", nonmanifold - 5);
+    scratch_give_back(ctx, &s, sides);
+    scratch_give_back(ctx, &s, sorted);
     rows_free(ctx, &s, &rows);
     return WM_OK;
 }
@@ -185,6 +184,8 @@ static wm_result build_perimeters(wm_ctx *ctx, bwm_file *f, uint32_t walkable, c
                 out++;
                 uint32_t end = edge_vertex(f->faces, code, 1), next = BWM_NONE;
                 if (end == first_vertex) break;
+                /* rows.start[end] moves past used edges for good: a vertex many loops pass costs
+                 * its edges once, not once per visit */
                 for (uint32_t k = rows.start[end]; k < rows.start[end + 1] && next == BWM_NONE; k++) {
                     uint32_t c = rows.codes[k], a = 0, b = n;
                     while (a < b) {
@@ -192,6 +193,7 @@ static wm_result build_perimeters(wm_ctx *ctx, bwm_file *f, uint32_t walkable, c
                         if (open[mid] < c) a = mid + 1; else b = mid;
                     }
                     if (!used[a]) next = c;
+                    else if (k == rows.start[end]) rows.start[end]++;
                 }
                 if (next == BWM_NONE) break;
                 code = next;

@@ -65,6 +65,7 @@ wm_result nwn2_gff_open(wm_ctx *ctx, const uint8_t *data, size_t size, const cha
         r = check_table(g, g->list_indices_offset, g->list_indices_size, "list indices");
     if (!r && g->struct_count == 0)
         r = gff_fail(g, 12, "no top-level struct (struct count 0)");
+    g->lookups_left = 8ull * ((uint64_t)g->field_count + g->list_indices_size / 4) + 4096;
     return r;
 }
 
@@ -89,7 +90,7 @@ static int label_is(const nwn2_gff *g, uint32_t field_index, const char *label)
     return n <= 16 && memcmp(l, label, n) == 0 && (n == 16 || l[n] == '\0');
 }
 
-wm_result nwn2_gff_find(const nwn2_gff *g, uint32_t st, const char *label, nwn2_gff_field *out, int *found)
+wm_result nwn2_gff_find(nwn2_gff *g, uint32_t st, const char *label, nwn2_gff_field *out, int *found)
 {
     *found = 0;
     if (st >= g->struct_count)
@@ -111,6 +112,11 @@ wm_result nwn2_gff_find(const nwn2_gff *g, uint32_t st, const char *label, nwn2_
     if (data > g->field_indices_size || (uint64_t)count * 4 > g->field_indices_size - data)
         return gff_fail(g, g->struct_offset + 12ull * st, "struct %u: %u field indices run past the field index table", st,
                         count);
+    if (count > g->lookups_left)
+        return gff_fail(g, g->struct_offset + 12ull * st,
+                        "struct %u: field lookups exceed 8 per field and list entry (structs named by many list "
+                        "entries?)", st);
+    g->lookups_left -= count;
     const uint8_t *ip = g->data + g->field_indices_offset + data;
     for (uint32_t k = 0; k < count; k++) {
         uint32_t fi = wm_le32(ip + 4ull * k);
@@ -164,7 +170,7 @@ static wm_result type_error(const nwn2_gff *g, const nwn2_gff_field *f, const ch
                     (unsigned long long)(g->field_offset + 12ull * f->index), label, f->type, wanted);
 }
 
-wm_result nwn2_gff_int(const nwn2_gff *g, uint32_t st, const char *label, int64_t fallback, int64_t *out)
+wm_result nwn2_gff_int(nwn2_gff *g, uint32_t st, const char *label, int64_t fallback, int64_t *out)
 {
     nwn2_gff_field f;
     int found = 0;
@@ -187,7 +193,7 @@ wm_result nwn2_gff_int(const nwn2_gff *g, uint32_t st, const char *label, int64_
     return WM_OK;
 }
 
-wm_result nwn2_gff_float(const nwn2_gff *g, uint32_t st, const char *label, float fallback, float *out)
+wm_result nwn2_gff_float(nwn2_gff *g, uint32_t st, const char *label, float fallback, float *out)
 {
     nwn2_gff_field f;
     int found = 0;

@@ -30,6 +30,11 @@ typedef struct nwn2_gff {
     uint32_t field_data_offset, field_data_size;
     uint32_t field_indices_offset, field_indices_size;
     uint32_t list_indices_offset, list_indices_size;
+    /* field comparisons label lookups may still make: 8 per field and per
+     * list entry (a tree's lookups visit each struct's fields a few times),
+     * so a struct named by many list entries cannot cost the square of the
+     * file size */
+    uint64_t lookups_left;
 } nwn2_gff;
 
 typedef struct nwn2_gff_field {
@@ -40,14 +45,15 @@ typedef struct nwn2_gff_field {
 
 /* Checks the header and that every table lies inside the data. */
 wm_result nwn2_gff_open(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source, nwn2_gff *out);
-/* Field of struct `st` with that label. WM_OK and *found = 0 when absent. */
-wm_result nwn2_gff_find(const nwn2_gff *g, uint32_t st, const char *label, nwn2_gff_field *out, int *found);
+/* Field of struct `st` with that label. WM_OK and *found = 0 when absent;
+ * an error once the lookups spend their budget (lookups_left). */
+wm_result nwn2_gff_find(nwn2_gff *g, uint32_t st, const char *label, nwn2_gff_field *out, int *found);
 /* List field: number of structs and the struct index of element k. */
 wm_result nwn2_gff_list_count(const nwn2_gff *g, const nwn2_gff_field *list, uint32_t *count);
 wm_result nwn2_gff_list_struct(const nwn2_gff *g, const nwn2_gff_field *list, uint32_t k, uint32_t *st);
 /* Numeric fields (BYTE..INT, FLOAT); a type mismatch is an error naming the label. */
-wm_result nwn2_gff_int(const nwn2_gff *g, uint32_t st, const char *label, int64_t fallback, int64_t *out);
-wm_result nwn2_gff_float(const nwn2_gff *g, uint32_t st, const char *label, float fallback, float *out);
+wm_result nwn2_gff_int(nwn2_gff *g, uint32_t st, const char *label, int64_t fallback, int64_t *out);
+wm_result nwn2_gff_float(nwn2_gff *g, uint32_t st, const char *label, float fallback, float *out);
 
 #ifdef __cplusplus
 }

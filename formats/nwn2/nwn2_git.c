@@ -16,7 +16,7 @@ void nwn2_cutter_set_free(const wm_ctx *ctx, nwn2_cutter_set *set)
     set->count = 0;
 }
 
-static wm_result read_cutter(const nwn2_gff *g, uint32_t st, uint32_t index, uint32_t points_so_far,
+static wm_result read_cutter(nwn2_gff *g, uint32_t st, uint32_t index, uint32_t points_so_far,
                              nwn2_cutter *out, int *is_cutter)
 {
     int64_t type = 0;

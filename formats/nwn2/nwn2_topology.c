@@ -23,6 +23,8 @@ static int half_edge_cmp(const void *pa, const void *pb)
 }
 
 #define PAIR_HINT_LIMIT 64
+/* How many free sides a side without input triangle looks at for a mate. */
+#define PAIR_SCAN_LIMIT 64
 
 /* Two triangles on the same three vertices (duplicates, which toolset files
  * hold): never each other's neighbour. */
@@ -78,16 +80,28 @@ static void pair_group(const half_edge *h, uint32_t n, const uint32_t *origin, c
             }
         }
     }
+    /* Each free side takes the next free side that is no duplicate of it,
+     * among the next PAIR_SCAN_LIMIT free ones (real edges have at most four
+     * sides). When a side finds none at all, every later free side is a
+     * duplicate of it, so none of them pairs either: stop (g copies of one
+     * triangle cost O(g), not O(g^2)). */
     for (uint32_t i = 0; i < n; i++) {
         if (mate[i] != NWN2_NONE32 || (hints && hints[h[i].tri] != NWN2_NONE32))
             continue;
-        for (uint32_t j = i + 1; j < n; j++)
-            if (mate[j] == NWN2_NONE32 && (!hints || hints[h[j].tri] == NWN2_NONE32) && h[i].tri != h[j].tri &&
-                !duplicates(&tris[h[i].tri], &tris[h[j].tri])) {
+        uint32_t looked = 0, free_after = 0;
+        for (uint32_t j = i + 1; j < n && looked < PAIR_SCAN_LIMIT; j++) {
+            if (mate[j] != NWN2_NONE32 || (hints && hints[h[j].tri] != NWN2_NONE32))
+                continue;
+            free_after = 1;
+            looked++;
+            if (h[i].tri != h[j].tri && !duplicates(&tris[h[i].tri], &tris[h[j].tri])) {
                 mate[i] = j;
                 mate[j] = i;
                 break;
             }
+        }
+        if (!free_after || (mate[i] == NWN2_NONE32 && looked < PAIR_SCAN_LIMIT))
+            break;
     }
 }
 

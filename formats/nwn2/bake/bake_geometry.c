@@ -228,6 +228,8 @@ wm_result bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts
         stats->snapped_vertices = input_tile ? 0 : bake_snap_to_tile_lines(a);
         r = bake_split_tiles(ctx, a, input_tile != NULL, &stats->split_added);
     }
+    if (!r && opts->cutters && opts->cutters->count)
+        r = bake_cut_remove_inside(ctx, a, opts->cutters, &stats->cut_removed);
     if (!r && !opts->keep_borders)
         r = drop_border(ctx, a, &stats->border_removed);
     if (!r)

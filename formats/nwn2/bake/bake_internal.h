@@ -17,6 +17,10 @@ wm_result bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts
  * pieces inside. */
 wm_result bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, const uint8_t *whole, uint32_t *added,
                    uint32_t *removed);
+/* Removes every triangle whose centre lies inside a cutter again, after the
+ * tile lines split the pieces: a sliver along an outline, cut by a tile
+ * line, can leave a piece whose centre is a rounding error inside. */
+wm_result bake_cut_remove_inside(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, uint32_t *removed);
 /* Moves every vertex within NWN2_SNAP_DISTANCE of an inner tile line onto
  * it (x and y separately); returns how many vertices moved. */
 uint32_t bake_snap_to_tile_lines(nwn2_aswm *a);

@@ -55,6 +55,7 @@ void bake_splitter_init(bake_splitter *s)
 void bake_splitter_free(const wm_ctx *ctx, bake_splitter *s)
 {
     wm_free(ctx, s->slots);
+    wm_free(ctx, s->made);
     bake_splitter_init(s);
 }
 
@@ -99,7 +100,63 @@ uint32_t bake_split_point(bake_splitter *s, nwn2_aswm *a, uint32_t p, uint32_t q
     slots[i].key = key;
     slots[i].stamp = s->stamp;
     slots[i].vertex = a->vertex_count;
+    if (3 * s->made_count + 3 <= s->made_capacity) {
+        s->made[3 * s->made_count] = lo;
+        s->made[3 * s->made_count + 1] = hi;
+        s->made[3 * s->made_count++ + 2] = a->vertex_count;
+    }
     return a->vertex_count++;
+}
+
+static wm_result reserve(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, uint32_t points, uint32_t triangles);
+
+/* The vertex made on edge (p, q) in the current table, or NONE. */
+static uint32_t made_point(const bake_splitter *s, uint32_t p, uint32_t q)
+{
+    if (!s->capacity)
+        return NWN2_NONE32;
+    uint32_t lo = p < q ? p : q, hi = p < q ? q : p;
+    uint64_t key = ((uint64_t)lo << 32) | hi;
+    uint32_t mask = s->capacity - 1;
+    for (uint32_t i = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & mask; s->slots[i].stamp == s->stamp;
+         i = (i + 1) & mask)
+        if (s->slots[i].key == key)
+            return s->slots[i].vertex;
+    return NWN2_NONE32;
+}
+
+/* Splits triangle t in two when one of its sides got a point in the
+ * current table (the triangle on the other side was split there, this one
+ * not): returns 1 when it did. */
+static int close_side(nwn2_aswm *a, const bake_splitter *s, uint32_t t)
+{
+    const nwn2_triangle model = a->triangles[t];
+    for (int k = 0; k < 3; k++) {
+        uint32_t u = model.v[k], w = model.v[(k + 1) % 3], x = model.v[(k + 2) % 3], P = made_point(s, u, w);
+        if (P == NWN2_NONE32)
+            continue;
+        uint32_t slot = t;
+        bake_split_emit(a, &slot, &model, u, P, x);
+        bake_split_emit(a, &slot, &model, P, w, x);
+        return 1;
+    }
+    return 0;
+}
+
+wm_result bake_split_close(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bake_subset *set, uint32_t first,
+                           uint32_t *added)
+{
+    const uint32_t before = a->triangle_count, count = set ? set->count : 0;
+    for (uint32_t i = 0; i < count + (a->triangle_count - first);) {
+        const uint32_t t = i < count ? set->index[i] : first + (i - count);
+        wm_result r = reserve(ctx, s, a, 0, 1);
+        if (r)
+            return r;
+        if (!close_side(a, s, t))
+            i++; /* else look at t again: its other sides */
+    }
+    *added += a->triangle_count - before;
+    return WM_OK;
 }
 
 /* The vertex where the line crosses edge (p, q), computed from the edge's
@@ -135,7 +192,7 @@ void bake_split_emit(nwn2_aswm *a, uint32_t *slot, const nwn2_triangle *model, u
     t->v[2] = v2;
 }
 
-wm_result bake_split_begin(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, uint32_t points, uint32_t triangles)
+static wm_result reserve(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, uint32_t points, uint32_t triangles)
 {
     uint64_t tris = (uint64_t)a->triangle_count + triangles;
     uint64_t verts = (uint64_t)a->vertex_count + points;
@@ -161,7 +218,19 @@ wm_result bake_split_begin(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, uint32_t
         s->vertices = nv;
         s->vertex_room = room;
     }
-    wm_result r = reserve_slots(ctx, s, points);
+    return WM_OK;
+}
+
+wm_result bake_split_begin(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, uint32_t points, uint32_t triangles)
+{
+    wm_result r = reserve(ctx, s, a, points, triangles);
+    if (!r)
+        r = reserve_slots(ctx, s, points);
+    s->made_count = 0;
+    if (!r && points > UINT32_MAX / 3)
+        r = wm_error(ctx, WM_ERR_LIMIT, "too many split points (%u)", points);
+    if (!r && bake_grow(ctx, (void **)&s->made, &s->made_capacity, 3 * points, sizeof *s->made))
+        r = WM_ERR_NOMEM;
     if (r)
         return r;
     if (++s->stamp == 0)
@@ -182,6 +251,7 @@ wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bak
                           void *filter_user, bake_subset *subset, uint32_t *added)
 {
     uint32_t crossing = 0;
+    s->made_count = 0;
     const uint32_t looked_at = subset ? subset->count : a->triangle_count;
     for (uint32_t i = 0; i < looked_at; i++) {
         const uint32_t t = subset ? subset->index[i] : i;
@@ -230,8 +300,10 @@ wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bak
             bake_split_emit(a, &slot, &model, P, C, Q);
         }
     }
+    uint32_t closed = 0; /* counted below with the rest */
+    r = subset ? bake_split_close(ctx, s, a, subset, before, &closed) : WM_OK;
     *added += a->triangle_count - before;
-    return bake_subset_add_from(ctx, subset, a, before);
+    return r ? r : bake_subset_add_from(ctx, subset, a, before);
 }
 
 typedef struct tile_split {

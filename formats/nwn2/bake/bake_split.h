@@ -20,6 +20,9 @@ typedef struct bake_splitter {
      * by half again each time, so many small splits cost linear time) */
     const void *triangles, *vertices;
     uint64_t triangle_room, vertex_room;
+    /* the points made since the last begin: (lo, hi, vertex) per point */
+    uint32_t *made;
+    uint32_t made_count, made_capacity;
 } bake_splitter;
 
 /* The triangles a splitter looks at, in ascending order; the pieces it makes
@@ -47,6 +50,12 @@ wm_result bake_split_line(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bak
 wm_result bake_split_begin(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, uint32_t points, uint32_t triangles);
 /* The vertex made on edge (p, q) in the current table: found, or added at pos. */
 uint32_t bake_split_point(bake_splitter *s, nwn2_aswm *a, uint32_t p, uint32_t q, const float pos[3]);
+/* Splits in two every triangle of `set` (may be NULL) and of first ..
+ * count - 1 (also those this makes) that has a point of the current table on
+ * a side it kept whole: the triangle across was split there, so the mesh
+ * stays watertight (no vertex in the middle of a side). */
+wm_result bake_split_close(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const bake_subset *set, uint32_t first,
+                           uint32_t *added);
 /* Writes a piece of model: into *slot (then set to none) or appended. */
 void bake_split_emit(nwn2_aswm *a, uint32_t *slot, const nwn2_triangle *model, uint32_t v0, uint32_t v1,
                      uint32_t v2);

@@ -1,0 +1,62 @@
+/* Walkable face adjacency within one vertex row (see bwm_link.h). */
+#include "bwm/bwm_link.h"
+
+#include <stdlib.h>
+
+/* By other vertex, then place in the row. */
+static int bwm_row_edge_cmp(const void *x, const void *y)
+{
+    const bwm_row_edge *a = x, *b = y;
+    if (a->other != b->other) return a->other < b->other ? -1 : 1;
+    return (a->place > b->place) - (a->place < b->place);
+}
+
+static uint32_t edge_end(const uint32_t *faces, uint32_t code, int end)
+{
+    uint32_t f = code / 3, e = code % 3;
+    return faces[3 * (size_t)f + (end ? (e + 1) % 3 : e)];
+}
+
+/* Faces of group g[0..count) (the edges of one vertex pair, in row order):
+ * each edge not linked yet is linked to the next such edge of another face.
+ * sides[place] = the faces sharing the edge, at the first edge of a group of
+ * three or more (reported later, in row order), else 0. */
+static void link_group(bwm_file *f, uint32_t v, const uint32_t *codes, const bwm_row_edge *g, uint32_t count,
+                       uint32_t *sides)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t a = codes[g[i].place], same_face = 0, same_face_earlier = 0;
+        for (uint32_t c = a - a % 3; c < a - a % 3 + 3; c++) { /* a degenerate face: its other edges on the pair */
+            uint32_t p = edge_end(f->faces, c, 0), q = edge_end(f->faces, c, 1);
+            if (c != a && ((p == v && q == g[i].other) || (q == v && p == g[i].other))) {
+                same_face++;
+                same_face_earlier += c < a;
+            }
+        }
+        uint32_t shared = count - 1 - same_face, earlier = i - same_face_earlier;
+        for (uint32_t k = i + 1; k < count && f->adjacency[a] < 0; k++) {
+            uint32_t b = codes[g[k].place];
+            if (b / 3 != a / 3 && f->adjacency[b] < 0) {
+                f->adjacency[a] = (int32_t)b;
+                f->adjacency[b] = (int32_t)a;
+            }
+        }
+        sides[g[i].place] = shared >= 2 && !earlier ? shared + 1 : 0;
+    }
+}
+
+void bwm_link_row(bwm_file *f, uint32_t v, const uint32_t *codes, uint32_t count, bwm_row_edge *row,
+                  uint32_t *sides)
+{
+    for (uint32_t i = 0; i < count; i++)
+        row[i] = (bwm_row_edge){edge_end(f->faces, codes[i], 0) ^ edge_end(f->faces, codes[i], 1) ^ v, i};
+    if (count > 1)
+        qsort(row, count, sizeof *row, bwm_row_edge_cmp);
+    for (uint32_t i = 0; i < count;) {
+        uint32_t j = i + 1;
+        while (j < count && row[j].other == row[i].other)
+            j++;
+        link_group(f, v, codes, row + i, j - i, sides);
+        i = j;
+    }
+}
