@@ -110,7 +110,7 @@ static wm_result nwn2_read(wm_ctx *ctx, const wm_input *in, const wm_options *op
     nwn2_file f;
     last_read.valid = 0;
     wm_mesh_init(out);
-    wm_result r = nwn2_file_parse(ctx, in->data, in->size, in->name, &f);
+    wm_result r = nwn2_file_parse_shared(ctx, in->data, in->size, in->name, &f); /* only read below */
     if (r)
         return r;
     if (f.aswm_packet < 0)
