@@ -330,6 +330,10 @@ void nwn2_file_init(nwn2_file *f);
 void nwn2_file_free(const wm_ctx *ctx, nwn2_file *f);
 wm_result nwn2_file_parse(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source, nwn2_file *out);
 wm_result nwn2_file_read(wm_ctx *ctx, const char *path, nwn2_file *out);
+/* The packets point into data (which must outlive out); the walkmesh is
+ * parsed into arrays of its own, which a bake may change. */
+wm_result nwn2_file_parse_borrowing(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
+                                    nwn2_file *out);
 /* A read-only view for info and conversion: the packets point into data
  * (which must outlive out) and the walkmesh is parsed shared
  * (nwn2_aswm_parse_shared), so nothing read is copied. out must only be read:

@@ -23,9 +23,11 @@ void nwn2_file_free(const wm_ctx *ctx, nwn2_file *f)
 }
 
 /* How a parse holds what it read: copies of the packets; the packets inside
- * the data, which the file then owns (freed here on failure); or packets and
- * walkmesh arrays inside the caller's data and the inflated bytes (read-only). */
-typedef enum { PARSE_COPY, PARSE_OWN, PARSE_SHARE } parse_mode;
+ * the data, which the file then owns (freed here on failure); the packets
+ * inside the caller's data (the walkmesh parsed into arrays of its own); or
+ * packets and walkmesh arrays inside the caller's data and the inflated bytes
+ * (read-only). */
+typedef enum { PARSE_COPY, PARSE_OWN, PARSE_BORROW, PARSE_SHARE } parse_mode;
 
 /* The 53-byte ASWM header, then the arrays: 3 bytes ahead of an 8-byte boundary. */
 #define SHARED_RAW_LEAD 3u
@@ -34,9 +36,9 @@ static wm_result file_parse(wm_ctx *ctx, uint8_t *data, size_t size, const char 
                             nwn2_file *out)
 {
     nwn2_file_init(out);
-    wm_result r = mode == PARSE_OWN     ? nwn2_container_parse_in_place(ctx, data, size, source, &out->container)
-                  : mode == PARSE_SHARE ? nwn2_container_parse_shared(ctx, data, size, source, &out->container)
-                                        : nwn2_container_parse(ctx, data, size, source, &out->container);
+    wm_result r = mode == PARSE_OWN    ? nwn2_container_parse_in_place(ctx, data, size, source, &out->container)
+                  : mode == PARSE_COPY ? nwn2_container_parse(ctx, data, size, source, &out->container)
+                                       : nwn2_container_parse_shared(ctx, data, size, source, &out->container);
     if (r) {
         if (mode == PARSE_OWN)
             wm_free(ctx, data);
@@ -65,6 +67,11 @@ static wm_result file_parse(wm_ctx *ctx, uint8_t *data, size_t size, const char 
 wm_result nwn2_file_parse(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source, nwn2_file *out)
 {
     return file_parse(ctx, (uint8_t *)data, size, source, PARSE_COPY, out); /* copied: data is only read */
+}
+
+wm_result nwn2_file_parse_borrowing(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source, nwn2_file *out)
+{
+    return file_parse(ctx, (uint8_t *)data, size, source, PARSE_BORROW, out); /* never written through */
 }
 
 wm_result nwn2_file_parse_shared(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source, nwn2_file *out)

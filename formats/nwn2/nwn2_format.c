@@ -255,7 +255,7 @@ static wm_result nwn2_validate_hook(wm_ctx *ctx, const wm_input *in, const wm_op
 {
     nwn2_file f;
     (void)opts;
-    wm_result r = nwn2_file_parse(ctx, in->data, in->size, in->name, &f);
+    wm_result r = nwn2_file_parse_shared(ctx, in->data, in->size, in->name, &f); /* only read */
     if (r)
         return r;
     r = nwn2_validate(ctx, &f, report);
