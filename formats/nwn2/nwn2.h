@@ -263,7 +263,9 @@ wm_result nwn2_aswm_parse(wm_ctx *ctx, const uint8_t *raw, size_t size, const ch
 /* Same, but the arrays whose file layout is the model's (vertices, edges,
  * triangles, path tables, island tables) point into raw instead of being
  * copied, when aligned on a little-endian host: raw must outlive out, and out
- * must only be read (no builder or bake may run on it). */
+ * must only be read (no builder or bake may run on it). A misaligned island
+ * path table is moved down to alignment inside raw (over bytes already
+ * decoded), so raw no longer holds the walkmesh as read afterwards. */
 wm_result nwn2_aswm_parse_shared(wm_ctx *ctx, uint8_t *raw, size_t size, const char *source, nwn2_aswm *out);
 /* Serialises as version 0x6c (the layout the parser reads for 0x6c). */
 wm_result nwn2_aswm_serialize(wm_ctx *ctx, const nwn2_aswm *a, wm_buffer *out);
@@ -320,9 +322,10 @@ typedef struct nwn2_file {
     nwn2_container container;
     int32_t aswm_packet;         /* index of the ASWM packet, -1 none */
     nwn2_aswm_packet_info aswm_info;
-    uint8_t *aswm_raw;           /* uncompressed walkmesh bytes as read (owned) */
+    uint8_t *aswm_raw;           /* uncompressed walkmesh bytes as read, NULL in a shared read */
     size_t aswm_raw_size;
-    size_t aswm_raw_lead;        /* aswm_raw lies this far into its allocation */
+    uint8_t *aswm_block;         /* the allocation holding them (owned); in a shared read the model's
+                                  * backing, which the parse may rearrange (see nwn2_aswm_parse_shared) */
     nwn2_aswm aswm;              /* parsed walkmesh (empty when aswm_packet < 0) */
 } nwn2_file;
 
@@ -336,8 +339,8 @@ wm_result nwn2_file_parse_borrowing(wm_ctx *ctx, const uint8_t *data, size_t siz
                                     nwn2_file *out);
 /* A read-only view for info and conversion: the packets point into data
  * (which must outlive out) and the walkmesh is parsed shared
- * (nwn2_aswm_parse_shared), so nothing read is copied. out must only be read:
- * no bake, builder or serialisation with a changed walkmesh. */
+ * (nwn2_aswm_parse_shared), so nothing read is copied; aswm_raw is NULL (the
+ * inflated bytes back the model). out must only be read: no bake or builder. */
 wm_result nwn2_file_parse_shared(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source, nwn2_file *out);
 /* Re-serialises f->aswm into the ASWM packet and serialises the container.
  * level -1: when the walkmesh bytes equal those read, the original packet

@@ -261,6 +261,23 @@ static wm_result read_grid(wm_cursor *cur, nwn2_aswm *a)
     return WM_OK;
 }
 
+/* The island path table lies wherever the tiles' byte-sized tables leave it,
+ * mostly off 4-byte alignment (59 of the 83 corpus TRX), and with it every
+ * island record, so those were decoded into arrays of their own. In a shared
+ * parse the table (a megabyte in the larger areas) is moved down the 1-3
+ * bytes to alignment, over the end of those already-decoded records, and
+ * shared too; the cursor follows it (the bytes after it stay in place). */
+static size_t align_shared_paths(wm_cursor *cur, const nwn2_aswm *a, size_t bytes)
+{
+    size_t off = (uintptr_t)(cur->data + cur->pos) % _Alignof(nwn2_island_path);
+    if (!a->shared || off == 0 || !host_is_little_endian())
+        return 0;
+    uint8_t *at = (uint8_t *)(uintptr_t)(cur->data + cur->pos); /* the shared bytes are writable */
+    memmove(at - off, at, bytes);
+    cur->pos -= off;
+    return off; /* the caller steps over it after the table */
+}
+
 static wm_result read_islands(wm_cursor *cur, nwn2_aswm *a)
 {
     wm_result r;
@@ -281,8 +298,15 @@ static wm_result read_islands(wm_cursor *cur, nwn2_aswm *a)
     for (uint32_t i = 0; i < ni; i++)
         if ((r = read_island(cur, a, &a->islands[i], i)))
             return r;
-    return take_array(cur, a, paths, ISLAND_PATH_SIZE, _Alignof(nwn2_island_path), cur->ctx->limits.max_bytes,
-                      decode_island_paths, "island path table", (void **)&a->island_paths);
+    const uint64_t limit = cur->ctx->limits.max_bytes;
+    size_t moved = 0;
+    if (ni && !(r = wm_cursor_check_array(cur, paths, ISLAND_PATH_SIZE, limit, "island path table")))
+        moved = align_shared_paths(cur, a, (size_t)paths * ISLAND_PATH_SIZE);
+    if (!r)
+        r = take_array(cur, a, paths, ISLAND_PATH_SIZE, _Alignof(nwn2_island_path), limit, decode_island_paths,
+                       "island path table", (void **)&a->island_paths);
+    cur->pos += r ? 0 : moved;
+    return r;
 }
 
 static wm_result parse_body(wm_cursor *cur, nwn2_aswm *a)

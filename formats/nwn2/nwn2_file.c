@@ -17,8 +17,7 @@ void nwn2_file_free(const wm_ctx *ctx, nwn2_file *f)
 {
     nwn2_container_free(ctx, &f->container);
     nwn2_aswm_free(ctx, &f->aswm);
-    if (f->aswm_raw)
-        wm_free(ctx, f->aswm_raw - f->aswm_raw_lead);
+    wm_free(ctx, f->aswm_block);
     nwn2_file_init(f);
 }
 
@@ -51,13 +50,13 @@ static wm_result file_parse(wm_ctx *ctx, uint8_t *data, size_t size, const char 
     char label[512];
     snprintf(label, sizeof label, "%s [ASWM packet %d]", source, (int)out->aswm_packet);
     const size_t lead = mode == PARSE_SHARE ? SHARED_RAW_LEAD : 0;
-    uint8_t *block = NULL;
-    r = nwn2_aswm_decode_packet_at(ctx, p->payload, p->size, label, lead, &block, &out->aswm_raw_size, &out->aswm_info);
-    if (!r) {
-        out->aswm_raw = block + lead;
-        out->aswm_raw_lead = lead;
-        r = mode == PARSE_SHARE ? nwn2_aswm_parse_shared(ctx, out->aswm_raw, out->aswm_raw_size, label, &out->aswm)
-                                : nwn2_aswm_parse(ctx, out->aswm_raw, out->aswm_raw_size, label, &out->aswm);
+    r = nwn2_aswm_decode_packet_at(ctx, p->payload, p->size, label, lead, &out->aswm_block, &out->aswm_raw_size,
+                                   &out->aswm_info);
+    if (!r && mode == PARSE_SHARE) {
+        r = nwn2_aswm_parse_shared(ctx, out->aswm_block + lead, out->aswm_raw_size, label, &out->aswm);
+    } else if (!r) {
+        out->aswm_raw = out->aswm_block;
+        r = nwn2_aswm_parse(ctx, out->aswm_raw, out->aswm_raw_size, label, &out->aswm);
     }
     if (r)
         nwn2_file_free(ctx, out);
