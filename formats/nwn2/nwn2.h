@@ -66,6 +66,7 @@ typedef struct nwn2_container {
     nwn2_packet *packets;
     uint32_t packet_count;
     uint8_t *file_data; /* NULL, or the whole file (owned) that every payload points into */
+    int shares_data;    /* 1: every payload points into the caller's data (not freed) */
 } nwn2_container;
 
 void nwn2_container_init(nwn2_container *c);
@@ -79,6 +80,9 @@ wm_result nwn2_container_parse(wm_ctx *ctx, const uint8_t *data, size_t size, co
  * success the container owns data (freed with it); on failure the caller still does. */
 wm_result nwn2_container_parse_in_place(wm_ctx *ctx, uint8_t *data, size_t size, const char *source,
                                         nwn2_container *out);
+/* Same, but data stays the caller's (it must outlive the container). */
+wm_result nwn2_container_parse_shared(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
+                                      nwn2_container *out);
 /* Header, table, then the packets contiguously in table order (the layout
  * every real file uses); the offsets are recomputed. */
 wm_result nwn2_container_serialize(wm_ctx *ctx, const nwn2_container *c, wm_buffer *out);
@@ -130,6 +134,11 @@ typedef struct nwn2_aswm_packet_info {
  * the stream must inflate to exactly that size. Free *out_raw with wm_free. */
 wm_result nwn2_aswm_decode_packet(wm_ctx *ctx, const uint8_t *payload, size_t size, const char *source,
                                   uint8_t **out_raw, size_t *out_size, nwn2_aswm_packet_info *out_info);
+/* Same, the bytes placed `lead` bytes into the block (*out_block, freed with
+ * wm_free): lead 3 puts the arrays after the 53-byte ASWM header on 8-byte
+ * boundaries, so a shared parse can point at them. */
+wm_result nwn2_aswm_decode_packet_at(wm_ctx *ctx, const uint8_t *payload, size_t size, const char *source, size_t lead,
+                                     uint8_t **out_block, size_t *out_size, nwn2_aswm_packet_info *out_info);
 /* Builds a packet payload from walkmesh bytes: compressed or raw. level
  * 0..9: zlib at that level (6 reproduces the toolset's streams);
  * NWN2_DEFLATE_DEFAULT: libdeflate level 6 when built with it, else zlib 6;
@@ -238,6 +247,11 @@ typedef struct nwn2_aswm {
 
     uint8_t *trailing;        /* bytes after the island path table (none in real files), kept */
     uint32_t trailing_size;
+
+    /* a shared parse: arrays that point into these bytes (the walkmesh as read,
+     * owned by the nwn2_file) are not freed with the model; NULL otherwise */
+    const uint8_t *shared;
+    size_t shared_size;
 } nwn2_aswm;
 
 void nwn2_aswm_init(nwn2_aswm *a);
@@ -246,6 +260,13 @@ void nwn2_aswm_free(const wm_ctx *ctx, nwn2_aswm *a);
  * bytes left and ctx limits before allocation; indices are NOT checked here
  * (validate reports them) except where the parser itself needs them. */
 wm_result nwn2_aswm_parse(wm_ctx *ctx, const uint8_t *raw, size_t size, const char *source, nwn2_aswm *out);
+/* Same, but the arrays whose file layout is the model's (vertices, edges,
+ * triangles, path tables, island tables) point into raw instead of being
+ * copied, when aligned on a little-endian host: raw must outlive out, and out
+ * must only be read (no builder or bake may run on it). A misaligned island
+ * path table is moved down to alignment inside raw (over bytes already
+ * decoded), so raw no longer holds the walkmesh as read afterwards. */
+wm_result nwn2_aswm_parse_shared(wm_ctx *ctx, uint8_t *raw, size_t size, const char *source, nwn2_aswm *out);
 /* Serialises as version 0x6c (the layout the parser reads for 0x6c). */
 wm_result nwn2_aswm_serialize(wm_ctx *ctx, const nwn2_aswm *a, wm_buffer *out);
 wm_result nwn2_aswm_copy(wm_ctx *ctx, nwn2_aswm *dst, const nwn2_aswm *src);
@@ -301,8 +322,10 @@ typedef struct nwn2_file {
     nwn2_container container;
     int32_t aswm_packet;         /* index of the ASWM packet, -1 none */
     nwn2_aswm_packet_info aswm_info;
-    uint8_t *aswm_raw;           /* uncompressed walkmesh bytes as read (owned) */
+    uint8_t *aswm_raw;           /* uncompressed walkmesh bytes as read, NULL in a shared read */
     size_t aswm_raw_size;
+    uint8_t *aswm_block;         /* the allocation holding them (owned); in a shared read the model's
+                                  * backing, which the parse may rearrange (see nwn2_aswm_parse_shared) */
     nwn2_aswm aswm;              /* parsed walkmesh (empty when aswm_packet < 0) */
 } nwn2_file;
 
@@ -310,6 +333,15 @@ void nwn2_file_init(nwn2_file *f);
 void nwn2_file_free(const wm_ctx *ctx, nwn2_file *f);
 wm_result nwn2_file_parse(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source, nwn2_file *out);
 wm_result nwn2_file_read(wm_ctx *ctx, const char *path, nwn2_file *out);
+/* The packets point into data (which must outlive out); the walkmesh is
+ * parsed into arrays of its own, which a bake may change. */
+wm_result nwn2_file_parse_borrowing(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
+                                    nwn2_file *out);
+/* A read-only view for info and conversion: the packets point into data
+ * (which must outlive out) and the walkmesh is parsed shared
+ * (nwn2_aswm_parse_shared), so nothing read is copied; aswm_raw is NULL (the
+ * inflated bytes back the model). out must only be read: no bake or builder. */
+wm_result nwn2_file_parse_shared(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source, nwn2_file *out);
 /* Re-serialises f->aswm into the ASWM packet and serialises the container.
  * level -1: when the walkmesh bytes equal those read, the original packet
  * (and its zlib stream) is kept, so an unchanged file is written back

@@ -64,7 +64,7 @@ wm_result wm_nwn2_bake(wm_ctx *ctx, const uint8_t *data, size_t size, const char
         r = nwn2_bake_cutters_from_git(ctx, opts->git, opts->git_size, opts->git_source ? opts->git_source : "GIT",
                                        &cutters);
     if (!r)
-        r = nwn2_file_parse(ctx, data, size, source, &file);
+        r = nwn2_file_parse_borrowing(ctx, data, size, source, &file); /* data outlives file */
     if (!r)
         r = bake_file(ctx, &file, source, opts, &cutters, &native_stats);
     if (!r)

@@ -8,11 +8,21 @@ void nwn2_aswm_init(nwn2_aswm *a)
     memset(a, 0, sizeof *a);
 }
 
-static void tile_free_path(const wm_ctx *ctx, nwn2_tile *t)
+/* Frees p unless it points into the bytes a shared model was parsed from
+ * (owner NULL: a builder's model, which owns everything). */
+static void release(const wm_ctx *ctx, const nwn2_aswm *owner, void *p)
 {
-    wm_free(ctx, t->local_to_node);
-    wm_free(ctx, t->node_to_local);
-    wm_free(ctx, t->nodes);
+    const uint8_t *b = p;
+    if (owner && owner->shared && b >= owner->shared && b < owner->shared + owner->shared_size)
+        return;
+    wm_free(ctx, p);
+}
+
+static void tile_free_path(const wm_ctx *ctx, const nwn2_aswm *owner, nwn2_tile *t)
+{
+    release(ctx, owner, t->local_to_node);
+    release(ctx, owner, t->node_to_local);
+    release(ctx, owner, t->nodes);
     t->local_to_node = NULL;
     t->node_to_local = NULL;
     t->nodes = NULL;
@@ -20,11 +30,11 @@ static void tile_free_path(const wm_ctx *ctx, nwn2_tile *t)
     t->node_count = 0;
 }
 
-static void island_free_links(const wm_ctx *ctx, nwn2_island *is)
+static void island_free_links(const wm_ctx *ctx, const nwn2_aswm *owner, nwn2_island *is)
 {
-    wm_free(ctx, is->adjacent);
-    wm_free(ctx, is->distance);
-    wm_free(ctx, is->exit);
+    release(ctx, owner, is->adjacent);
+    release(ctx, owner, is->distance);
+    release(ctx, owner, is->exit);
     is->adjacent = NULL;
     is->distance = NULL;
     is->exit = NULL;
@@ -35,9 +45,9 @@ static void free_islands(const wm_ctx *ctx, nwn2_aswm *a)
 {
     if (a->islands)
         for (uint32_t i = 0; i < a->island_count; i++)
-            island_free_links(ctx, &a->islands[i]);
+            island_free_links(ctx, a, &a->islands[i]);
     wm_free(ctx, a->islands);
-    wm_free(ctx, a->island_paths);
+    release(ctx, a, a->island_paths);
     a->islands = NULL;
     a->island_paths = NULL;
     a->island_count = 0;
@@ -45,15 +55,15 @@ static void free_islands(const wm_ctx *ctx, nwn2_aswm *a)
 
 void nwn2_aswm_free(const wm_ctx *ctx, nwn2_aswm *a)
 {
-    wm_free(ctx, a->vertices);
-    wm_free(ctx, a->edges);
-    wm_free(ctx, a->triangles);
+    release(ctx, a, a->vertices);
+    release(ctx, a, a->edges);
+    release(ctx, a, a->triangles);
     if (a->tiles) {
         uint64_t n = (uint64_t)a->grid_width * a->grid_height;
         for (uint64_t i = 0; i < n; i++) {
-            wm_free(ctx, a->tiles[i].vertices);
-            wm_free(ctx, a->tiles[i].edges);
-            tile_free_path(ctx, &a->tiles[i]);
+            release(ctx, a, a->tiles[i].vertices);
+            release(ctx, a, a->tiles[i].edges);
+            tile_free_path(ctx, a, &a->tiles[i]);
         }
         wm_free(ctx, a->tiles);
     }
@@ -84,6 +94,8 @@ wm_result nwn2_aswm_copy(wm_ctx *ctx, nwn2_aswm *dst, const nwn2_aswm *src)
     wm_result r = WM_OK;
     const size_t tiles = src->tiles ? (size_t)src->grid_width * src->grid_height : 0;
     *dst = *src;
+    dst->shared = NULL; /* every array below is a copy of its own */
+    dst->shared_size = 0;
     dst->vertices = copy_array(ctx, src->vertices, (size_t)src->vertex_count * 3, sizeof(float), &r);
     dst->edges = copy_array(ctx, src->edges, src->edge_count, sizeof(nwn2_edge), &r);
     dst->triangles = copy_array(ctx, src->triangles, src->triangle_count, sizeof(nwn2_triangle), &r);
@@ -123,13 +135,13 @@ wm_result nwn2_tile_alloc_path(wm_ctx *ctx, nwn2_tile *tile, uint32_t local_coun
         /* the same sizes (a re-bake): the arrays are reused, cleared as fresh ones would be */
         memset(tile->node_to_local, 0, (node_count ? node_count : 1) * sizeof(uint32_t));
     } else {
-        tile_free_path(ctx, tile);
+        tile_free_path(ctx, NULL, tile);
         tile->local_to_node = wm_alloc_array(ctx, local_count ? local_count : 1, 1);
         tile->node_to_local = wm_alloc_array(ctx, node_count ? node_count : 1, sizeof(uint32_t));
         tile->nodes = wm_alloc_array(ctx, nodes ? nodes : 1, 1);
     }
     if (!tile->local_to_node || !tile->node_to_local || !tile->nodes) {
-        tile_free_path(ctx, tile);
+        tile_free_path(ctx, NULL, tile);
         return WM_ERR_NOMEM;
     }
     memset(tile->local_to_node, NWN2_PATH_NONE, local_count);
@@ -172,12 +184,12 @@ wm_result nwn2_aswm_alloc_islands(wm_ctx *ctx, nwn2_aswm *a, uint32_t count)
 
 wm_result nwn2_island_alloc_links(wm_ctx *ctx, nwn2_island *island, uint32_t count)
 {
-    island_free_links(ctx, island);
+    island_free_links(ctx, NULL, island);
     island->adjacent = wm_alloc_array(ctx, count ? count : 1, sizeof(uint32_t));
     island->distance = wm_alloc_array(ctx, count ? count : 1, sizeof(float));
     island->exit = wm_alloc_array(ctx, count ? count : 1, sizeof(uint32_t));
     if (!island->adjacent || !island->distance || !island->exit) {
-        island_free_links(ctx, island);
+        island_free_links(ctx, NULL, island);
         return WM_ERR_NOMEM;
     }
     island->adjacent_count = island->distance_count = island->exit_count = count;

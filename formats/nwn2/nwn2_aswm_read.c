@@ -1,6 +1,7 @@
 /* Parser of the uncompressed ASWM walkmesh, version 0x6c. */
 #include "nwn2.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,53 +32,42 @@ static inline float lef32(const uint8_t *p)
     return f;
 }
 
-static wm_result read_floats(wm_cursor *cur, float *out, size_t n, const char *what)
+/* The model's structs are laid out as the file's records (the shared parse points at them). */
+_Static_assert(sizeof(nwn2_edge) == EDGE_SIZE, "nwn2_edge is a 16-byte edge record");
+_Static_assert(sizeof(nwn2_triangle) == TRIANGLE_SIZE && offsetof(nwn2_triangle, centre) == 36 &&
+                   offsetof(nwn2_triangle, normal) == 44 && offsetof(nwn2_triangle, d) == 56 &&
+                   offsetof(nwn2_triangle, island) == 60 && offsetof(nwn2_triangle, flags) == 62,
+               "nwn2_triangle is a 64-byte triangle record");
+_Static_assert(sizeof(nwn2_island_path) == ISLAND_PATH_SIZE && offsetof(nwn2_island_path, weight) == 4,
+               "nwn2_island_path is an 8-byte path record");
+
+/* Decoders of `bytes` file bytes into an array of the model (little-endian fields). */
+typedef wm_result (*decode_fn)(wm_cursor *cur, void *out, size_t bytes, const char *what);
+
+/* u32 and f32 fields alike: a float is decoded by its bits */
+static wm_result decode_words(wm_cursor *cur, void *out, size_t bytes, const char *what)
 {
     const uint8_t *p;
-    wm_result r = wm_read_view(cur, &p, n * 4, what);
-    for (size_t i = 0; !r && i < n; i++)
-        out[i] = lef32(p + 4 * i);
-    return r;
-}
-
-static wm_result read_u32s(wm_cursor *cur, uint32_t *out, size_t n, const char *what)
-{
-    const uint8_t *p;
-    wm_result r = wm_read_view(cur, &p, n * 4, what);
-    for (size_t i = 0; !r && i < n; i++)
-        out[i] = le32(p + 4 * i);
-    return r;
-}
-
-/* Checks count elements of elem_size against the data left, then allocates. */
-static wm_result alloc_checked(wm_cursor *cur, uint64_t count, size_t elem_size, size_t alloc_elem, uint64_t limit,
-                               const char *what, void **out)
-{
-    wm_result r = wm_cursor_check_array(cur, count, elem_size, limit, what);
-    if (r)
-        return r;
-    *out = wm_alloc_array(cur->ctx, count ? (size_t)count : 1, alloc_elem);
-    return *out ? WM_OK : WM_ERR_NOMEM;
-}
-
-static wm_result read_edges(wm_cursor *cur, nwn2_edge *edges, uint32_t count, const char *what)
-{
-    const uint8_t *p;
-    wm_result r = wm_read_view(cur, &p, (size_t)count * EDGE_SIZE, what);
-    for (uint32_t i = 0; !r && i < count; i++, p += EDGE_SIZE) {
-        edges[i].v[0] = le32(p);
-        edges[i].v[1] = le32(p + 4);
-        edges[i].tri[0] = le32(p + 8);
-        edges[i].tri[1] = le32(p + 12);
+    wm_result r = wm_read_view(cur, &p, bytes, what);
+    uint8_t *o = out;
+    for (size_t i = 0; !r && i + 4 <= bytes; i += 4) {
+        uint32_t w = le32(p + i);
+        memcpy(o + i, &w, 4);
     }
     return r;
 }
 
-static wm_result read_triangles(wm_cursor *cur, nwn2_triangle *tris, uint32_t count)
+static wm_result decode_bytes(wm_cursor *cur, void *out, size_t bytes, const char *what)
+{
+    return wm_read_bytes(cur, out, bytes, what);
+}
+
+static wm_result decode_triangles(wm_cursor *cur, void *out, size_t bytes, const char *what)
 {
     const uint8_t *p;
-    wm_result r = wm_read_view(cur, &p, (size_t)count * TRIANGLE_SIZE, "ASWM triangles");
-    for (uint32_t i = 0; !r && i < count; i++, p += TRIANGLE_SIZE) {
+    wm_result r = wm_read_view(cur, &p, bytes, what);
+    nwn2_triangle *tris = out;
+    for (size_t i = 0; !r && i < bytes / TRIANGLE_SIZE; i++, p += TRIANGLE_SIZE) {
         nwn2_triangle *t = &tris[i];
         for (int k = 0; k < 3; k++) {
             t->v[k] = le32(p + 4 * k);
@@ -94,7 +84,62 @@ static wm_result read_triangles(wm_cursor *cur, nwn2_triangle *tris, uint32_t co
     return r;
 }
 
-static wm_result read_tile(wm_cursor *cur, nwn2_tile *t, uint32_t index)
+static wm_result decode_island_paths(wm_cursor *cur, void *out, size_t bytes, const char *what)
+{
+    const uint8_t *p;
+    wm_result r = wm_read_view(cur, &p, bytes, what);
+    nwn2_island_path *paths = out;
+    for (size_t i = 0; !r && i < bytes / ISLAND_PATH_SIZE; i++, p += ISLAND_PATH_SIZE) {
+        paths[i].next = le16(p);
+        paths[i].padding = le16(p + 2);
+        paths[i].weight = lef32(p + 4);
+    }
+    return r;
+}
+
+static int host_is_little_endian(void)
+{
+    const uint16_t probe = 1;
+    uint8_t low;
+    memcpy(&low, &probe, 1);
+    return low == 1;
+}
+
+/* The next count records as they lie in the bytes read, when the model shares
+ * them and they are the host's layout (little-endian, aligned); else NULL. */
+static void *shared_view(wm_cursor *cur, const nwn2_aswm *a, uint64_t count, size_t elem_size, size_t align)
+{
+    const uint8_t *p = cur->data + cur->pos;
+    if (!a->shared || count == 0 || (uintptr_t)p % align != 0 || !host_is_little_endian())
+        return NULL;
+    cur->pos += (size_t)count * elem_size; /* checked to fit by the caller */
+    return (void *)(uintptr_t)p;               /* the shared bytes are the file's own (writable) */
+}
+
+/* count records of elem_size bytes (in the file and in the model), checked
+ * against the data left and the limit (0: ctx's triangle limit), then shared
+ * or allocated and decoded. */
+static wm_result take_array(wm_cursor *cur, const nwn2_aswm *a, uint64_t count, size_t elem_size, size_t align,
+                            uint64_t limit, decode_fn decode, const char *what, void **out)
+{
+    wm_result r = wm_cursor_check_array(cur, count, elem_size, limit, what);
+    if (r)
+        return r;
+    if ((*out = shared_view(cur, a, count, elem_size, align)))
+        return WM_OK;
+    /* not cleared: the decoders fill every byte */
+    *out = count ? wm_realloc_array(cur->ctx, NULL, (size_t)count, elem_size) : wm_alloc_array(cur->ctx, 1, elem_size);
+    if (!*out)
+        return WM_ERR_NOMEM;
+    return decode(cur, *out, (size_t)count * elem_size, what);
+}
+
+static wm_result take_words(wm_cursor *cur, const nwn2_aswm *a, uint64_t count, const char *what, void **out)
+{
+    return take_array(cur, a, count, 4, 4, 0, decode_words, what, out);
+}
+
+static wm_result read_tile(wm_cursor *cur, const nwn2_aswm *a, nwn2_tile *t, uint32_t index)
 {
     char what[64];
     wm_result r;
@@ -106,12 +151,10 @@ static wm_result read_tile(wm_cursor *cur, nwn2_tile *t, uint32_t index)
         return r;
     if (t->owns_data) {
         snprintf(what, sizeof what, "tile %u vertices", index);
-        if ((r = alloc_checked(cur, (uint64_t)t->vertex_count, 12, 12, 0, what, (void **)&t->vertices)) ||
-            (r = read_floats(cur, t->vertices, (size_t)t->vertex_count * 3, what)))
+        if ((r = take_array(cur, a, t->vertex_count, 12, 4, 0, decode_words, what, (void **)&t->vertices)))
             return r;
         snprintf(what, sizeof what, "tile %u edges", index);
-        if ((r = alloc_checked(cur, t->edge_count, EDGE_SIZE, sizeof(nwn2_edge), 0, what, (void **)&t->edges)) ||
-            (r = read_edges(cur, t->edges, t->edge_count, what)))
+        if ((r = take_array(cur, a, t->edge_count, EDGE_SIZE, 4, 0, decode_words, what, (void **)&t->edges)))
             return r;
     }
     snprintf(what, sizeof what, "tile %u path table header", index);
@@ -131,56 +174,48 @@ static wm_result read_tile(wm_cursor *cur, nwn2_tile *t, uint32_t index)
     t->local_count = 0; /* counts describe the arrays: set once they exist */
     t->node_count = 0;
     snprintf(what, sizeof what, "tile %u local_to_node", index);
-    if ((r = alloc_checked(cur, local, 1, 1, 0, what, (void **)&t->local_to_node)))
+    if ((r = take_array(cur, a, local, 1, 1, 0, decode_bytes, what, (void **)&t->local_to_node)))
         return r;
     t->local_count = local;
-    if ((r = wm_read_bytes(cur, t->local_to_node, local, what)))
-        return r;
     snprintf(what, sizeof what, "tile %u node_to_local", index);
-    if ((r = alloc_checked(cur, nodes, 4, 4, 0, what, (void **)&t->node_to_local)))
+    if ((r = take_words(cur, a, nodes, what, (void **)&t->node_to_local)))
         return r;
     snprintf(what, sizeof what, "tile %u nodes", index);
-    if ((r = read_u32s(cur, t->node_to_local, nodes, what)) ||
-        (r = alloc_checked(cur, (uint64_t)nodes * nodes, 1, 1, 0, what, (void **)&t->nodes)))
+    if ((r = take_array(cur, a, (uint64_t)nodes * nodes, 1, 1, 0, decode_bytes, what, (void **)&t->nodes)))
         return r;
     t->node_count = nodes;
-    if ((r = wm_read_bytes(cur, t->nodes, (size_t)nodes * nodes, what)))
-        return r;
     snprintf(what, sizeof what, "tile %u flags", index);
     return wm_read_u32(cur, &t->flags, what);
 }
 
-static wm_result read_island(wm_cursor *cur, nwn2_island *is, uint32_t index)
+static wm_result read_island(wm_cursor *cur, const nwn2_aswm *a, nwn2_island *is, uint32_t index)
 {
     char what[64];
     wm_result r;
     snprintf(what, sizeof what, "island %u header", index);
     if ((r = wm_read_u32(cur, &is->index, what)) || (r = wm_read_u32(cur, &is->tile, what)) ||
-        (r = read_floats(cur, is->centre, 3, what)) || (r = wm_read_u32(cur, &is->triangle_count, what)))
+        (r = wm_read_f32(cur, &is->centre[0], what)) || (r = wm_read_f32(cur, &is->centre[1], what)) ||
+        (r = wm_read_f32(cur, &is->centre[2], what)) || (r = wm_read_u32(cur, &is->triangle_count, what)))
         return r;
     uint32_t n;
     snprintf(what, sizeof what, "island %u adjacent islands", index);
-    if ((r = wm_read_u32(cur, &n, what)) || (r = alloc_checked(cur, n, 4, 4, 0, what, (void **)&is->adjacent)))
+    if ((r = wm_read_u32(cur, &n, what)) || (r = take_words(cur, a, n, what, (void **)&is->adjacent)))
         return r;
     is->adjacent_count = n;
-    if ((r = read_u32s(cur, is->adjacent, n, what)))
-        return r;
     snprintf(what, sizeof what, "island %u distances", index);
-    if ((r = wm_read_u32(cur, &n, what)) || (r = alloc_checked(cur, n, 4, 4, 0, what, (void **)&is->distance)))
+    if ((r = wm_read_u32(cur, &n, what)) || (r = take_words(cur, a, n, what, (void **)&is->distance)))
         return r;
     is->distance_count = n;
-    if ((r = read_floats(cur, is->distance, n, what)))
-        return r;
     snprintf(what, sizeof what, "island %u exit triangles", index);
-    if ((r = wm_read_u32(cur, &n, what)) || (r = alloc_checked(cur, n, 4, 4, 0, what, (void **)&is->exit)))
+    if ((r = wm_read_u32(cur, &n, what)) || (r = take_words(cur, a, n, what, (void **)&is->exit)))
         return r;
     is->exit_count = n;
-    return read_u32s(cur, is->exit, n, what);
+    return WM_OK;
 }
 
-static wm_result parse_body(wm_cursor *cur, nwn2_aswm *a)
+/* Header, vertices, edges and triangles. */
+static wm_result read_mesh(wm_cursor *cur, nwn2_aswm *a)
 {
-    wm_ctx *ctx = cur->ctx;
     wm_result r;
     uint32_t nv, ne, nt;
     if ((r = wm_read_u32(cur, &a->version, "ASWM version")))
@@ -193,38 +228,59 @@ static wm_result parse_body(wm_cursor *cur, nwn2_aswm *a)
         (r = wm_read_u32(cur, &ne, "ASWM edge count")) || (r = wm_read_u32(cur, &nt, "ASWM triangle count")) ||
         (r = wm_read_u32(cur, &a->reserved, "ASWM reserved")))
         return r;
-
-    if ((r = alloc_checked(cur, nv, 12, 12, 0, "ASWM vertices", (void **)&a->vertices)))
+    if ((r = take_array(cur, a, nv, 12, 4, 0, decode_words, "ASWM vertices", (void **)&a->vertices)))
         return r;
     a->vertex_count = nv;
-    if ((r = read_floats(cur, a->vertices, (size_t)nv * 3, "ASWM vertices")))
-        return r;
-    if ((r = alloc_checked(cur, ne, EDGE_SIZE, sizeof(nwn2_edge), 0, "ASWM edges", (void **)&a->edges)))
+    if ((r = take_array(cur, a, ne, EDGE_SIZE, 4, 0, decode_words, "ASWM edges", (void **)&a->edges)))
         return r;
     a->edge_count = ne;
-    if ((r = read_edges(cur, a->edges, ne, "ASWM edges")))
-        return r;
-    if ((r = alloc_checked(cur, nt, TRIANGLE_SIZE, sizeof(nwn2_triangle), 0, "ASWM triangles",
-                           (void **)&a->triangles)))
+    if ((r = take_array(cur, a, nt, TRIANGLE_SIZE, 4, 0, decode_triangles, "ASWM triangles", (void **)&a->triangles)))
         return r;
     a->triangle_count = nt;
-    if ((r = read_triangles(cur, a->triangles, nt)))
-        return r;
+    return WM_OK;
+}
 
+static wm_result read_grid(wm_cursor *cur, nwn2_aswm *a)
+{
+    wm_result r;
     uint32_t gh, gw;
     if ((r = wm_read_u32(cur, &a->grid_flags, "tile grid flags")) ||
         (r = wm_read_f32(cur, &a->tile_width, "tile grid tile width")) ||
         (r = wm_read_u32(cur, &gh, "tile grid height")) || (r = wm_read_u32(cur, &gw, "tile grid width")))
         return r;
     uint64_t tiles = (uint64_t)gh * gw;
-    if ((r = alloc_checked(cur, tiles, TILE_MIN_SIZE, sizeof(nwn2_tile), 0, "tile grid", (void **)&a->tiles)))
+    if ((r = wm_cursor_check_array(cur, tiles, TILE_MIN_SIZE, 0, "tile grid")))
         return r;
+    if (!(a->tiles = wm_alloc_array(cur->ctx, tiles ? (size_t)tiles : 1, sizeof(nwn2_tile))))
+        return WM_ERR_NOMEM;
     a->grid_height = gh;
     a->grid_width = gw;
     for (uint64_t i = 0; i < tiles; i++)
-        if ((r = read_tile(cur, &a->tiles[i], (uint32_t)i)))
+        if ((r = read_tile(cur, a, &a->tiles[i], (uint32_t)i)))
             return r;
+    return WM_OK;
+}
 
+/* The island path table lies wherever the tiles' byte-sized tables leave it,
+ * mostly off 4-byte alignment (59 of the 83 corpus TRX), and with it every
+ * island record, so those were decoded into arrays of their own. In a shared
+ * parse the table (a megabyte in the larger areas) is moved down the 1-3
+ * bytes to alignment, over the end of those already-decoded records, and
+ * shared too; the cursor follows it (the bytes after it stay in place). */
+static size_t align_shared_paths(wm_cursor *cur, const nwn2_aswm *a, size_t bytes)
+{
+    size_t off = (uintptr_t)(cur->data + cur->pos) % _Alignof(nwn2_island_path);
+    if (!a->shared || off == 0 || !host_is_little_endian())
+        return 0;
+    uint8_t *at = (uint8_t *)(uintptr_t)(cur->data + cur->pos); /* the shared bytes are writable */
+    memmove(at - off, at, bytes);
+    cur->pos -= off;
+    return off; /* the caller steps over it after the table */
+}
+
+static wm_result read_islands(wm_cursor *cur, nwn2_aswm *a)
+{
+    wm_result r;
     uint32_t ni;
     if ((r = wm_read_u32(cur, &a->border_size, "border size")) || (r = wm_read_u32(cur, &ni, "island count")))
         return r;
@@ -236,24 +292,31 @@ static wm_result parse_body(wm_cursor *cur, nwn2_aswm *a)
         return wm_cursor_error(cur, WM_ERR_TRUNCATED, "%u islands need at least %llu bytes, only %zu left", ni,
                                (unsigned long long)(paths * ISLAND_PATH_SIZE + (uint64_t)ni * ISLAND_MIN_SIZE),
                                wm_cursor_remaining(cur));
-    if ((r = nwn2_aswm_alloc_islands(ctx, a, ni)))
-        return r;
+    if (!(a->islands = wm_alloc_array(cur->ctx, ni ? ni : 1, sizeof *a->islands)))
+        return WM_ERR_NOMEM;
+    a->island_count = ni;
     for (uint32_t i = 0; i < ni; i++)
-        if ((r = read_island(cur, &a->islands[i], i)))
+        if ((r = read_island(cur, a, &a->islands[i], i)))
             return r;
-    if ((r = wm_cursor_check_array(cur, paths, ISLAND_PATH_SIZE, ctx->limits.max_bytes, "island path table")))
+    const uint64_t limit = cur->ctx->limits.max_bytes;
+    size_t moved = 0;
+    if (ni && !(r = wm_cursor_check_array(cur, paths, ISLAND_PATH_SIZE, limit, "island path table")))
+        moved = align_shared_paths(cur, a, (size_t)paths * ISLAND_PATH_SIZE);
+    if (!r)
+        r = take_array(cur, a, paths, ISLAND_PATH_SIZE, _Alignof(nwn2_island_path), limit, decode_island_paths,
+                       "island path table", (void **)&a->island_paths);
+    cur->pos += r ? 0 : moved;
+    return r;
+}
+
+static wm_result parse_body(wm_cursor *cur, nwn2_aswm *a)
+{
+    wm_result r;
+    if ((r = read_mesh(cur, a)) || (r = read_grid(cur, a)) || (r = read_islands(cur, a)))
         return r;
-    const uint8_t *view;
-    if ((r = wm_read_view(cur, &view, (size_t)paths * ISLAND_PATH_SIZE, "island path table")))
-        return r;
-    for (uint64_t i = 0; i < paths; i++, view += ISLAND_PATH_SIZE) {
-        a->island_paths[i].next = le16(view);
-        a->island_paths[i].padding = le16(view + 2);
-        a->island_paths[i].weight = lef32(view + 4);
-    }
     size_t left = wm_cursor_remaining(cur);
     if (left) {
-        a->trailing = wm_alloc_array(ctx, left, 1);
+        a->trailing = wm_alloc_array(cur->ctx, left, 1);
         if (!a->trailing)
             return WM_ERR_NOMEM;
         a->trailing_size = (uint32_t)left;
@@ -262,15 +325,29 @@ static wm_result parse_body(wm_cursor *cur, nwn2_aswm *a)
     return WM_OK;
 }
 
-wm_result nwn2_aswm_parse(wm_ctx *ctx, const uint8_t *raw, size_t size, const char *source, nwn2_aswm *out)
+static wm_result parse(wm_ctx *ctx, const uint8_t *raw, size_t size, const char *source, int share, nwn2_aswm *out)
 {
     wm_cursor cur;
     wm_cursor_init(&cur, ctx, raw, size, source);
     nwn2_aswm_init(out);
     if (size > UINT32_MAX)
         return wm_error(ctx, WM_ERR_LIMIT, "%s: ASWM of %zu bytes exceeds 4 GiB", source, size);
+    if (share) {
+        out->shared = raw;
+        out->shared_size = size;
+    }
     wm_result r = parse_body(&cur, out);
     if (r)
         nwn2_aswm_free(ctx, out);
     return r;
+}
+
+wm_result nwn2_aswm_parse(wm_ctx *ctx, const uint8_t *raw, size_t size, const char *source, nwn2_aswm *out)
+{
+    return parse(ctx, raw, size, source, 0, out);
+}
+
+wm_result nwn2_aswm_parse_shared(wm_ctx *ctx, uint8_t *raw, size_t size, const char *source, nwn2_aswm *out)
+{
+    return parse(ctx, raw, size, source, 1, out);
 }

@@ -15,7 +15,7 @@ void nwn2_container_init(nwn2_container *c)
 void nwn2_container_free(const wm_ctx *ctx, nwn2_container *c)
 {
     if (c->packets) {
-        for (uint32_t i = 0; i < c->packet_count && !c->file_data; i++)
+        for (uint32_t i = 0; i < c->packet_count && !c->file_data && !c->shares_data; i++)
             wm_free(ctx, c->packets[i].payload);
         wm_free(ctx, c->packets);
     }
@@ -122,6 +122,15 @@ wm_result nwn2_container_parse_in_place(wm_ctx *ctx, uint8_t *data, size_t size,
     wm_result r = parse(ctx, data, size, source, 1, out);
     if (!r)
         out->file_data = data;
+    return r;
+}
+
+wm_result nwn2_container_parse_shared(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
+                                      nwn2_container *out)
+{
+    wm_result r = parse(ctx, data, size, source, 1, out);
+    if (!r)
+        out->shares_data = 1;
     return r;
 }
 

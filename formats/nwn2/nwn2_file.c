@@ -17,20 +17,29 @@ void nwn2_file_free(const wm_ctx *ctx, nwn2_file *f)
 {
     nwn2_container_free(ctx, &f->container);
     nwn2_aswm_free(ctx, &f->aswm);
-    wm_free(ctx, f->aswm_raw);
+    wm_free(ctx, f->aswm_block);
     nwn2_file_init(f);
 }
 
-/* in_place: the packets stay inside data, which the file then owns (freed
- * here on failure), so a read copies no payload */
-static wm_result file_parse(wm_ctx *ctx, uint8_t *data, size_t size, const char *source, int in_place,
+/* How a parse holds what it read: copies of the packets; the packets inside
+ * the data, which the file then owns (freed here on failure); the packets
+ * inside the caller's data (the walkmesh parsed into arrays of its own); or
+ * packets and walkmesh arrays inside the caller's data and the inflated bytes
+ * (read-only). */
+typedef enum { PARSE_COPY, PARSE_OWN, PARSE_BORROW, PARSE_SHARE } parse_mode;
+
+/* The 53-byte ASWM header, then the arrays: 3 bytes ahead of an 8-byte boundary. */
+#define SHARED_RAW_LEAD 3u
+
+static wm_result file_parse(wm_ctx *ctx, uint8_t *data, size_t size, const char *source, parse_mode mode,
                             nwn2_file *out)
 {
     nwn2_file_init(out);
-    wm_result r = in_place ? nwn2_container_parse_in_place(ctx, data, size, source, &out->container)
-                           : nwn2_container_parse(ctx, data, size, source, &out->container);
+    wm_result r = mode == PARSE_OWN    ? nwn2_container_parse_in_place(ctx, data, size, source, &out->container)
+                  : mode == PARSE_COPY ? nwn2_container_parse(ctx, data, size, source, &out->container)
+                                       : nwn2_container_parse_shared(ctx, data, size, source, &out->container);
     if (r) {
-        if (in_place)
+        if (mode == PARSE_OWN)
             wm_free(ctx, data);
         return r;
     }
@@ -40,9 +49,15 @@ static wm_result file_parse(wm_ctx *ctx, uint8_t *data, size_t size, const char 
     const nwn2_packet *p = &out->container.packets[out->aswm_packet];
     char label[512];
     snprintf(label, sizeof label, "%s [ASWM packet %d]", source, (int)out->aswm_packet);
-    r = nwn2_aswm_decode_packet(ctx, p->payload, p->size, label, &out->aswm_raw, &out->aswm_raw_size, &out->aswm_info);
-    if (!r)
+    const size_t lead = mode == PARSE_SHARE ? SHARED_RAW_LEAD : 0;
+    r = nwn2_aswm_decode_packet_at(ctx, p->payload, p->size, label, lead, &out->aswm_block, &out->aswm_raw_size,
+                                   &out->aswm_info);
+    if (!r && mode == PARSE_SHARE) {
+        r = nwn2_aswm_parse_shared(ctx, out->aswm_block + lead, out->aswm_raw_size, label, &out->aswm);
+    } else if (!r) {
+        out->aswm_raw = out->aswm_block;
         r = nwn2_aswm_parse(ctx, out->aswm_raw, out->aswm_raw_size, label, &out->aswm);
+    }
     if (r)
         nwn2_file_free(ctx, out);
     return r;
@@ -50,7 +65,17 @@ static wm_result file_parse(wm_ctx *ctx, uint8_t *data, size_t size, const char 
 
 wm_result nwn2_file_parse(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source, nwn2_file *out)
 {
-    return file_parse(ctx, (uint8_t *)data, size, source, 0, out); /* copied: data is only read */
+    return file_parse(ctx, (uint8_t *)data, size, source, PARSE_COPY, out); /* copied: data is only read */
+}
+
+wm_result nwn2_file_parse_borrowing(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source, nwn2_file *out)
+{
+    return file_parse(ctx, (uint8_t *)data, size, source, PARSE_BORROW, out); /* never written through */
+}
+
+wm_result nwn2_file_parse_shared(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source, nwn2_file *out)
+{
+    return file_parse(ctx, (uint8_t *)data, size, source, PARSE_SHARE, out); /* never written through */
 }
 
 wm_result nwn2_file_read(wm_ctx *ctx, const char *path, nwn2_file *out)
@@ -61,7 +86,7 @@ wm_result nwn2_file_read(wm_ctx *ctx, const char *path, nwn2_file *out)
     wm_result r = wm_file_read(ctx, path, &data, &size);
     if (r)
         return r;
-    return file_parse(ctx, data, size, path, 1, out);
+    return file_parse(ctx, data, size, path, PARSE_OWN, out);
 }
 
 /* The walkmesh bytes as a compressed packet at NWN2_DEFLATE_DEFAULT: spliced

@@ -110,7 +110,7 @@ static wm_result nwn2_read(wm_ctx *ctx, const wm_input *in, const wm_options *op
     nwn2_file f;
     last_read.valid = 0;
     wm_mesh_init(out);
-    wm_result r = nwn2_file_parse(ctx, in->data, in->size, in->name, &f);
+    wm_result r = nwn2_file_parse_shared(ctx, in->data, in->size, in->name, &f); /* only read below */
     if (r)
         return r;
     if (f.aswm_packet < 0)
@@ -168,7 +168,7 @@ static wm_result write_source_if_unchanged(wm_ctx *ctx, const wm_input *source, 
     *kept = 0;
     nwn2_container c;
     if (!last_read.valid || level >= 0 || hash_mesh(mesh) != last_read.mesh ||
-        nwn2_container_parse(ctx, source->data, source->size, source->name, &c))
+        nwn2_container_parse_shared(ctx, source->data, source->size, source->name, &c))
         return WM_OK; /* not the source's mesh, or the full read reports what is wrong */
     int32_t at = nwn2_container_find(&c, "ASWM", 0);
     wm_result r = WM_OK;
@@ -217,7 +217,7 @@ static wm_result load_base(wm_ctx *ctx, const wm_mesh *mesh, const char *path, c
     wm_result r = write_source_if_unchanged(ctx, source, mesh, level, sink, kept);
     if (r || *kept)
         return r;
-    if ((r = nwn2_file_parse(ctx, source->data, source->size, source->name, f)))
+    if ((r = nwn2_file_parse_borrowing(ctx, source->data, source->size, source->name, f))) /* source outlives f */
         return r;
     *native = mesh_is_source(ctx, f, mesh);
     return WM_OK;
@@ -255,7 +255,7 @@ static wm_result nwn2_validate_hook(wm_ctx *ctx, const wm_input *in, const wm_op
 {
     nwn2_file f;
     (void)opts;
-    wm_result r = nwn2_file_parse(ctx, in->data, in->size, in->name, &f);
+    wm_result r = nwn2_file_parse_shared(ctx, in->data, in->size, in->name, &f); /* only read */
     if (r)
         return r;
     r = nwn2_validate(ctx, &f, report);

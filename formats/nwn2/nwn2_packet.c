@@ -124,6 +124,13 @@ static size_t deflate_default(const uint8_t *raw, size_t size, int level, uint8_
 wm_result nwn2_aswm_decode_packet(wm_ctx *ctx, const uint8_t *payload, size_t size, const char *source,
                                   uint8_t **out_raw, size_t *out_size, nwn2_aswm_packet_info *out_info)
 {
+    return nwn2_aswm_decode_packet_at(ctx, payload, size, source, 0, out_raw, out_size, out_info);
+}
+
+wm_result nwn2_aswm_decode_packet_at(wm_ctx *ctx, const uint8_t *payload, size_t size, const char *source, size_t lead,
+                                     uint8_t **out_block, size_t *out_size, nwn2_aswm_packet_info *out_info)
+{
+    uint8_t **out_raw = out_block;
     wm_cursor cur;
     wm_cursor_init(&cur, ctx, payload, size, source);
     nwn2_aswm_packet_info info = {0, 0, 0, -1};
@@ -136,11 +143,11 @@ wm_result nwn2_aswm_decode_packet(wm_ctx *ctx, const uint8_t *payload, size_t si
         if (size > ctx->limits.max_bytes)
             return wm_cursor_error(&cur, WM_ERR_LIMIT, "ASWM packet of %zu bytes exceeds the limit of %llu", size,
                                    (unsigned long long)ctx->limits.max_bytes);
-        uint8_t *raw = wm_alloc_array(ctx, size ? size : 1, 1);
+        uint8_t *raw = wm_alloc_array(ctx, lead + (size ? size : 1), 1);
         if (!raw)
             return WM_ERR_NOMEM;
         if (size)
-            memcpy(raw, payload, size);
+            memcpy(raw + lead, payload, size);
         info.uncompressed_size = info.compressed_size = (uint32_t)size;
         *out_raw = raw;
         *out_size = size;
@@ -174,10 +181,10 @@ wm_result nwn2_aswm_decode_packet(wm_ctx *ctx, const uint8_t *payload, size_t si
     info.zlib_level_hint = level_hint(stream, info.compressed_size);
 
     /* not cleared first: inflate_exact fills every byte or fails */
-    uint8_t *raw = wm_realloc_array(ctx, NULL, info.uncompressed_size ? info.uncompressed_size : 1, 1);
+    uint8_t *raw = wm_realloc_array(ctx, NULL, lead + (info.uncompressed_size ? info.uncompressed_size : 1), 1);
     if (!raw)
         return WM_ERR_NOMEM;
-    r = inflate_exact(ctx, stream, info.compressed_size, raw, info.uncompressed_size, source);
+    r = inflate_exact(ctx, stream, info.compressed_size, raw + lead, info.uncompressed_size, source);
     if (r) {
         wm_free(ctx, raw);
         return r;

@@ -425,7 +425,7 @@ static wm_result open_view(wm_ctx *ctx, const uint8_t *data, size_t size, const 
                            nwn2_file *file, nwn2_view *v)
 {
     memset(v, 0, sizeof *v);
-    wm_result r = nwn2_file_parse(ctx, data, size, name, file);
+    wm_result r = nwn2_file_parse_shared(ctx, data, size, name, file); /* only read, data outlives it */
     if (!r && file->aswm_packet < 0)
         r = wm_error(ctx, WM_ERR_INVALID, "%s: no walkmesh (ASWM) packet to draw", name);
     v->a = &file->aswm;

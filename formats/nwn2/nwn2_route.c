@@ -224,7 +224,7 @@ wm_result wm_nwn2_route_find(wm_ctx *ctx, const uint8_t *data, size_t size, cons
     nwn2_file file;
     nwn2_file_init(&file);
     name = name ? name : "<memory>";
-    wm_result r = nwn2_file_parse(ctx, data, size, name, &file);
+    wm_result r = nwn2_file_parse_shared(ctx, data, size, name, &file); /* only read */
     const nwn2_aswm *a = &file.aswm;
     if (!r && file.aswm_packet < 0)
         r = wm_error(ctx, WM_ERR_INVALID, "%s: no walkmesh (ASWM) packet", name);

@@ -68,7 +68,7 @@ wm_result wm_nwn2_triangles_read(wm_ctx *ctx, const uint8_t *data, size_t size, 
         source = "<memory>";
     nwn2_file file;
     nwn2_file_init(&file);
-    wm_result r = nwn2_file_parse(ctx, data, size, source, &file);
+    wm_result r = nwn2_file_parse_shared(ctx, data, size, source, &file); /* only read */
     if (!r)
         r = triangles_of(ctx, &file, source, opts, out);
     nwn2_file_free(ctx, &file);

@@ -1,6 +1,6 @@
 /* libFuzzer target: NWN2 container + ASWM packet + walkmesh parse, then
  * everything a parsed file feeds (validate, info, mesh, serialise), first
- * through the descriptor. The input is also tried as a bare uncompressed ASWM. */
+ * through the descriptor, copied and shared. The input is also tried as a bare uncompressed ASWM. */
 #include "nwn2/nwn2.h"
 #include "fuzz_descriptor.h"
 
@@ -33,6 +33,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_descriptor(&ctx, &wm_format_nwn2, data, size, "fuzz.trx");
     nwn2_file f;
     if (nwn2_file_parse(&ctx, data, size, "<fuzz>", &f) == WM_OK) {
+        exercise(&ctx, &f);
+        nwn2_file_free(&ctx, &f);
+    }
+    if (nwn2_file_parse_shared(&ctx, data, size, "<fuzz shared>", &f) == WM_OK) { /* arrays in the inflated bytes */
         exercise(&ctx, &f);
         nwn2_file_free(&ctx, &f);
     }
