@@ -141,8 +141,11 @@ wm_result nwn2_aswm_decode_packet(wm_ctx *ctx, const uint8_t *payload, size_t si
 /* 1 when built with libdeflate (whose level 12 brings every corpus re-bake
  * under the toolset's file size; zlib's level 9 does not always). */
 int nwn2_deflate_is_libdeflate(void);
+/* threads > 1: a walkmesh of NWN2_PARALLEL_DEFLATE_MIN bytes or more is
+ * deflated on that many threads (NWN2_DEFLATE_* levels, libdeflate only;
+ * nwn2_deflate_parallel.c): the same bytes inflated, other stream bytes. */
 wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, int compress, int level,
-                                  wm_buffer *out);
+                                  unsigned threads, wm_buffer *out);
 /* The same packet for walkmesh bytes that begin as old_raw did, whose packet
  * (old_payload: "COMP", sizes, zlib stream) is at hand: the old stream's
  * deflate blocks before the first changed byte are kept bit for bit and only
@@ -151,7 +154,25 @@ wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, 
  * change within the first 64 KiB); the caller then encodes the whole. */
 wm_result nwn2_aswm_encode_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size, const uint8_t *old_raw,
                                    size_t old_size, const uint8_t *old_payload, size_t old_payload_size, int level,
-                                   wm_buffer *out, int *spliced);
+                                   unsigned threads, wm_buffer *out, int *spliced);
+
+/* Deflating on several threads (nwn2_deflate_parallel.c): bytes to deflate
+ * from which it pays (smaller ones are deflated whole, on one thread). */
+#define NWN2_PARALLEL_DEFLATE_MIN (1024u * 1024u)
+/* 1 when nwn2_deflate_raw_parallel applies: threads > 1, size at least
+ * NWN2_PARALLEL_DEFLATE_MIN, built with libdeflate. */
+int nwn2_deflate_parallel_applies(size_t size, unsigned threads);
+/* Appends a raw deflate stream (its last block final) of raw[0..size) at
+ * libdeflate level lib_level, made of one independently deflated chunk per
+ * thread joined at empty stored blocks (as zlib's sync flush). */
+wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
+                                    wm_buffer *out);
+/* The libdeflate level of NWN2_DEFLATE_DEFAULT (6), _BETTER (10), _BEST (12). */
+int nwn2_libdeflate_level(int level);
+/* Appends the first `bit` bits of a deflate stream, then an empty stored
+ * block (3 header bits, padding to the byte, 00 00 FF FF): a boundary where
+ * another raw deflate's bytes can follow. */
+void nwn2_put_bits_then_sync(wm_buffer *out, const uint8_t *stream, uint64_t bit);
 
 /* ------------------------------------------------------------- ASWM model */
 
@@ -304,6 +325,7 @@ typedef struct nwn2_file {
     uint8_t *aswm_raw;           /* uncompressed walkmesh bytes as read (owned) */
     size_t aswm_raw_size;
     nwn2_aswm aswm;              /* parsed walkmesh (empty when aswm_packet < 0) */
+    unsigned deflate_threads;    /* a changed walkmesh deflated on this many threads when large; 0, 1: one */
 } nwn2_file;
 
 void nwn2_file_init(nwn2_file *f);

@@ -76,39 +76,45 @@ static int last_boundary_before(const uint8_t *stream, size_t size, size_t limit
     return *at > 0;
 }
 
-/* The new stream, as described at the top, into out after the COMP header. */
-static wm_result write_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size, const uint8_t *old_stream,
-                               uint64_t bit, size_t at, int level, wm_buffer *out)
+/* Appends a raw deflate of raw[0..size) on the calling thread. */
+static wm_result deflate_rest(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, wm_buffer *out)
 {
-    struct libdeflate_compressor *c = libdeflate_alloc_compressor(level);
+    struct libdeflate_compressor *c = libdeflate_alloc_compressor(lib_level);
     if (!c)
         return wm_error(ctx, WM_ERR_NOMEM, "could not compress the ASWM walkmesh");
-    const size_t kept = (size_t)(bit / 8), k = (size_t)(bit % 8);
-    const size_t bound = libdeflate_deflate_compress_bound(c, size - at);
-    const size_t start = out->size;
-    wm_result r = wm_buffer_reserve(out, COMP_HEADER + kept + 6 + bound + 4);
-    if (!r) {
-        wm_put_bytes(out, "COMP", 4);
-        wm_put_u32(out, 0);
-        wm_put_u32(out, (uint32_t)size);
-        wm_put_bytes(out, old_stream, kept);
-        if (k)
-            wm_put_u8(out, (uint8_t)(old_stream[kept] & ((1u << k) - 1))); /* its bits, then the stored header */
-        if (k == 0 || k > 5)
-            wm_put_u8(out, 0); /* the header (or its rest) and the padding */
-        wm_put_bytes(out, "\x00\x00\xFF\xFF", 4);
-        r = out->status;
-    }
+    const size_t bound = libdeflate_deflate_compress_bound(c, size);
+    wm_result r = wm_buffer_reserve(out, bound + 4);
     size_t produced = 0;
     if (!r) {
-        produced = libdeflate_deflate_compress(c, raw + at, size - at, out->data + out->size, bound);
+        produced = libdeflate_deflate_compress(c, raw, size, out->data + out->size, bound);
         if (!produced)
             r = wm_error(ctx, WM_ERR_NOMEM, "could not compress the ASWM walkmesh");
     }
     libdeflate_free_compressor(c);
+    out->size += produced;
+    return r;
+}
+
+/* The new stream, as described at the top, into out after the COMP header;
+ * the rest on `threads` threads when it is large. */
+static wm_result write_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size, const uint8_t *old_stream,
+                               uint64_t bit, size_t at, int lib_level, unsigned threads, wm_buffer *out)
+{
+    const size_t start = out->size;
+    wm_result r = wm_buffer_reserve(out, COMP_HEADER + (size_t)(bit / 8) + 6);
+    if (!r) {
+        wm_put_bytes(out, "COMP", 4);
+        wm_put_u32(out, 0);
+        wm_put_u32(out, (uint32_t)size);
+        nwn2_put_bits_then_sync(out, old_stream, bit);
+        r = out->status;
+    }
+    if (!r)
+        r = nwn2_deflate_parallel_applies(size - at, threads)
+                ? nwn2_deflate_raw_parallel(ctx, raw + at, size - at, lib_level, threads, out)
+                : deflate_rest(ctx, raw + at, size - at, lib_level, out);
     if (r)
         return r;
-    out->size += produced;
     const uint32_t adler = libdeflate_adler32(1, raw, size);
     const uint8_t be[4] = {(uint8_t)(adler >> 24), (uint8_t)(adler >> 16), (uint8_t)(adler >> 8), (uint8_t)adler};
     wm_put_bytes(out, be, 4);
@@ -119,7 +125,7 @@ static wm_result write_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size, con
 
 wm_result nwn2_aswm_encode_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size, const uint8_t *old_raw,
                                    size_t old_size, const uint8_t *old_payload, size_t old_payload_size, int level,
-                                   wm_buffer *out, int *spliced)
+                                   unsigned threads, wm_buffer *out, int *spliced)
 {
     *spliced = 0;
 #ifdef WALKMESH_HAVE_LIBDEFLATE
@@ -138,13 +144,13 @@ wm_result nwn2_aswm_encode_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size,
     wm_free(ctx, scratch);
     if (!found || at < SPLICE_MIN_KEPT)
         return WM_OK;
-    const int lib_level = level == NWN2_DEFLATE_BEST ? 12 : level == NWN2_DEFLATE_BETTER ? 10 : 6;
-    wm_result r = write_spliced(ctx, raw, size, old_payload + COMP_HEADER, bit, at, lib_level, out);
+    wm_result r = write_spliced(ctx, raw, size, old_payload + COMP_HEADER, bit, at, nwn2_libdeflate_level(level),
+                                threads, out);
     *spliced = !r;
     return r;
 #else
     (void)ctx, (void)raw, (void)size, (void)old_raw, (void)old_size, (void)old_payload, (void)old_payload_size;
-    (void)level, (void)out;
+    (void)level, (void)threads, (void)out;
     return WM_OK;
 #endif
 }

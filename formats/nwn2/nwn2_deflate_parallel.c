@@ -1,0 +1,194 @@
+/* A large walkmesh deflated on several threads (issue 20), into one valid
+ * deflate stream.
+ *
+ * libdeflate 1.14 compresses whole buffers only: no flush, no preset
+ * dictionary. The bytes are cut into one chunk per thread, each deflated on
+ * its own (without the 32 KiB history of the chunk before: a few hundred bytes
+ * lost per cut); then, for each chunk but the last, its final block is made
+ * non-final (the BFINAL bit of that block's header cleared) and an empty
+ * stored block brings the stream to a byte boundary, as zlib's sync flush
+ * does, where the next chunk's bytes begin:
+ *
+ *   chunk 0 (last block not final) | 000 pad 00 00 FF FF | chunk 1 ... | last chunk
+ *
+ * A deflate stream says nowhere where its last block begins; zlib's inflate
+ * with Z_BLOCK stops at each block boundary and tells the bit, so each chunk
+ * but the last is inflated once more by its own thread to find it. */
+#include "nwn2.h"
+#include "wm_parallel.h"
+
+#include <string.h>
+#include <zlib.h>
+#ifdef WALKMESH_HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
+
+#define SCAN_CHUNK (64u * 1024u)
+
+int nwn2_libdeflate_level(int level)
+{
+    return level == NWN2_DEFLATE_BEST ? 12 : level == NWN2_DEFLATE_BETTER ? 10 : 6;
+}
+
+void nwn2_put_bits_then_sync(wm_buffer *out, const uint8_t *stream, uint64_t bit)
+{
+    const size_t whole = (size_t)(bit / 8), k = (size_t)(bit % 8);
+    wm_put_bytes(out, stream, whole);
+    if (k)
+        wm_put_u8(out, (uint8_t)(stream[whole] & ((1u << k) - 1))); /* its bits, then the stored header */
+    if (k == 0 || k > 5)
+        wm_put_u8(out, 0); /* the 3 header bits (or their rest) and the padding */
+    wm_put_bytes(out, "\x00\x00\xFF\xFF", 4);
+}
+
+int nwn2_deflate_parallel_applies(size_t size, unsigned threads)
+{
+#ifdef WALKMESH_HAVE_LIBDEFLATE
+    return threads > 1 && size >= NWN2_PARALLEL_DEFLATE_MIN;
+#else
+    (void)size, (void)threads;
+    return 0;
+#endif
+}
+
+#ifdef WALKMESH_HAVE_LIBDEFLATE
+/* The bit (from the start of the raw deflate stream) where its final block's
+ * header begins and the bit just after that block's end-of-block code.
+ * Returns 0 when the stream does not inflate. */
+static int final_block_bits(const uint8_t *stream, size_t size, uint8_t *scratch, uint64_t *header, uint64_t *end)
+{
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    if (inflateInit2(&zs, -15) != Z_OK)
+        return 0;
+    zs.next_in = (Bytef *)(uintptr_t)stream;
+    zs.avail_in = (uInt)size;
+    uint64_t boundary = 0; /* the first block begins the stream */
+    int found = 0;
+    for (;;) {
+        zs.next_out = scratch;
+        zs.avail_out = SCAN_CHUNK;
+        const int zr = inflate(&zs, Z_BLOCK);
+        if (zr != Z_OK)
+            break;
+        if (zs.data_type & 128) { /* at a block boundary: the bits left unread in the last byte taken */
+            const uint64_t here = (uint64_t)zs.total_in * 8 - (uint64_t)(zs.data_type & 7);
+            if (zs.data_type & 64) { /* the final block has just ended */
+                *header = boundary;
+                *end = here;
+                found = 1;
+                break;
+            }
+            boundary = here;
+        }
+    }
+    inflateEnd(&zs);
+    return found;
+}
+
+typedef struct chunk {
+    struct libdeflate_compressor *compressor;
+    size_t from, size;      /* the chunk's bytes in the input */
+    uint8_t *stream;        /* its raw deflate (capacity bytes) */
+    size_t capacity, produced;
+    uint8_t *scratch;       /* SCAN_CHUNK bytes for the inflate that finds the final block */
+    uint64_t header, end;   /* final block's header bit and end bit; chunks but the last */
+    int ok;
+} chunk;
+
+typedef struct chunk_work {
+    const uint8_t *raw;
+    chunk *chunks;
+    size_t count;
+} chunk_work;
+
+static void deflate_chunk(void *user, size_t index)
+{
+    chunk_work *w = user;
+    chunk *c = &w->chunks[index];
+    c->produced = libdeflate_deflate_compress(c->compressor, w->raw + c->from, c->size, c->stream, c->capacity);
+    c->ok = c->produced != 0;
+    if (c->ok && index + 1 < w->count)
+        c->ok = final_block_bits(c->stream, c->produced, c->scratch, &c->header, &c->end);
+}
+
+/* One chunk per thread, none under a quarter of the threshold. */
+static size_t chunk_count(size_t size, unsigned threads)
+{
+    size_t count = size / (NWN2_PARALLEL_DEFLATE_MIN / 4);
+    return count < threads ? (count ? count : 1) : threads;
+}
+
+/* Allocates the chunks' compressors and buffers (on the calling thread: a
+ * failure is reported through ctx). Each chunk but the last is also inflated
+ * to find its final block, which costs about 45 % of deflating it (zlib's
+ * inflate against libdeflate's level 6, per byte): they get 20 parts of the
+ * bytes to the last one's 29, so that the threads end together. */
+static wm_result chunks_prepare(wm_ctx *ctx, chunk *chunks, size_t count, size_t size, int lib_level)
+{
+    const size_t unit = (size_t)((uint64_t)size * 20 / (20 * (count - 1) + 29));
+    for (size_t i = 0; i < count; i++) {
+        chunk *c = &chunks[i];
+        c->from = unit * i;
+        c->size = i + 1 < count ? unit : size - c->from;
+        c->compressor = libdeflate_alloc_compressor(lib_level);
+        if (!c->compressor)
+            return wm_error(ctx, WM_ERR_NOMEM, "could not compress the ASWM walkmesh");
+        c->capacity = libdeflate_deflate_compress_bound(c->compressor, c->size);
+        c->stream = wm_realloc_array(ctx, NULL, c->capacity + SCAN_CHUNK, 1);
+        if (!c->stream)
+            return WM_ERR_NOMEM;
+        c->scratch = c->stream + c->capacity;
+    }
+    return WM_OK;
+}
+
+/* The chunks' streams joined as described at the top. */
+static wm_result chunks_join(wm_ctx *ctx, chunk *chunks, size_t count, wm_buffer *out)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (!chunks[i].ok)
+            return wm_error(ctx, WM_ERR_NOMEM, "could not compress the ASWM walkmesh");
+        total += chunks[i].produced + 6;
+    }
+    if (wm_buffer_reserve(out, total))
+        return out->status;
+    for (size_t i = 0; i + 1 < count; i++) {
+        chunk *c = &chunks[i];
+        c->stream[c->header / 8] &= (uint8_t)~(1u << (c->header % 8)); /* BFINAL: not the last block any more */
+        nwn2_put_bits_then_sync(out, c->stream, c->end);
+    }
+    wm_put_bytes(out, chunks[count - 1].stream, chunks[count - 1].produced);
+    return out->status;
+}
+
+wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
+                                    wm_buffer *out)
+{
+    const size_t count = chunk_count(size, threads);
+    chunk *chunks = wm_alloc_array(ctx, count, sizeof *chunks);
+    if (!chunks)
+        return WM_ERR_NOMEM;
+    wm_result r = chunks_prepare(ctx, chunks, count, size, lib_level);
+    if (!r) {
+        chunk_work work = {raw, chunks, count};
+        wm_parallel_for(threads, count, deflate_chunk, &work);
+        r = chunks_join(ctx, chunks, count, out);
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (chunks[i].compressor)
+            libdeflate_free_compressor(chunks[i].compressor);
+        wm_free(ctx, chunks[i].stream);
+    }
+    wm_free(ctx, chunks);
+    return r;
+}
+#else
+wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
+                                    wm_buffer *out)
+{
+    (void)raw, (void)size, (void)lib_level, (void)threads, (void)out;
+    return wm_error(ctx, WM_ERR_UNSUPPORTED, "parallel deflate needs libdeflate");
+}
+#endif
