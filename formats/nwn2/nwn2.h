@@ -151,7 +151,10 @@ wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, 
  * deflate blocks before the first changed byte are kept bit for bit and only
  * the rest is deflated at level (NWN2_DEFLATE_*; nwn2_splice.c). *spliced = 0
  * and out untouched when that does not apply (no libdeflate, a raw packet, a
- * change within the first 64 KiB); the caller then encodes the whole. */
+ * change within the first 64 KiB); the caller then encodes the whole.
+ * threads > 1 and NWN2_PARALLEL_DEFLATE_MIN bytes or more from the first
+ * change on: the old stream's scan and the deflate of those bytes run side
+ * by side (the same bytes inflated, another stream). */
 wm_result nwn2_aswm_encode_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size, const uint8_t *old_raw,
                                    size_t old_size, const uint8_t *old_payload, size_t old_payload_size, int level,
                                    unsigned threads, wm_buffer *out, int *spliced);
@@ -167,6 +170,24 @@ int nwn2_deflate_parallel_applies(size_t size, unsigned threads);
  * thread joined at empty stored blocks (as zlib's sync flush). */
 wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
                                     wm_buffer *out);
+/* The same in steps, for the splice (libdeflate only): chunks of raw[0..size)
+ * deflated on up to `threads` threads, `count` of them (nwn2_deflate_chunk_count:
+ * one per thread, none under a quarter of NWN2_PARALLEL_DEFLATE_MIN), while
+ * side(side_user) runs on one of the threads when not NULL; then joined into
+ * out, the last block final when `final` (else followed by an empty stored
+ * block, for more to follow); then freed (also after a failed run). */
+typedef struct nwn2_deflate_chunk nwn2_deflate_chunk;
+typedef struct nwn2_deflate_chunks {
+    nwn2_deflate_chunk *chunks;
+    size_t count;
+    int final;
+} nwn2_deflate_chunks;
+size_t nwn2_deflate_chunk_count(size_t size, unsigned threads);
+wm_result nwn2_deflate_chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
+                                  size_t count, int final, void (*side)(void *), void *side_user,
+                                  nwn2_deflate_chunks *set);
+wm_result nwn2_deflate_chunks_join(wm_ctx *ctx, nwn2_deflate_chunks *set, wm_buffer *out);
+void nwn2_deflate_chunks_free(wm_ctx *ctx, nwn2_deflate_chunks *set);
 /* The libdeflate level of NWN2_DEFLATE_DEFAULT (6), _BETTER (10), _BEST (12). */
 int nwn2_libdeflate_level(int level);
 /* Appends the first `bit` bits of a deflate stream, then an empty stored

@@ -86,34 +86,38 @@ static int final_block_bits(const uint8_t *stream, size_t size, uint8_t *scratch
     return found;
 }
 
-typedef struct chunk {
+struct nwn2_deflate_chunk {
     struct libdeflate_compressor *compressor;
     size_t from, size;      /* the chunk's bytes in the input */
     uint8_t *stream;        /* its raw deflate (capacity bytes) */
     size_t capacity, produced;
     uint8_t *scratch;       /* SCAN_CHUNK bytes for the inflate that finds the final block */
-    uint64_t header, end;   /* final block's header bit and end bit; chunks but the last */
+    uint64_t header, end;   /* final block's header bit and end bit, when it is to be joined to more */
     int ok;
-} chunk;
+};
 
 typedef struct chunk_work {
     const uint8_t *raw;
-    chunk *chunks;
-    size_t count;
+    nwn2_deflate_chunks *set;
+    void (*side)(void *);
+    void *side_user;
 } chunk_work;
 
 static void deflate_chunk(void *user, size_t index)
 {
     chunk_work *w = user;
-    chunk *c = &w->chunks[index];
+    if (w->side && index-- == 0) {
+        w->side(w->side_user);
+        return;
+    }
+    nwn2_deflate_chunk *c = &w->set->chunks[index];
     c->produced = libdeflate_deflate_compress(c->compressor, w->raw + c->from, c->size, c->stream, c->capacity);
     c->ok = c->produced != 0;
-    if (c->ok && index + 1 < w->count)
+    if (c->ok && (index + 1 < w->set->count || !w->set->final))
         c->ok = final_block_bits(c->stream, c->produced, c->scratch, &c->header, &c->end);
 }
 
-/* One chunk per thread, none under a quarter of the threshold. */
-static size_t chunk_count(size_t size, unsigned threads)
+size_t nwn2_deflate_chunk_count(size_t size, unsigned threads)
 {
     size_t count = size / (NWN2_PARALLEL_DEFLATE_MIN / 4);
     return count < threads ? (count ? count : 1) : threads;
@@ -126,12 +130,12 @@ static size_t chunk_count(size_t size, unsigned threads)
  * 24-29) made the 9 corpus re-bakes that deflate on 2 threads 5-10 KB larger
  * in all, against 1.1 KB with equal ones (the cut falls elsewhere in the
  * tables). */
-static wm_result chunks_prepare(wm_ctx *ctx, chunk *chunks, size_t count, size_t size, int lib_level)
+static wm_result chunks_prepare(wm_ctx *ctx, nwn2_deflate_chunks *set, size_t size, int lib_level)
 {
-    for (size_t i = 0; i < count; i++) {
-        chunk *c = &chunks[i];
-        c->from = size / count * i;
-        c->size = i + 1 < count ? size / count : size - c->from;
+    for (size_t i = 0; i < set->count; i++) {
+        nwn2_deflate_chunk *c = &set->chunks[i];
+        c->from = size / set->count * i;
+        c->size = i + 1 < set->count ? size / set->count : size - c->from;
         c->compressor = libdeflate_alloc_compressor(lib_level);
         if (!c->compressor)
             return wm_error(ctx, WM_ERR_NOMEM, "could not compress the ASWM walkmesh");
@@ -144,45 +148,65 @@ static wm_result chunks_prepare(wm_ctx *ctx, chunk *chunks, size_t count, size_t
     return WM_OK;
 }
 
-/* The chunks' streams joined as described at the top. */
-static wm_result chunks_join(wm_ctx *ctx, chunk *chunks, size_t count, wm_buffer *out)
+wm_result nwn2_deflate_chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
+                                  size_t count, int final, void (*side)(void *), void *side_user,
+                                  nwn2_deflate_chunks *set)
+{
+    set->count = count ? count : 1;
+    set->final = final;
+    set->chunks = wm_alloc_array(ctx, set->count, sizeof *set->chunks);
+    if (!set->chunks)
+        return WM_ERR_NOMEM;
+    wm_result r = chunks_prepare(ctx, set, size, lib_level);
+    if (!r) {
+        chunk_work work = {raw, set, side, side_user};
+        wm_parallel_for(threads, set->count + (side != NULL), deflate_chunk, &work);
+    }
+    return r;
+}
+
+wm_result nwn2_deflate_chunks_join(wm_ctx *ctx, nwn2_deflate_chunks *set, wm_buffer *out)
 {
     size_t total = 0;
-    for (size_t i = 0; i < count; i++) {
-        if (!chunks[i].ok)
+    for (size_t i = 0; i < set->count; i++) {
+        if (!set->chunks[i].ok)
             return wm_error(ctx, WM_ERR_NOMEM, "could not compress the ASWM walkmesh");
-        total += chunks[i].produced + 6;
+        total += set->chunks[i].produced + 6;
     }
     if (wm_buffer_reserve(out, total))
         return out->status;
-    for (size_t i = 0; i + 1 < count; i++) {
-        chunk *c = &chunks[i];
+    for (size_t i = 0; i < set->count; i++) {
+        nwn2_deflate_chunk *c = &set->chunks[i];
+        if (i + 1 == set->count && set->final) {
+            wm_put_bytes(out, c->stream, c->produced);
+            break;
+        }
         c->stream[c->header / 8] &= (uint8_t)~(1u << (c->header % 8)); /* BFINAL: not the last block any more */
         nwn2_put_bits_then_sync(out, c->stream, c->end);
     }
-    wm_put_bytes(out, chunks[count - 1].stream, chunks[count - 1].produced);
     return out->status;
+}
+
+void nwn2_deflate_chunks_free(wm_ctx *ctx, nwn2_deflate_chunks *set)
+{
+    for (size_t i = 0; set->chunks && i < set->count; i++) {
+        if (set->chunks[i].compressor)
+            libdeflate_free_compressor(set->chunks[i].compressor);
+        wm_free(ctx, set->chunks[i].stream);
+    }
+    wm_free(ctx, set->chunks);
+    set->chunks = NULL;
 }
 
 wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
                                     wm_buffer *out)
 {
-    const size_t count = chunk_count(size, threads);
-    chunk *chunks = wm_alloc_array(ctx, count, sizeof *chunks);
-    if (!chunks)
-        return WM_ERR_NOMEM;
-    wm_result r = chunks_prepare(ctx, chunks, count, size, lib_level);
-    if (!r) {
-        chunk_work work = {raw, chunks, count};
-        wm_parallel_for(threads, count, deflate_chunk, &work);
-        r = chunks_join(ctx, chunks, count, out);
-    }
-    for (size_t i = 0; i < count; i++) {
-        if (chunks[i].compressor)
-            libdeflate_free_compressor(chunks[i].compressor);
-        wm_free(ctx, chunks[i].stream);
-    }
-    wm_free(ctx, chunks);
+    nwn2_deflate_chunks set;
+    wm_result r = nwn2_deflate_chunks_run(ctx, raw, size, lib_level, threads, nwn2_deflate_chunk_count(size, threads),
+                                          1, NULL, NULL, &set);
+    if (!r)
+        r = nwn2_deflate_chunks_join(ctx, &set, out);
+    nwn2_deflate_chunks_free(ctx, &set);
     return r;
 }
 #else
