@@ -230,11 +230,40 @@ static void test_joins_at_every_bit(void **state)
     assert_true(all);
 }
 
+/* Bytes that do not compress: libdeflate stores them (stored blocks, which
+ * end on a byte); the pieces still join into one stream. */
+static void test_stored_pieces(void **state)
+{
+    (void)state;
+    if (!nwn2_deflate_is_libdeflate())
+        skip();
+    const size_t size = NWN2_PARALLEL_DEFLATE_MIN + 12345;
+    uint8_t *data = malloc(size), *back = malloc(size);
+    uint32_t x = 12345;
+    for (size_t i = 0; i < size; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5; /* xorshift32 */
+        data[i] = (uint8_t)(x >> 11);
+    }
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_buffer out;
+    wm_buffer_init(&out, &ctx);
+    assert_int_equal(nwn2_deflate_raw_parallel(&ctx, data, size, 6, 3, &out), WM_OK);
+    int seen[8] = {0};
+    assert_int_equal(inflate_counting_joins(out.data, out.size, back, size, seen), 2);
+    assert_true(seen[0]);
+    assert_memory_equal(back, data, size);
+    wm_buffer_free(&out);
+    free(back);
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threshold),
         cmocka_unit_test(test_joins_at_every_bit),
+        cmocka_unit_test(test_stored_pieces),
         cmocka_unit_test(test_corpus_rebakes_on_two_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
