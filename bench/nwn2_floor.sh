@@ -4,13 +4,17 @@
 #     deflate it at libdeflate 6 as a re-bake does, write): CPU ratio <= 1.3 wanted;
 #   - `walkmesh info X.trx` against `bench_floor inflate` (read and inflate the packet only):
 #     CPU ratio <= 1.3 wanted;
+#   - `walkmesh bake X.trx --threads 2` against `--threads 1`: wall and CPU, the deflate of a large
+#     packet on both cores (nwn2_deflate_parallel.c) and the tiles' stages; with REFERENCE_WALKMESH
+#     (a build without that deflate), its `--threads 2` against ours in the same run;
 # on condemned_caves.trx and the largest TRX of nwn2-areas/. Each command runs ROUNDS times, the
 # two alternating; the best CPU time (user + system) and the best wall time of each count.
-# Usage: bench/nwn2_floor.sh [BUILD_DIR (default build-release)] [ROUNDS (default 11)]
+# Usage: bench/nwn2_floor.sh [BUILD_DIR (default build-release)] [ROUNDS (default 11)] [REFERENCE_WALKMESH]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-release}
 rounds=${2:-11}
+reference=${3:-}
 corpus=${WALKMESH_CORPUS_DIR:-$root/../shared/corpus}
 walkmesh=$build/tools/walkmesh
 floor=$build/bench/bench_floor
@@ -60,3 +64,21 @@ for f in "$corpus/nwn2/condemned_caves.trx" "$largest"; do
   pair "$floor" inflate "$f" -- "$walkmesh" info "$f"
   echo "| $(basename "$f") | $(ms $cpu_a) ($(ms $wall_a)) | $(ms $cpu_b) ($(ms $wall_b)) | $(ratio $cpu_b $cpu_a)x |"
 done
+echo
+echo "| file | bake --threads 1 CPU (wall) | bake --threads 2 CPU (wall) | wall ratio 2/1 | CPU ratio 2/1 |"
+echo "|---|---|---|---|---|"
+for f in "$corpus/nwn2/condemned_caves.trx" "$largest"; do
+  bake=(bake "$f" -o "$tmp/ours.trx" --force --quiet --threads)
+  pair "$walkmesh" "${bake[@]}" 1 -- "$walkmesh" "${bake[@]}" 2
+  echo "| $(basename "$f") | $(ms $cpu_a) ($(ms $wall_a)) | $(ms $cpu_b) ($(ms $wall_b)) | $(ratio $wall_b $wall_a)x | $(ratio $cpu_b $cpu_a)x |"
+done
+if [ -n "$reference" ]; then
+  echo
+  echo "| file | reference bake --threads 2 CPU (wall) | this build's --threads 2 CPU (wall) | wall ratio | CPU ratio |"
+  echo "|---|---|---|---|---|"
+  for f in "$corpus/nwn2/condemned_caves.trx" "$largest"; do
+    bake=(bake "$f" -o "$tmp/ours.trx" --force --quiet --threads 2)
+    pair "$reference" "${bake[@]}" -- "$walkmesh" "${bake[@]}"
+    echo "| $(basename "$f") | $(ms $cpu_a) ($(ms $wall_a)) | $(ms $cpu_b) ($(ms $wall_b)) | $(ratio $wall_b $wall_a)x | $(ratio $cpu_b $cpu_a)x |"
+  done
+fi

@@ -150,17 +150,59 @@ wm_result nwn2_aswm_decode_packet_at(wm_ctx *ctx, const uint8_t *payload, size_t
 /* 1 when built with libdeflate (whose level 12 brings every corpus re-bake
  * under the toolset's file size; zlib's level 9 does not always). */
 int nwn2_deflate_is_libdeflate(void);
+/* threads > 1: a walkmesh of NWN2_PARALLEL_DEFLATE_MIN bytes or more is
+ * deflated on that many threads (NWN2_DEFLATE_* levels, libdeflate only;
+ * nwn2_deflate_parallel.c): the same bytes inflated, other stream bytes. */
 wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, int compress, int level,
-                                  wm_buffer *out);
+                                  unsigned threads, wm_buffer *out);
 /* The same packet for walkmesh bytes that begin as old_raw did, whose packet
  * (old_payload: "COMP", sizes, zlib stream) is at hand: the old stream's
  * deflate blocks before the first changed byte are kept bit for bit and only
  * the rest is deflated at level (NWN2_DEFLATE_*; nwn2_splice.c). *spliced = 0
  * and out untouched when that does not apply (no libdeflate, a raw packet, a
- * change within the first 64 KiB); the caller then encodes the whole. */
+ * change within the first 64 KiB); the caller then encodes the whole.
+ * threads > 1 and NWN2_PARALLEL_DEFLATE_MIN bytes or more from the first
+ * change on: the old stream's scan and the deflate of those bytes run side
+ * by side (the same bytes inflated, another stream). */
 wm_result nwn2_aswm_encode_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size, const uint8_t *old_raw,
                                    size_t old_size, const uint8_t *old_payload, size_t old_payload_size, int level,
-                                   wm_buffer *out, int *spliced);
+                                   unsigned threads, wm_buffer *out, int *spliced);
+
+/* Deflating on several threads (nwn2_deflate_parallel.c): bytes to deflate
+ * from which it pays (smaller ones are deflated whole, on one thread). */
+#define NWN2_PARALLEL_DEFLATE_MIN (1024u * 1024u)
+/* 1 when nwn2_deflate_raw_parallel applies: threads > 1, size at least
+ * NWN2_PARALLEL_DEFLATE_MIN, built with libdeflate. */
+int nwn2_deflate_parallel_applies(size_t size, unsigned threads);
+/* Appends a raw deflate stream (its last block final) of raw[0..size) at
+ * libdeflate level lib_level, made of one independently deflated chunk per
+ * thread joined at empty stored blocks (as zlib's sync flush). */
+wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
+                                    wm_buffer *out);
+/* The same in steps, for the splice (libdeflate only): chunks of raw[0..size)
+ * deflated on up to `threads` threads, `count` of them (nwn2_deflate_chunk_count:
+ * one per thread, none under a quarter of NWN2_PARALLEL_DEFLATE_MIN), while
+ * side(side_user) runs on one of the threads when not NULL; then joined into
+ * out, the last block final when `final` (else followed by an empty stored
+ * block, for more to follow); then freed (also after a failed run). */
+typedef struct nwn2_deflate_chunk nwn2_deflate_chunk;
+typedef struct nwn2_deflate_chunks {
+    nwn2_deflate_chunk *chunks;
+    size_t count;
+    int final;
+} nwn2_deflate_chunks;
+size_t nwn2_deflate_chunk_count(size_t size, unsigned threads);
+wm_result nwn2_deflate_chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
+                                  size_t count, int final, void (*side)(void *), void *side_user,
+                                  nwn2_deflate_chunks *set);
+wm_result nwn2_deflate_chunks_join(wm_ctx *ctx, nwn2_deflate_chunks *set, wm_buffer *out);
+void nwn2_deflate_chunks_free(wm_ctx *ctx, nwn2_deflate_chunks *set);
+/* The libdeflate level of NWN2_DEFLATE_DEFAULT (6), _BETTER (10), _BEST (12). */
+int nwn2_libdeflate_level(int level);
+/* Appends the first `bit` bits of a deflate stream, then an empty stored
+ * block (3 header bits, padding to the byte, 00 00 FF FF): a boundary where
+ * another raw deflate's bytes can follow. */
+void nwn2_put_bits_then_sync(wm_buffer *out, const uint8_t *stream, uint64_t bit);
 
 /* ------------------------------------------------------------- ASWM model */
 
@@ -327,6 +369,7 @@ typedef struct nwn2_file {
     uint8_t *aswm_block;         /* the allocation holding them (owned); in a shared read the model's
                                   * backing, which the parse may rearrange (see nwn2_aswm_parse_shared) */
     nwn2_aswm aswm;              /* parsed walkmesh (empty when aswm_packet < 0) */
+    unsigned deflate_threads;    /* a changed walkmesh deflated on this many threads when large; 0, 1: one */
 } nwn2_file;
 
 void nwn2_file_init(nwn2_file *f);

@@ -40,6 +40,7 @@ static wm_result bake_file(wm_ctx *ctx, nwn2_file *file, const char *source, con
     native.cutters = cutters->count ? cutters : NULL;
     native.progress = opts->progress;
     native.progress_user = opts->progress_user;
+    file->deflate_threads = native.threads; /* the re-baked walkmesh too, when large */
     wm_result r = nwn2_bake(ctx, &file->aswm, &native, stats);
     if (r)
         wm_error_prefix(ctx, source);

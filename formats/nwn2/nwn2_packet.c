@@ -108,7 +108,7 @@ int nwn2_deflate_is_libdeflate(void)
 static size_t deflate_default(const uint8_t *raw, size_t size, int level, uint8_t *out, size_t capacity)
 {
 #ifdef WALKMESH_HAVE_LIBDEFLATE
-    struct libdeflate_compressor *c = libdeflate_alloc_compressor(level == NWN2_DEFLATE_BEST ? 12 : level == NWN2_DEFLATE_BETTER ? 10 : 6);
+    struct libdeflate_compressor *c = libdeflate_alloc_compressor(nwn2_libdeflate_level(level));
     if (!c)
         return 0;
     size_t produced = libdeflate_zlib_compress(c, raw, size, out, capacity);
@@ -196,8 +196,32 @@ wm_result nwn2_aswm_decode_packet_at(wm_ctx *ctx, const uint8_t *payload, size_t
     return WM_OK;
 }
 
-wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, int compress, int level,
+/* The zlib stream of raw[0..size) deflated on several threads: libdeflate's
+ * zlib header for the level, the chunks' raw deflate, Adler-32. */
+static wm_result deflate_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int level, unsigned threads,
                                   wm_buffer *out)
+{
+#ifdef WALKMESH_HAVE_LIBDEFLATE
+    const int lib_level = nwn2_libdeflate_level(level);
+    unsigned header = (0x78u << 8) | ((lib_level == 6 ? 2u : 3u) << 6); /* CINFO 7, CM 8; FLEVEL */
+    header |= 31 - header % 31;
+    wm_put_u8(out, (uint8_t)(header >> 8));
+    wm_put_u8(out, (uint8_t)header);
+    wm_result r = out->status ? out->status : nwn2_deflate_raw_parallel(ctx, raw, size, lib_level, threads, out);
+    if (r)
+        return r;
+    const uint32_t adler = libdeflate_adler32(1, raw, size);
+    const uint8_t be[4] = {(uint8_t)(adler >> 24), (uint8_t)(adler >> 16), (uint8_t)(adler >> 8), (uint8_t)adler};
+    wm_put_bytes(out, be, 4);
+    return out->status;
+#else
+    (void)raw, (void)size, (void)level, (void)threads, (void)out;
+    return wm_error(ctx, WM_ERR_UNSUPPORTED, "parallel deflate needs libdeflate");
+#endif
+}
+
+wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, int compress, int level,
+                                  unsigned threads, wm_buffer *out)
 {
     if (!compress) {
         wm_put_bytes(out, raw, size);
@@ -216,7 +240,12 @@ wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, 
     if (out->status)
         return out->status;
     uLongf produced = bound;
-    if (level < 0) {
+    if (level < 0 && nwn2_deflate_parallel_applies(size, threads)) {
+        wm_result r = deflate_parallel(ctx, raw, size, level, threads, out);
+        if (!r)
+            wm_patch_u32(out, start + 4, (uint32_t)(out->size - start - COMP_HEADER));
+        return r ? r : out->status;
+    } else if (level < 0) {
         produced = (uLongf)deflate_default(raw, size, level, out->data + out->size, (size_t)bound);
         if (!produced)
             return wm_error(ctx, WM_ERR_NOMEM, "could not compress the ASWM walkmesh");

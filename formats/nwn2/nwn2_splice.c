@@ -15,7 +15,13 @@
  * That is one valid zlib stream. The deflate of the rest starts without the
  * 32 KiB history before it, which costs a few bytes; the writer's size ladder
  * (nwn2_file.c) still applies. The block boundaries of the old stream are
- * found by inflating it with zlib's Z_BLOCK up to the first change. */
+ * found by inflating it with zlib's Z_BLOCK up to the first change.
+ *
+ * On several threads, when NWN2_PARALLEL_DEFLATE_MIN bytes or more follow the
+ * first change, that inflate runs on one thread while the others deflate
+ * the bytes from the first change on (nwn2_deflate_parallel.c); the
+ * few bytes between the last kept block and the first change are deflated
+ * after it, as one more chunk joined at an empty stored block. */
 #include "nwn2.h"
 
 #include <string.h>
@@ -76,39 +82,79 @@ static int last_boundary_before(const uint8_t *stream, size_t size, size_t limit
     return *at > 0;
 }
 
-/* The new stream, as described at the top, into out after the COMP header. */
-static wm_result write_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size, const uint8_t *old_stream,
-                               uint64_t bit, size_t at, int level, wm_buffer *out)
+/* Appends a raw deflate of raw[0..size) on the calling thread. */
+static wm_result deflate_rest(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, wm_buffer *out)
 {
-    struct libdeflate_compressor *c = libdeflate_alloc_compressor(level);
+    struct libdeflate_compressor *c = libdeflate_alloc_compressor(lib_level);
     if (!c)
         return wm_error(ctx, WM_ERR_NOMEM, "could not compress the ASWM walkmesh");
-    const size_t kept = (size_t)(bit / 8), k = (size_t)(bit % 8);
-    const size_t bound = libdeflate_deflate_compress_bound(c, size - at);
-    const size_t start = out->size;
-    wm_result r = wm_buffer_reserve(out, COMP_HEADER + kept + 6 + bound + 4);
-    if (!r) {
-        wm_put_bytes(out, "COMP", 4);
-        wm_put_u32(out, 0);
-        wm_put_u32(out, (uint32_t)size);
-        wm_put_bytes(out, old_stream, kept);
-        if (k)
-            wm_put_u8(out, (uint8_t)(old_stream[kept] & ((1u << k) - 1))); /* its bits, then the stored header */
-        if (k == 0 || k > 5)
-            wm_put_u8(out, 0); /* the header (or its rest) and the padding */
-        wm_put_bytes(out, "\x00\x00\xFF\xFF", 4);
-        r = out->status;
-    }
+    const size_t bound = libdeflate_deflate_compress_bound(c, size);
+    wm_result r = wm_buffer_reserve(out, bound + 4);
     size_t produced = 0;
     if (!r) {
-        produced = libdeflate_deflate_compress(c, raw + at, size - at, out->data + out->size, bound);
+        produced = libdeflate_deflate_compress(c, raw, size, out->data + out->size, bound);
         if (!produced)
             r = wm_error(ctx, WM_ERR_NOMEM, "could not compress the ASWM walkmesh");
     }
     libdeflate_free_compressor(c);
+    out->size += produced;
+    return r;
+}
+
+/* Where the old stream is cut (last_boundary_before): on several threads,
+ * found on one of them while the others deflate the rest. */
+typedef struct boundary_scan {
+    const uint8_t *stream;
+    size_t size, limit;
+    uint8_t *scratch;
+    uint64_t bit;
+    size_t at;
+    int found;
+} boundary_scan;
+
+static void run_scan(void *user)
+{
+    boundary_scan *s = user;
+    s->found = last_boundary_before(s->stream, s->size, s->limit, s->scratch, &s->bit, &s->at) &&
+               s->at >= SPLICE_MIN_KEPT;
+}
+
+/* The deflate from the cut on. One thread (tail NULL): raw[at..size) whole.
+ * Several: raw[at..limit), then the chunks of raw[limit..size) that were
+ * deflated during the scan, joined at empty stored blocks. */
+static wm_result deflate_after_cut(wm_ctx *ctx, const uint8_t *raw, size_t size, size_t at, size_t limit,
+                                   int lib_level, nwn2_deflate_chunks *tail, wm_buffer *out)
+{
+    if (!tail)
+        return deflate_rest(ctx, raw + at, size - at, lib_level, out);
+    wm_result r = WM_OK;
+    if (limit > at) {
+        nwn2_deflate_chunks gap;
+        r = nwn2_deflate_chunks_run(ctx, raw + at, limit - at, lib_level, 1, 1, 0, NULL, NULL, &gap);
+        if (!r)
+            r = nwn2_deflate_chunks_join(ctx, &gap, out);
+        nwn2_deflate_chunks_free(ctx, &gap);
+    }
+    return r ? r : nwn2_deflate_chunks_join(ctx, tail, out);
+}
+
+/* The new stream, as described at the top, into out after the COMP header. */
+static wm_result write_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size, const boundary_scan *scan,
+                               int lib_level, nwn2_deflate_chunks *tail, wm_buffer *out)
+{
+    const size_t start = out->size;
+    wm_result r = wm_buffer_reserve(out, COMP_HEADER + (size_t)(scan->bit / 8) + 6);
+    if (!r) {
+        wm_put_bytes(out, "COMP", 4);
+        wm_put_u32(out, 0);
+        wm_put_u32(out, (uint32_t)size);
+        nwn2_put_bits_then_sync(out, scan->stream, scan->bit);
+        r = out->status;
+    }
+    if (!r)
+        r = deflate_after_cut(ctx, raw, size, scan->at, scan->limit, lib_level, tail, out);
     if (r)
         return r;
-    out->size += produced;
     const uint32_t adler = libdeflate_adler32(1, raw, size);
     const uint8_t be[4] = {(uint8_t)(adler >> 24), (uint8_t)(adler >> 16), (uint8_t)(adler >> 8), (uint8_t)adler};
     wm_put_bytes(out, be, 4);
@@ -119,7 +165,7 @@ static wm_result write_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size, con
 
 wm_result nwn2_aswm_encode_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size, const uint8_t *old_raw,
                                    size_t old_size, const uint8_t *old_payload, size_t old_payload_size, int level,
-                                   wm_buffer *out, int *spliced)
+                                   unsigned threads, wm_buffer *out, int *spliced)
 {
     *spliced = 0;
 #ifdef WALKMESH_HAVE_LIBDEFLATE
@@ -131,20 +177,26 @@ wm_result nwn2_aswm_encode_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size,
     uint8_t *scratch = wm_realloc_array(ctx, NULL, SCAN_CHUNK, 1);
     if (!scratch)
         return WM_ERR_NOMEM;
-    uint64_t bit = 0;
-    size_t at = 0;
-    const int found = last_boundary_before(old_payload + COMP_HEADER, old_payload_size - COMP_HEADER, limit,
-                                           scratch, &bit, &at);
+    boundary_scan scan = {old_payload + COMP_HEADER, old_payload_size - COMP_HEADER, limit, scratch, 0, 0, 0};
+    const int lib_level = nwn2_libdeflate_level(level);
+    nwn2_deflate_chunks tail = {NULL, 0, 1};
+    wm_result r = WM_OK;
+    const int side_by_side = nwn2_deflate_parallel_applies(size - limit, threads);
+    if (side_by_side) /* the bytes from the first change on deflate meanwhile */
+        r = nwn2_deflate_chunks_run(ctx, raw + limit, size - limit, lib_level, threads,
+                                    nwn2_deflate_chunk_count(size - limit, threads - 1), 1, run_scan, &scan, &tail);
+    else
+        run_scan(&scan);
     wm_free(ctx, scratch);
-    if (!found || at < SPLICE_MIN_KEPT)
-        return WM_OK;
-    const int lib_level = level == NWN2_DEFLATE_BEST ? 12 : level == NWN2_DEFLATE_BETTER ? 10 : 6;
-    wm_result r = write_spliced(ctx, raw, size, old_payload + COMP_HEADER, bit, at, lib_level, out);
-    *spliced = !r;
+    if (!r && scan.found) {
+        r = write_spliced(ctx, raw, size, &scan, lib_level, side_by_side ? &tail : NULL, out);
+        *spliced = !r;
+    }
+    nwn2_deflate_chunks_free(ctx, &tail);
     return r;
 #else
     (void)ctx, (void)raw, (void)size, (void)old_raw, (void)old_size, (void)old_payload, (void)old_payload_size;
-    (void)level, (void)out;
+    (void)level, (void)threads, (void)out;
     return WM_OK;
 #endif
 }

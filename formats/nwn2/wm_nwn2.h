@@ -20,7 +20,7 @@ typedef void (*wm_nwn2_progress_fn)(void *user, const char *stage, uint32_t done
 typedef struct wm_nwn2_bake_options {
     int keep_borders;        /* keep the triangles of the map-border tiles */
     int cut_whole_triangles; /* cutters remove whole triangles (centre inside) instead of cutting */
-    unsigned threads;        /* tiles baked on this many threads; 0: wm_processor_count() */
+    unsigned threads;        /* tiles baked and walkmesh deflated on this many threads; 0: all */
     const uint8_t *git;      /* the area's GIT file image, whose walkmesh cutters are cut; NULL: none */
     size_t git_size;
     const char *git_source;  /* the GIT's name in messages */
@@ -44,7 +44,9 @@ WM_API void wm_nwn2_bake_options_init(wm_nwn2_bake_options *opts);
 
 /* Bakes the TRN or TRX file image data[0..size) (source names it in messages) and appends the
  * baked TRX file image to out; every packet other than the walkmesh is copied unchanged. The
- * bytes are the same whatever the thread count. stats may be NULL. A file without a walkmesh
+ * walkmesh bytes are the same whatever the thread count; their zlib stream is the same for a
+ * given thread count (on several threads it is deflated in pieces, joined in one stream a few
+ * hundred bytes larger). stats may be NULL. A file without a walkmesh
  * packet is WM_ERR_UNSUPPORTED; a tile with more than 127 walkable triangles WM_ERR_LIMIT. */
 WM_API wm_result wm_nwn2_bake(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
                               const wm_nwn2_bake_options *opts, wm_buffer *out, wm_nwn2_bake_stats *stats);
