@@ -4,7 +4,7 @@
 # shell loop of `nwn-trn aswm-bake` over the same files. Target: ratio (nwn-trn / walkmesh) >= 8 in
 # wall time on 2 cores. The contenders alternate, ROUNDS times; the best wall time and the best CPU
 # time (user + system) of each count. Then the batch's output is compared with one-at-a-time runs
-# (`walkmesh bake X -o Y --jobs 1`, every file): they must be byte-identical.
+# (`walkmesh bake X -o Y --threads 3`, every file): they must be byte-identical.
 #
 # Setup: a release build (cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release && cmake --build
 # build-release -j2); nwn-trn needs the D runtime (Debian libphobos2-ldc-shared100).
@@ -67,7 +67,7 @@ mkdir -p "$tmp/single"
 differ=0
 for f in "${files[@]}"; do
   name=$(basename "$f")
-  "$walkmesh" bake "$f" -o "$tmp/single/${name%.*}.trx" --jobs 1 --quiet
+  "$walkmesh" bake "$f" -o "$tmp/single/${name%.*}.trx" --threads 3 --quiet
   cmp -s "$tmp/single/${name%.*}.trx" "$tmp/batch/${name%.*}.trx" || { echo "differs: $name"; differ=$((differ + 1)); }
 done
 echo

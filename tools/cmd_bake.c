@@ -35,8 +35,7 @@ static const cli_spec bake_spec = {
              "path table (Dijkstra over the tile's walkable triangles, 2-D centre distances),\n"
              "line-of-sight bits where they are provable, the islands and the island path table.\n"
              "Every packet other than the walkmesh is copied unchanged. The output is byte-identical\n"
-             "run to run; with --threads 1 also the same in a batch as alone. On more threads the\n"
-             "walkmesh is deflated in pieces: its zlib stream differs, its bytes do not.\n\n"
+             "run to run, whatever the thread count, and the same in a batch as alone.\n\n"
              "With several inputs (or -o naming a folder) every IN becomes DIR/<name>.trx, the files\n"
              "baked side by side on --jobs threads. '-' reads standard input / writes standard output.\n",
     .output_help = "OUT.trx|DIR\tfile to write, or the folder of a batch (created when missing)",

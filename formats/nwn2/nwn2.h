@@ -150,9 +150,10 @@ wm_result nwn2_aswm_decode_packet_at(wm_ctx *ctx, const uint8_t *payload, size_t
 /* 1 when built with libdeflate (whose level 12 brings every corpus re-bake
  * under the toolset's file size; zlib's level 9 does not always). */
 int nwn2_deflate_is_libdeflate(void);
-/* threads > 1: a walkmesh of NWN2_PARALLEL_DEFLATE_MIN bytes or more is
- * deflated on that many threads (NWN2_DEFLATE_* levels, libdeflate only;
- * nwn2_deflate_parallel.c): the same bytes inflated, other stream bytes. */
+/* A walkmesh of NWN2_PARALLEL_DEFLATE_MIN bytes or more is deflated in
+ * pieces (NWN2_DEFLATE_* levels, libdeflate only; nwn2_deflate_parallel.c),
+ * on up to `threads` threads at once. The pieces depend on the size alone, so
+ * the bytes written are the same whatever the thread count. */
 wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, int compress, int level,
                                   unsigned threads, wm_buffer *out);
 /* The same packet for walkmesh bytes that begin as old_raw did, whose packet
@@ -161,9 +162,9 @@ wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, 
  * the rest is deflated at level (NWN2_DEFLATE_*; nwn2_splice.c). *spliced = 0
  * and out untouched when that does not apply (no libdeflate, a raw packet, a
  * change within the first 64 KiB); the caller then encodes the whole.
- * threads > 1 and NWN2_PARALLEL_DEFLATE_MIN bytes or more from the first
- * change on: the old stream's scan and the deflate of those bytes run side
- * by side (the same bytes inflated, another stream). */
+ * NWN2_PARALLEL_DEFLATE_MIN bytes or more from the first change on: those
+ * bytes are deflated in pieces of their own, beside the old stream's scan
+ * when threads > 1 (the same stream on any thread count). */
 wm_result nwn2_aswm_encode_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size, const uint8_t *old_raw,
                                    size_t old_size, const uint8_t *old_payload, size_t old_payload_size, int level,
                                    unsigned threads, wm_buffer *out, int *spliced);
@@ -171,17 +172,20 @@ wm_result nwn2_aswm_encode_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size,
 /* Deflating on several threads (nwn2_deflate_parallel.c): bytes to deflate
  * from which it pays (smaller ones are deflated whole, on one thread). */
 #define NWN2_PARALLEL_DEFLATE_MIN (1024u * 1024u)
-/* 1 when nwn2_deflate_raw_parallel applies: threads > 1, size at least
- * NWN2_PARALLEL_DEFLATE_MIN, built with libdeflate. */
-int nwn2_deflate_parallel_applies(size_t size, unsigned threads);
+/* 1 when a walkmesh is deflated in pieces: size at least
+ * NWN2_PARALLEL_DEFLATE_MIN, built with libdeflate. Never the thread count:
+ * a batch's one thread per file and a single run's every core must write the
+ * same file. */
+int nwn2_deflate_parallel_applies(size_t size);
 /* Appends a raw deflate stream (its last block final) of raw[0..size) at
- * libdeflate level lib_level, made of one independently deflated chunk per
- * thread joined at empty stored blocks (as zlib's sync flush). */
+ * libdeflate level lib_level, made of nwn2_deflate_chunk_count(size, 0)
+ * independently deflated chunks joined at empty stored blocks (as zlib's sync
+ * flush), deflated on up to `threads` threads. */
 wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
                                     wm_buffer *out);
 /* The same in steps, for the splice (libdeflate only): chunks of raw[0..size)
- * deflated on up to `threads` threads, `count` of them (nwn2_deflate_chunk_count:
- * one per thread, none under a quarter of NWN2_PARALLEL_DEFLATE_MIN), while
+ * deflated on up to `threads` threads, `count` of them (nwn2_deflate_chunk_count),
+ * while
  * side(side_user) runs on one of the threads when not NULL; then joined into
  * out, the last block final when `final` (else followed by an empty stored
  * block, for more to follow); then freed (also after a failed run). */
@@ -191,7 +195,10 @@ typedef struct nwn2_deflate_chunks {
     size_t count;
     int final;
 } nwn2_deflate_chunks;
-size_t nwn2_deflate_chunk_count(size_t size, unsigned threads);
+/* How many chunks: from the size alone (2 to 4 for a whole walkmesh, one a
+ * MiB; 1 to 4 for the bytes deflated beside the splice's scan, one per 2 MiB),
+ * so that the stream does not depend on the threads that made it. */
+size_t nwn2_deflate_chunk_count(size_t size, int beside_scan);
 wm_result nwn2_deflate_chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
                                   size_t count, int final, void (*side)(void *), void *side_user,
                                   nwn2_deflate_chunks *set);

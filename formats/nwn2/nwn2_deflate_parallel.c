@@ -1,10 +1,12 @@
-/* A large walkmesh deflated on several threads (issue 20), into one valid
- * deflate stream.
+/* A large walkmesh deflated in pieces, on several threads when there are
+ * (issue 20), into one valid deflate stream.
  *
  * libdeflate 1.14 compresses whole buffers only: no flush, no preset
- * dictionary. The bytes are cut into one chunk per thread, each deflated on
- * its own (without the 32 KiB history of the chunk before: a few hundred bytes
- * lost per cut); then, for each chunk but the last, its final block is made
+ * dictionary. The bytes are cut into chunks, each deflated on its own
+ * (without the 32 KiB history of the chunk before: a few hundred bytes lost
+ * per cut); how many depends on the size alone, never on the threads, so a
+ * file is the same on any machine. Then, for each chunk but the last, its
+ * final block is made
  * non-final (the BFINAL bit of that block's header cleared) and an empty
  * stored block brings the stream to a byte boundary, as zlib's sync flush
  * does, where the next chunk's bytes begin:
@@ -41,12 +43,12 @@ void nwn2_put_bits_then_sync(wm_buffer *out, const uint8_t *stream, uint64_t bit
     wm_put_bytes(out, "\x00\x00\xFF\xFF", 4);
 }
 
-int nwn2_deflate_parallel_applies(size_t size, unsigned threads)
+int nwn2_deflate_parallel_applies(size_t size)
 {
 #ifdef WALKMESH_HAVE_LIBDEFLATE
-    return threads > 1 && size >= NWN2_PARALLEL_DEFLATE_MIN;
+    return size >= NWN2_PARALLEL_DEFLATE_MIN;
 #else
-    (void)size, (void)threads;
+    (void)size;
     return 0;
 #endif
 }
@@ -117,10 +119,11 @@ static void deflate_chunk(void *user, size_t index)
         c->ok = final_block_bits(c->stream, c->produced, c->scratch, &c->header, &c->end);
 }
 
-size_t nwn2_deflate_chunk_count(size_t size, unsigned threads)
+size_t nwn2_deflate_chunk_count(size_t size, int beside_scan)
 {
-    size_t count = size / (NWN2_PARALLEL_DEFLATE_MIN / 4);
-    return count < threads ? (count ? count : 1) : threads;
+    const size_t count = size / (beside_scan ? 2 * (size_t)NWN2_PARALLEL_DEFLATE_MIN : NWN2_PARALLEL_DEFLATE_MIN);
+    const size_t least = beside_scan ? 1 : 2;
+    return count < least ? least : count > 4 ? 4 : count;
 }
 
 /* Allocates the chunks' compressors and buffers (on the calling thread: a
@@ -202,7 +205,7 @@ wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size
                                     wm_buffer *out)
 {
     nwn2_deflate_chunks set;
-    wm_result r = nwn2_deflate_chunks_run(ctx, raw, size, lib_level, threads, nwn2_deflate_chunk_count(size, threads),
+    wm_result r = nwn2_deflate_chunks_run(ctx, raw, size, lib_level, threads, nwn2_deflate_chunk_count(size, 0),
                                           1, NULL, NULL, &set);
     if (!r)
         r = nwn2_deflate_chunks_join(ctx, &set, out);

@@ -240,7 +240,7 @@ wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, 
     if (out->status)
         return out->status;
     uLongf produced = bound;
-    if (level < 0 && nwn2_deflate_parallel_applies(size, threads)) {
+    if (level < 0 && nwn2_deflate_parallel_applies(size)) {
         wm_result r = deflate_parallel(ctx, raw, size, level, threads, out);
         if (!r)
             wm_patch_u32(out, start + 4, (uint32_t)(out->size - start - COMP_HEADER));

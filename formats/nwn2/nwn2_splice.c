@@ -17,9 +17,10 @@
  * (nwn2_file.c) still applies. The block boundaries of the old stream are
  * found by inflating it with zlib's Z_BLOCK up to the first change.
  *
- * On several threads, when NWN2_PARALLEL_DEFLATE_MIN bytes or more follow the
- * first change, that inflate runs on one thread while the others deflate
- * the bytes from the first change on (nwn2_deflate_parallel.c); the
+ * When NWN2_PARALLEL_DEFLATE_MIN bytes or more follow the first change, the
+ * bytes from the first change on are deflated as chunks of their own
+ * (nwn2_deflate_parallel.c), beside that inflate when there are several
+ * threads (the same stream either way); the
  * few bytes between the last kept block and the first change are deflated
  * after it, as one more chunk joined at an empty stored block. */
 #include "nwn2.h"
@@ -181,10 +182,10 @@ wm_result nwn2_aswm_encode_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size,
     const int lib_level = nwn2_libdeflate_level(level);
     nwn2_deflate_chunks tail = {NULL, 0, 1};
     wm_result r = WM_OK;
-    const int side_by_side = nwn2_deflate_parallel_applies(size - limit, threads);
+    const int side_by_side = nwn2_deflate_parallel_applies(size - limit);
     if (side_by_side) /* the bytes from the first change on deflate meanwhile */
         r = nwn2_deflate_chunks_run(ctx, raw + limit, size - limit, lib_level, threads,
-                                    nwn2_deflate_chunk_count(size - limit, threads - 1), 1, run_scan, &scan, &tail);
+                                    nwn2_deflate_chunk_count(size - limit, 1), 1, run_scan, &scan, &tail);
     else
         run_scan(&scan);
     wm_free(ctx, scratch);

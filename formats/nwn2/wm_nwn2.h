@@ -44,9 +44,8 @@ WM_API void wm_nwn2_bake_options_init(wm_nwn2_bake_options *opts);
 
 /* Bakes the TRN or TRX file image data[0..size) (source names it in messages) and appends the
  * baked TRX file image to out; every packet other than the walkmesh is copied unchanged. The
- * walkmesh bytes are the same whatever the thread count; their zlib stream is the same for a
- * given thread count (on several threads it is deflated in pieces, joined in one stream a few
- * hundred bytes larger). stats may be NULL. A file without a walkmesh
+ * bytes are the same whatever the thread count (a walkmesh of 1 MiB or more is deflated in
+ * pieces, chosen by its size, on the threads there are). stats may be NULL. A file without a walkmesh
  * packet is WM_ERR_UNSUPPORTED; a tile with more than 127 walkable triangles WM_ERR_LIMIT. */
 WM_API wm_result wm_nwn2_bake(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source,
                               const wm_nwn2_bake_options *opts, wm_buffer *out, wm_nwn2_bake_stats *stats);
