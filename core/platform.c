@@ -194,6 +194,12 @@ void wm_platform_release_mapped(const void *data, size_t size)
     (void)size;
 }
 
+void wm_platform_release_pages(void *data, size_t size)
+{
+    (void)data;
+    (void)size;
+}
+
 #else /* POSIX */
 
 int wm_platform_open_read(const char *path)
@@ -226,6 +232,11 @@ void wm_platform_release_mapped(const void *data, size_t size)
     hi &= ~((uintptr_t)page - 1);
     if (hi > lo) /* a private mapping never written: the pages come back from the file */
         madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+void wm_platform_release_pages(void *data, size_t size)
+{
+    wm_platform_release_mapped(data, size); /* anonymous memory: its pages come back zeroed */
 }
 
 int wm_platform_file_info(int fd, int *out_regular, uint64_t *out_size)

@@ -305,6 +305,8 @@ typedef struct nwn2_aswm {
 
 void nwn2_aswm_init(nwn2_aswm *a);
 void nwn2_aswm_free(const wm_ctx *ctx, nwn2_aswm *a);
+/* Frees only the vertex, edge and triangle arrays (NULL after; the counts stay). */
+void nwn2_aswm_free_geometry(const wm_ctx *ctx, nwn2_aswm *a);
 /* Parses uncompressed walkmesh bytes. Every count is checked against the
  * bytes left and ctx limits before allocation; indices are NOT checked here
  * (validate reports them) except where the parser itself needs them. */
@@ -318,6 +320,9 @@ wm_result nwn2_aswm_parse(wm_ctx *ctx, const uint8_t *raw, size_t size, const ch
 wm_result nwn2_aswm_parse_shared(wm_ctx *ctx, uint8_t *raw, size_t size, const char *source, nwn2_aswm *out);
 /* Serialises as version 0x6c (the layout the parser reads for 0x6c). */
 wm_result nwn2_aswm_serialize(wm_ctx *ctx, const nwn2_aswm *a, wm_buffer *out);
+/* The same, freeing a's vertices, edges and triangles as soon as they are
+ * laid out (nwn2_aswm_free_geometry): for a writer done with a. */
+wm_result nwn2_aswm_serialize_releasing(wm_ctx *ctx, nwn2_aswm *a, wm_buffer *out);
 wm_result nwn2_aswm_copy(wm_ctx *ctx, nwn2_aswm *dst, const nwn2_aswm *src);
 
 /* Allocation helpers for builders (the bake): each frees what was there.
@@ -403,6 +408,9 @@ wm_result nwn2_file_parse_shared(wm_ctx *ctx, const uint8_t *data, size_t size, 
  * the smallest is kept). level 0..9
  * always re-encodes with zlib at that level. */
 wm_result nwn2_file_serialize(wm_ctx *ctx, const nwn2_file *f, int level, wm_buffer *out);
+/* The same, for a writer done with f->aswm: its arrays are freed once its
+ * bytes are laid out, so they never sit beside the packet being deflated. */
+wm_result nwn2_file_serialize_releasing(wm_ctx *ctx, nwn2_file *f, int level, wm_buffer *out);
 wm_result nwn2_file_write(wm_ctx *ctx, const nwn2_file *f, const char *path, int overwrite);
 
 /* ------------------------------------------------------ neutral mesh bridge */

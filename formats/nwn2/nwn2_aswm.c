@@ -53,11 +53,19 @@ static void free_islands(const wm_ctx *ctx, nwn2_aswm *a)
     a->island_count = 0;
 }
 
-void nwn2_aswm_free(const wm_ctx *ctx, nwn2_aswm *a)
+void nwn2_aswm_free_geometry(const wm_ctx *ctx, nwn2_aswm *a)
 {
     release(ctx, a, a->vertices);
     release(ctx, a, a->edges);
     release(ctx, a, a->triangles);
+    a->vertices = NULL;
+    a->edges = NULL;
+    a->triangles = NULL;
+}
+
+void nwn2_aswm_free(const wm_ctx *ctx, nwn2_aswm *a)
+{
+    nwn2_aswm_free_geometry(ctx, a);
     if (a->tiles) {
         uint64_t n = (uint64_t)a->grid_width * a->grid_height;
         for (uint64_t i = 0; i < n; i++) {

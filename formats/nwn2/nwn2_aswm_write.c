@@ -2,6 +2,7 @@
  * computed first, so the bytes are written in one pass into one
  * reservation (a reserve per field was most of the writer's time). */
 #include "nwn2.h"
+#include "wm_platform.h"
 
 #include <string.h>
 
@@ -58,6 +59,31 @@ static uint8_t *put_edges(uint8_t *w, const nwn2_edge *edges, uint32_t count)
     return w;
 }
 
+/* The triangle records, a block at a time; with released (the same array,
+ * about to be freed) each block's pages are given back once copied, so a
+ * large walkmesh's triangles are never in memory twice. */
+static uint8_t *put_triangles(uint8_t *w, const nwn2_triangle *tris, uint32_t count, nwn2_triangle *released)
+{
+    const uint32_t block = 1u << 16; /* 4 MiB of triangles */
+    for (uint32_t from = 0; from < count; from += block) {
+        uint32_t to = count - from > block ? from + block : count;
+        for (uint32_t i = from; i < to; i++) {
+            const nwn2_triangle *t = &tris[i];
+            w = put_u32s(w, t->v, 3);
+            w = put_u32s(w, t->edge, 3);
+            w = put_u32s(w, t->neighbour, 3);
+            w = put_f32s(w, t->centre, 2);
+            w = put_f32s(w, t->normal, 3);
+            w = putf(w, t->d);
+            w = put16(w, t->island);
+            w = put16(w, t->flags);
+        }
+        if (released)
+            wm_platform_release_pages(&released[from], (size_t)(to - from) * sizeof *tris);
+    }
+    return w;
+}
+
 static uint64_t tile_size(const nwn2_tile *t)
 {
     uint64_t n = 57 + 13 + (uint64_t)t->local_count + 4ull * t->node_count + (uint64_t)t->node_count * t->node_count + 4;
@@ -109,7 +135,9 @@ static uint8_t *put_island(uint8_t *w, const nwn2_island *is)
     return put_u32s(w, is->exit, is->exit_count);
 }
 
-wm_result nwn2_aswm_serialize(wm_ctx *ctx, const nwn2_aswm *a, wm_buffer *out)
+/* release: a, whose vertices, edges and triangles are freed once laid out
+ * (they are most of the model), or NULL. */
+static wm_result serialize(wm_ctx *ctx, const nwn2_aswm *a, nwn2_aswm *release, wm_buffer *out)
 {
     if (a->owns_data == 0 && a->vertex_count)
         return wm_error(ctx, WM_ERR_INVALID, "ASWM: owns_data is 0 but %u vertices are present", a->vertex_count);
@@ -138,17 +166,10 @@ wm_result nwn2_aswm_serialize(wm_ctx *ctx, const nwn2_aswm *a, wm_buffer *out)
     w = put32(w, a->reserved);
     w = put_f32s(w, a->vertices, (size_t)a->vertex_count * 3);
     w = put_edges(w, a->edges, a->edge_count);
-    for (uint32_t i = 0; i < a->triangle_count; i++) {
-        const nwn2_triangle *t = &a->triangles[i];
-        w = put_u32s(w, t->v, 3);
-        w = put_u32s(w, t->edge, 3);
-        w = put_u32s(w, t->neighbour, 3);
-        w = put_f32s(w, t->centre, 2);
-        w = put_f32s(w, t->normal, 3);
-        w = putf(w, t->d);
-        w = put16(w, t->island);
-        w = put16(w, t->flags);
-    }
+    /* a shared model's arrays are the bytes read: never given back */
+    w = put_triangles(w, a->triangles, a->triangle_count, release && !release->shared ? release->triangles : NULL);
+    if (release)
+        nwn2_aswm_free_geometry(ctx, release);
     w = put32(w, a->grid_flags);
     w = putf(w, a->tile_width);
     w = put32(w, a->grid_height);
@@ -167,4 +188,14 @@ wm_result nwn2_aswm_serialize(wm_ctx *ctx, const nwn2_aswm *a, wm_buffer *out)
     w = put_bytes(w, a->trailing, a->trailing_size);
     out->size += (size_t)(w - start);
     return out->status;
+}
+
+wm_result nwn2_aswm_serialize(wm_ctx *ctx, const nwn2_aswm *a, wm_buffer *out)
+{
+    return serialize(ctx, a, NULL, out);
+}
+
+wm_result nwn2_aswm_serialize_releasing(wm_ctx *ctx, nwn2_aswm *a, wm_buffer *out)
+{
+    return serialize(ctx, a, a, out);
 }

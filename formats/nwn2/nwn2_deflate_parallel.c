@@ -182,10 +182,12 @@ wm_result nwn2_deflate_chunks_join(wm_ctx *ctx, nwn2_deflate_chunks *set, wm_buf
         nwn2_deflate_chunk *c = &set->chunks[i];
         if (i + 1 == set->count && set->final) {
             wm_put_bytes(out, c->stream, c->produced);
-            break;
+        } else {
+            c->stream[c->header / 8] &= (uint8_t)~(1u << (c->header % 8)); /* BFINAL: not the last block any more */
+            nwn2_put_bits_then_sync(out, c->stream, c->end);
         }
-        c->stream[c->header / 8] &= (uint8_t)~(1u << (c->header % 8)); /* BFINAL: not the last block any more */
-        nwn2_put_bits_then_sync(out, c->stream, c->end);
+        wm_free(ctx, c->stream); /* joined: the stream is never in memory twice */
+        c->stream = c->scratch = NULL;
     }
     return out->status;
 }

@@ -105,28 +105,25 @@ static wm_result encode_changed(wm_ctx *ctx, const nwn2_file *f, const wm_buffer
     return r;
 }
 
-wm_result nwn2_file_serialize(wm_ctx *ctx, const nwn2_file *f, int level, wm_buffer *out)
+/* The container with the walkmesh bytes raw as its ASWM packet; raw is freed
+ * as soon as it is encoded, before the container is serialised. */
+static wm_result serialize_raw(wm_ctx *ctx, const nwn2_file *f, int level, wm_buffer *raw, wm_buffer *out)
 {
-    if (f->aswm_packet < 0)
-        return nwn2_container_serialize(ctx, &f->container, out);
-    wm_buffer raw, packet;
-    wm_buffer_init(&raw, ctx);
+    wm_buffer packet;
     wm_buffer_init(&packet, ctx);
     nwn2_container c = f->container; /* shallow: only the ASWM payload pointer is swapped */
     nwn2_packet *packets = NULL;
-    wm_result r = nwn2_aswm_serialize(ctx, &f->aswm, &raw);
-    if (r)
-        goto done;
-    int unchanged = f->aswm_raw && raw.size == f->aswm_raw_size && memcmp(raw.data, f->aswm_raw, raw.size) == 0 &&
+    wm_result r = WM_OK;
+    int unchanged = f->aswm_raw && raw->size == f->aswm_raw_size && memcmp(raw->data, f->aswm_raw, raw->size) == 0 &&
                     level < 0;
     if (!unchanged) {
         /* the walkmesh changed (or a level was asked for): encode it anew */
         int compress = f->aswm_info.compressed || f->aswm_raw == NULL;
-        r = compress && level < 0 ? encode_changed(ctx, f, &raw, &packet)
-                                  : nwn2_aswm_encode_packet(ctx, raw.data, raw.size, compress,
+        r = compress && level < 0 ? encode_changed(ctx, f, raw, &packet)
+                                  : nwn2_aswm_encode_packet(ctx, raw->data, raw->size, compress,
                                                             level < 0 ? NWN2_DEFLATE_DEFAULT : level, 1, &packet);
         const uint32_t before = c.packets[f->aswm_packet].size;
-        if (!r && compress && level < 0 && f->aswm_raw && packet.size > before && raw.size <= f->aswm_raw_size) {
+        if (!r && compress && level < 0 && f->aswm_raw && packet.size > before && raw->size <= f->aswm_raw_size) {
             /* a walkmesh no bigger than the one read (a re-bake) is never written larger than
              * the packet it replaces when that can be helped: the toolset's streams are zlib
              * level 6, and a re-bake's extra line-of-sight bits cost entropy. (A TRN baked into
@@ -136,7 +133,7 @@ wm_result nwn2_file_serialize(wm_ctx *ctx, const nwn2_file *f, int level, wm_buf
             for (int i = nwn2_deflate_is_libdeflate() ? 0 : 1; i < 2 && !r && packet.size > before; i++) {
                 wm_buffer best;
                 wm_buffer_init(&best, ctx);
-                r = nwn2_aswm_encode_packet(ctx, raw.data, raw.size, 1, levels[i], f->deflate_threads, &best); /* whole: smaller */
+                r = nwn2_aswm_encode_packet(ctx, raw->data, raw->size, 1, levels[i], f->deflate_threads, &best); /* whole: smaller */
                 if (!r && best.size < packet.size) {
                     wm_buffer swap = packet;
                     packet = best;
@@ -161,12 +158,42 @@ wm_result nwn2_file_serialize(wm_ctx *ctx, const nwn2_file *f, int level, wm_buf
         packets[f->aswm_packet].size = (uint32_t)packet.size;
         c.packets = packets;
     }
+    wm_buffer_free(raw); /* the packet holds it now (or the one read is kept) */
     r = nwn2_container_serialize(ctx, &c, out);
 done:
     wm_free(ctx, packets);
-    wm_buffer_free(&raw);
+    wm_buffer_free(raw);
     wm_buffer_free(&packet);
     return r;
+}
+
+/* release: f's walkmesh, freed once its bytes are laid out (or NULL). */
+static wm_result serialize_file(wm_ctx *ctx, const nwn2_file *f, nwn2_aswm *release, int level, wm_buffer *out)
+{
+    if (f->aswm_packet < 0)
+        return nwn2_container_serialize(ctx, &f->container, out);
+    wm_buffer raw;
+    wm_buffer_init(&raw, ctx);
+    /* a released walkmesh is freed as it is laid out: raw holds its bytes, and
+     * encoding them needs no array of it */
+    wm_result r = release ? nwn2_aswm_serialize_releasing(ctx, release, &raw) : nwn2_aswm_serialize(ctx, &f->aswm, &raw);
+    if (release)
+        nwn2_aswm_free(ctx, release);
+    if (r) {
+        wm_buffer_free(&raw);
+        return r;
+    }
+    return serialize_raw(ctx, f, level, &raw, out);
+}
+
+wm_result nwn2_file_serialize(wm_ctx *ctx, const nwn2_file *f, int level, wm_buffer *out)
+{
+    return serialize_file(ctx, f, NULL, level, out);
+}
+
+wm_result nwn2_file_serialize_releasing(wm_ctx *ctx, nwn2_file *f, int level, wm_buffer *out)
+{
+    return serialize_file(ctx, f, &f->aswm, level, out);
 }
 
 wm_result nwn2_file_write(wm_ctx *ctx, const nwn2_file *f, const char *path, int overwrite)

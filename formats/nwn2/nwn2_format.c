@@ -242,7 +242,7 @@ static wm_result nwn2_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, con
     if (!r) {
         wm_buffer buf;
         wm_buffer_init(&buf, ctx);
-        r = nwn2_file_serialize(ctx, &f, level, &buf);
+        r = nwn2_file_serialize_releasing(ctx, &f, level, &buf);
         if (!r)
             r = wm_sink_write(sink, NULL, buf.data, buf.size);
         wm_buffer_free(&buf);

@@ -188,17 +188,24 @@ typedef struct mesh_layout {
     uint32_t *tile_of, *order, *pre, *origin, *start, *base_of, *base_tile;
 } mesh_layout;
 
-static void free_layout(wm_ctx *ctx, mesh_layout *L)
+/* The arrays that only order the triangles (by mesh or base triangle). */
+static void free_ordering(wm_ctx *ctx, mesh_layout *L)
 {
-    wm_free(ctx, L->vertices);
-    wm_free(ctx, L->tris);
-    wm_free(ctx, L->old);
     wm_free(ctx, L->tile_of);
     wm_free(ctx, L->order);
     wm_free(ctx, L->pre);
-    wm_free(ctx, L->origin);
     wm_free(ctx, L->base_of);
     wm_free(ctx, L->base_tile);
+    L->tile_of = L->order = L->pre = L->base_of = L->base_tile = NULL;
+}
+
+static void free_layout(wm_ctx *ctx, mesh_layout *L)
+{
+    free_ordering(ctx, L);
+    wm_free(ctx, L->vertices);
+    wm_free(ctx, L->tris);
+    wm_free(ctx, L->old);
+    wm_free(ctx, L->origin);
     wm_free(ctx, L->start);
 }
 
@@ -222,17 +229,19 @@ static wm_result check_mesh_input(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_a
  * it, their vertex order, links, centre, normal and d. */
 static wm_result alloc_layout(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_aswm *a, mesh_layout *L)
 {
+    /* each written in full before it is read (base_tile is not): no zeroing, and
+     * no page touched before its turn */
     size_t tc = mesh->triangle_count ? mesh->triangle_count : 1;
-    L->vertices = wm_alloc_array(ctx, mesh->vertex_count ? mesh->vertex_count : 1, 3 * sizeof(float));
-    L->tris = wm_alloc_array(ctx, tc, sizeof *L->tris);
-    L->tile_of = wm_alloc_array(ctx, tc, sizeof *L->tile_of);
-    L->order = wm_alloc_array(ctx, tc, sizeof *L->order);
-    L->pre = wm_alloc_array(ctx, tc, sizeof *L->pre);
-    L->origin = wm_alloc_array(ctx, tc, sizeof *L->origin);
+    L->vertices = wm_realloc_array(ctx, NULL, mesh->vertex_count ? mesh->vertex_count : 1, 3 * sizeof(float));
+    L->tris = wm_realloc_array(ctx, NULL, tc, sizeof *L->tris);
+    L->tile_of = wm_realloc_array(ctx, NULL, tc, sizeof *L->tile_of);
+    L->order = wm_realloc_array(ctx, NULL, tc, sizeof *L->order);
+    L->pre = wm_realloc_array(ctx, NULL, tc, sizeof *L->pre);
+    L->origin = wm_realloc_array(ctx, NULL, tc, sizeof *L->origin);
     if (!L->vertices || !L->tris || !L->tile_of || !L->order || !L->pre || !L->origin)
         return WM_ERR_NOMEM;
     if (a->triangle_count && nwn2_layout_is_baked(a, 0)) {
-        L->base_of = wm_alloc_array(ctx, tc, sizeof *L->base_of);
+        L->base_of = wm_realloc_array(ctx, NULL, tc, sizeof *L->base_of);
         L->base_tile = wm_alloc_array(ctx, a->triangle_count, sizeof *L->base_tile);
         if (!L->base_of || !L->base_tile)
             return WM_ERR_NOMEM;
@@ -406,6 +415,7 @@ wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
     if (!(r = alloc_layout(ctx, mesh, a, &L)) && !(r = grow_grid_for_centres(ctx, mesh, a, L.vertices)) &&
         !(r = sort_triangles_by_tile(ctx, mesh, a, &L))) {
         fill_triangles(ctx, mesh, a, &L, clockwise);
+        free_ordering(ctx, &L); /* not needed to install: free before the edges are built */
         r = install_triangles(ctx, mesh, a, &L);
     }
     free_layout(ctx, &L);

@@ -137,42 +137,49 @@ static uint32_t for_each_edge(const half_edge *h, uint32_t sides, const uint32_t
     return ne;
 }
 
+/* Side k of triangle t, its vertices low first. */
+static half_edge side_of(const nwn2_aswm *a, uint32_t t, uint32_t k)
+{
+    uint32_t p = a->triangles[t].v[k], q = a->triangles[t].v[(k + 1) % 3];
+    return (half_edge){p < q ? p : q, p < q ? q : p, t, k};
+}
+
 wm_result nwn2_aswm_rebuild_edges_hinted(wm_ctx *ctx, nwn2_aswm *a, const uint32_t *origin)
 {
     const uint64_t sides = 3ull * a->triangle_count;
     if (sides > UINT32_MAX)
         return wm_error(ctx, WM_ERR_LIMIT, "%u triangles: too many edges", a->triangle_count);
-    /* h, sorted, edges and mate are written in full before being read: no zeroing */
+    /* h, edges and mate are written in full before being read: no zeroing */
     half_edge *h = wm_realloc_array(ctx, NULL, sides ? (size_t)sides : 1, sizeof *h);
-    half_edge *sorted = wm_realloc_array(ctx, NULL, sides ? (size_t)sides : 1, sizeof *sorted);
     uint32_t *start = wm_alloc_array(ctx, (size_t)a->vertex_count + 1, sizeof *start);
+    if (!h || !start) {
+        wm_free(ctx, h);
+        wm_free(ctx, start);
+        return WM_ERR_NOMEM;
+    }
+    /* Sorted by (low, high, triangle, slot): a counting sort on the low vertex,
+     * then each low vertex's bucket sorted on its own. Buckets are short in real
+     * meshes, but a fan around one vertex can hold them all, so no quadratic sort.
+     * The half-edges are made from the triangles in each pass, not kept unsorted. */
+    for (uint32_t t = 0; t < a->triangle_count; t++)
+        for (uint32_t k = 0; k < 3; k++)
+            start[side_of(a, t, k).lo + 1]++;
+    for (uint32_t v = 0; v < a->vertex_count; v++)
+        start[v + 1] += start[v];
+    for (uint32_t t = 0; t < a->triangle_count; t++)
+        for (uint32_t k = 0; k < 3; k++) {
+            half_edge e = side_of(a, t, k);
+            h[start[e.lo]++] = e;
+        }
+    wm_free(ctx, start);
     nwn2_edge *edges = wm_realloc_array(ctx, NULL, sides ? (size_t)sides : 1, sizeof *edges);
     uint32_t *mate = wm_realloc_array(ctx, NULL, sides ? (size_t)sides : 1, sizeof *mate);
-    if (!h || !sorted || !start || !edges || !mate) {
+    if (!edges || !mate) {
         wm_free(ctx, h);
-        wm_free(ctx, sorted);
-        wm_free(ctx, start);
         wm_free(ctx, edges);
         wm_free(ctx, mate);
         return WM_ERR_NOMEM;
     }
-    for (uint32_t t = 0; t < a->triangle_count; t++)
-        for (uint32_t k = 0; k < 3; k++) {
-            uint32_t p = a->triangles[t].v[k], q = a->triangles[t].v[(k + 1) % 3];
-            h[3 * t + k] = (half_edge){p < q ? p : q, p < q ? q : p, t, k};
-        }
-    /* Sorted by (low, high, triangle, slot): a counting sort on the low vertex,
-     * then each low vertex's bucket sorted on its own. Buckets are short in real
-     * meshes, but a fan around one vertex can hold them all, so no quadratic sort. */
-    for (uint32_t i = 0; i < sides; i++)
-        start[h[i].lo + 1]++;
-    for (uint32_t v = 0; v < a->vertex_count; v++)
-        start[v + 1] += start[v];
-    for (uint32_t i = 0; i < sides; i++)
-        sorted[start[h[i].lo]++] = h[i];
-    wm_free(ctx, start);
-    wm_free(ctx, h);
-    h = sorted;
     for (uint32_t i = 0; i < sides;) {
         uint32_t j = i + 1;
         while (j < sides && h[j].lo == h[i].lo)
