@@ -6,10 +6,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One side of a triangle: its vertices low first, and 3 x triangle + slot
+ * (below 2^32: the caller checks) rather than two words, 12 bytes a side. */
 typedef struct half_edge {
-    uint32_t lo, hi, tri, slot;
+    uint32_t lo, hi, side;
 } half_edge;
 
+static uint32_t tri_of(half_edge e)
+{
+    return e.side / 3;
+}
+
+static uint32_t slot_of(half_edge e)
+{
+    return e.side % 3;
+}
+
+/* By (low, high, triangle, slot): side grows with (triangle, slot). */
 static int half_edge_cmp(const void *pa, const void *pb)
 {
     const half_edge *x = pa, *y = pb;
@@ -17,9 +30,7 @@ static int half_edge_cmp(const void *pa, const void *pb)
         return x->lo < y->lo ? -1 : 1;
     if (x->hi != y->hi)
         return x->hi < y->hi ? -1 : 1;
-    if (x->tri != y->tri)
-        return x->tri < y->tri ? -1 : 1;
-    return x->slot < y->slot ? -1 : (x->slot > y->slot);
+    return x->side < y->side ? -1 : (x->side > y->side);
 }
 
 #define PAIR_HINT_LIMIT 64
@@ -57,8 +68,8 @@ static void pair_group(const half_edge *h, uint32_t n, const uint32_t *origin, c
     for (uint32_t i = 0; i < n; i++)
         mate[i] = NWN2_NONE32;
     if (n == 2) {
-        if (h[0].tri != h[1].tri && (!duplicates(&tris[h[0].tri], &tris[h[1].tri]) ||
-                                     input_linked(origin, tris, h[0].tri, h[1].tri))) {
+        if (tri_of(h[0]) != tri_of(h[1]) && (!duplicates(&tris[tri_of(h[0])], &tris[tri_of(h[1])]) ||
+                                     input_linked(origin, tris, tri_of(h[0]), tri_of(h[1])))) {
             mate[0] = 1;
             mate[1] = 0;
         }
@@ -69,12 +80,12 @@ static void pair_group(const half_edge *h, uint32_t n, const uint32_t *origin, c
      * triangles costs linear time (its sides are then paired in order). */
     const uint32_t *hints = n <= PAIR_HINT_LIMIT ? origin : NULL;
     for (uint32_t i = 0; i < n && hints; i++) {
-        uint32_t oi = hints[h[i].tri];
+        uint32_t oi = hints[tri_of(h[i])];
         for (uint32_t j = i + 1; j < n && mate[i] == NWN2_NONE32 && oi != NWN2_NONE32; j++) {
-            uint32_t oj = hints[h[j].tri];
-            if (mate[j] != NWN2_NONE32 || oj == NWN2_NONE32 || h[i].tri == h[j].tri)
+            uint32_t oj = hints[tri_of(h[j])];
+            if (mate[j] != NWN2_NONE32 || oj == NWN2_NONE32 || tri_of(h[i]) == tri_of(h[j]))
                 continue;
-            if (input_linked(hints, tris, h[i].tri, h[j].tri)) {
+            if (input_linked(hints, tris, tri_of(h[i]), tri_of(h[j]))) {
                 mate[i] = j;
                 mate[j] = i;
             }
@@ -86,15 +97,15 @@ static void pair_group(const half_edge *h, uint32_t n, const uint32_t *origin, c
      * duplicate of it, so none of them pairs either: stop (g copies of one
      * triangle cost O(g), not O(g^2)). */
     for (uint32_t i = 0; i < n; i++) {
-        if (mate[i] != NWN2_NONE32 || (hints && hints[h[i].tri] != NWN2_NONE32))
+        if (mate[i] != NWN2_NONE32 || (hints && hints[tri_of(h[i])] != NWN2_NONE32))
             continue;
         uint32_t looked = 0, free_after = 0;
         for (uint32_t j = i + 1; j < n && looked < PAIR_SCAN_LIMIT; j++) {
-            if (mate[j] != NWN2_NONE32 || (hints && hints[h[j].tri] != NWN2_NONE32))
+            if (mate[j] != NWN2_NONE32 || (hints && hints[tri_of(h[j])] != NWN2_NONE32))
                 continue;
             free_after = 1;
             looked++;
-            if (h[i].tri != h[j].tri && !duplicates(&tris[h[i].tri], &tris[h[j].tri])) {
+            if (tri_of(h[i]) != tri_of(h[j]) && !duplicates(&tris[tri_of(h[i])], &tris[tri_of(h[j])])) {
                 mate[i] = j;
                 mate[j] = i;
                 break;
@@ -119,15 +130,15 @@ static uint32_t for_each_edge(const half_edge *h, uint32_t sides, const uint32_t
             if (mate[k] != NWN2_NONE32 && mate[k] < k - i)
                 continue; /* emitted with its mate */
             uint32_t m = mate[k] == NWN2_NONE32 ? NWN2_NONE32 : i + mate[k];
-            uint32_t other = m == NWN2_NONE32 ? NWN2_NONE32 : h[m].tri;
+            uint32_t other = m == NWN2_NONE32 ? NWN2_NONE32 : tri_of(h[m]);
             if (edges) {
-                edges[ne] = (nwn2_edge){{h[k].lo, h[k].hi}, {h[k].tri, other}};
+                edges[ne] = (nwn2_edge){{h[k].lo, h[k].hi}, {tri_of(h[k]), other}};
             } else {
-                a->triangles[h[k].tri].edge[h[k].slot] = ne;
-                a->triangles[h[k].tri].neighbour[h[k].slot] = other;
+                a->triangles[tri_of(h[k])].edge[slot_of(h[k])] = ne;
+                a->triangles[tri_of(h[k])].neighbour[slot_of(h[k])] = other;
                 if (m != NWN2_NONE32) {
-                    a->triangles[other].edge[h[m].slot] = ne;
-                    a->triangles[other].neighbour[h[m].slot] = h[k].tri;
+                    a->triangles[other].edge[slot_of(h[m])] = ne;
+                    a->triangles[other].neighbour[slot_of(h[m])] = tri_of(h[k]);
                 }
             }
             ne++;
@@ -141,7 +152,7 @@ static uint32_t for_each_edge(const half_edge *h, uint32_t sides, const uint32_t
 static half_edge side_of(const nwn2_aswm *a, uint32_t t, uint32_t k)
 {
     uint32_t p = a->triangles[t].v[k], q = a->triangles[t].v[(k + 1) % 3];
-    return (half_edge){p < q ? p : q, p < q ? q : p, t, k};
+    return (half_edge){p < q ? p : q, p < q ? q : p, 3 * t + k};
 }
 
 wm_result nwn2_aswm_rebuild_edges_hinted(wm_ctx *ctx, nwn2_aswm *a, const uint32_t *origin)
