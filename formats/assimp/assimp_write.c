@@ -1,4 +1,5 @@
-/* Export through Assimp's exporter: one material per surface (coloured from
+/* Export through Assimp's exporter (PLY, STL, DAE; OBJ and glTF are our own writers,
+ * obj_write.c and gltf_write.c): one material per surface (coloured from
  * the surface table), one node per mesh object, Y-up unless --up z. */
 #include "assimp_module.h"
 #include "wm_platform.h"

@@ -72,7 +72,9 @@ static wm_result plan_triangle_groups(gltf_plan *p, const uint32_t *material_of_
         used += start[k + 1] != 0;
         start[k + 1] += start[k];
     }
-    size_t line_values = wm_assimp_transition_values(m);
+    size_t line_values = 0;
+    for (size_t i = 0; i < p->edge_count; i++)
+        line_values += i == 0 || p->edges[i].value != p->edges[i - 1].value;
     p->groups = wm_alloc_array(p->ctx, used + line_values + 1, sizeof(gltf_group));
     if (p->groups)
         for (size_t k = 0; k < keys; k++)
@@ -143,15 +145,13 @@ static wm_result make_plan(gltf_plan *p)
         wm_free(p->ctx, material_of_pair);
         return WM_ERR_NOMEM;
     }
-    wm_result r = plan_materials(p, material_of_pair, pairs);
+    p->edges = wm_assimp_transition_edges(m, &p->edge_count);
+    wm_result r = p->edge_count && !p->edges ? WM_ERR_NOMEM : plan_materials(p, material_of_pair, pairs);
     if (!r)
         r = plan_triangle_groups(p, material_of_pair);
     wm_free(p->ctx, material_of_pair);
     if (r)
         return r;
-    p->edges = wm_assimp_transition_edges(m, &p->edge_count);
-    if (p->edge_count && !p->edges)
-        return WM_ERR_NOMEM;
     plan_line_groups(p);
     for (uint32_t v = 0; v < m->vertex_count; v++)
         p->slot[v] = UINT32_MAX;
