@@ -35,7 +35,10 @@ static int run_validator(const char *node, const char *prefix, const char *dir, 
     int status = 0;
     waitpid(pid, &status, 0);
     size_t size;
-    *log = (char *)wmt_read_file(log_path, &size);
+    uint8_t *bytes = wmt_read_file(log_path, &size);
+    *log = calloc(size + 1, 1); /* text for strstr */
+    memcpy(*log, bytes, size);
+    free(bytes);
     free(script);
     free(log_path);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
