@@ -61,25 +61,6 @@ static const char blender_script[] =
     "        elif path.endswith('.blend'):\n"
     "            bpy.ops.wm.save_as_mainfile(filepath=path)\n";
 
-/* Full path of blender on PATH, or NULL. */
-static char *find_blender(void)
-{
-    const char *path = getenv("PATH");
-    if (!path)
-        return NULL;
-    char *copy = strdup(path), *save = NULL;
-    char *found = NULL;
-    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-        char *candidate = wmt_join(dir, "blender");
-        if (access(candidate, X_OK) == 0)
-            found = candidate;
-        else
-            free(candidate);
-    }
-    free(copy);
-    return found;
-}
-
 typedef struct blender_env {
     char *blender;
     char *dir;
@@ -89,7 +70,7 @@ typedef struct blender_env {
 static int setup(void **state)
 {
     blender_env *env = calloc(1, sizeof *env);
-    env->blender = find_blender();
+    env->blender = wmt_find_program("blender");
     if (env->blender) {
         env->dir = wmt_make_temp_dir();
         env->script = wmt_join(env->dir, "walkmesh_blender.py");

@@ -141,7 +141,7 @@ static void gltf_has_no_unused_extensions(void **state)
     char *text = read_text(gltf, NULL);
     assert_null(strstr(text, "extensionsUsed"));
     assert_null(strstr(text, "KHR_materials_volume"));
-    assert_non_null(strstr(text, "\"generator\": \"walkmesh "));
+    assert_non_null(strstr(text, "\"generator\":\"walkmesh "));
     free(text);
     size_t size;
     uint8_t *bin = wmt_read_file(glb, &size);

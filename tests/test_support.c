@@ -314,3 +314,21 @@ void wmt_ctx_init(wm_ctx *ctx)
     wmt_warnings[0] = '\0';
     ctx->warn = collect_warning;
 }
+
+char *wmt_find_program(const char *name)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return NULL;
+    char *copy = strdup(path), *save = NULL;
+    char *found = NULL;
+    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+        char *candidate = wmt_join(dir, name);
+        if (access(candidate, X_OK) == 0)
+            found = candidate;
+        else
+            free(candidate);
+    }
+    free(copy);
+    return found;
+}

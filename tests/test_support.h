@@ -42,6 +42,9 @@ char *wmt_make_temp_dir(void);
 void wmt_remove_tree(const char *path);
 char *wmt_join(const char *dir, const char *name);
 
+/* Full path of an executable named name on PATH (malloc'ed), or NULL. */
+char *wmt_find_program(const char *name);
+
 /* Runs the CLI (WALKMESH_CLI) with the arguments, capturing stdout and
  * stderr (each malloc'ed, NUL-terminated; pass NULL to discard). Returns
  * the exit code, or -1 when it did not exit normally (a crash). */

@@ -57,8 +57,8 @@ static const wm_option_desc assimp_options[] = {
 const wm_format wm_format_assimp = {
     .name = "assimp",
     .description = "interchange meshes: OBJ (+MTL) read and written by walkmesh itself; glTF/GLB, FBX, DAE, PLY, STL "
-                   "and every other format Assimp reads (in a contained process); writes glTF, GLB, PLY, STL, DAE "
-                   "through Assimp; .blend of Blender 3+, USD and M3D are refused with advice",
+                   "and every other format Assimp reads (in a contained process); writes glTF and GLB itself, PLY, STL, "
+                   "DAE through Assimp; .blend of Blender 3+, USD and M3D are refused with advice",
     .extensions = assimp_extensions,
     .capabilities = WM_CAN_TRANSITIONS, /* as lines; STL, which has none, says so itself */
     .probe = assimp_probe,

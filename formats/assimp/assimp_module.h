@@ -76,9 +76,8 @@ wm_result wm_obj_check_and_read(wm_ctx *ctx, const char *path, const wm_options 
 wm_result wm_obj_read_input(wm_ctx *ctx, const wm_options *opts, const wm_input *in, wm_mesh *out);
 
 /* The import itself, in this process (assimp_read.c). */
-/* Assimp's glTF/GLB output without the unused extensionsUsed entries and
- * with walkmesh as the generator (gltf_tidy.c); out is initialised here. */
-wm_result wm_gltf_tidy(wm_ctx *ctx, const uint8_t *data, size_t size, int binary, wm_buffer *out);
+/* glTF 2.0 written by walkmesh itself (gltf_write.c): .gltf + .bin, or .glb when binary. */
+wm_result wm_gltf_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, int binary);
 
 wm_result wm_assimp_read_in_process(wm_ctx *ctx, const char *path, const wm_options *opts, wm_mesh *out);
 /* The module's read: the import runs in a child process with CPU-time and

@@ -1,4 +1,5 @@
-/* Export through Assimp's exporter: one material per surface (coloured from
+/* Export through Assimp's exporter (PLY, STL, DAE; OBJ and glTF are our own writers,
+ * obj_write.c and gltf_write.c): one material per surface (coloured from
  * the surface table), one node per mesh object, Y-up unless --up z. */
 #include "assimp_module.h"
 #include "wm_platform.h"
@@ -383,9 +384,10 @@ wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const
         return wm_error(ctx, WM_ERR_INVALID, "%s: nothing to write: the mesh has no triangles", path);
     if (strcmp(format_id, "obj") == 0) /* our own writer decides what Blender keeps */
         return wm_obj_write(ctx, mesh, sink, opts == NULL || opts->up != WM_UP_Z);
-    /* glTF is Y-up by its specification; OBJ follows Blender's Y-up default unless --up z. */
-    int y_up = strcmp(format_id, "gltf2") == 0 || strcmp(format_id, "glb2") == 0 || opts == NULL ||
-               opts->up != WM_UP_Z;
+    /* our own streaming writer (Y-up by the specification): Assimp's copies the scene */
+    if (strcmp(format_id, "gltf2") == 0 || strcmp(format_id, "glb2") == 0)
+        return wm_gltf_write(ctx, mesh, sink, strcmp(format_id, "glb2") == 0);
+    int y_up = opts == NULL || opts->up != WM_UP_Z;
     /* STL has no lines: Assimp would write the transition lines as broken two-vertex facets */
     int with_lines = strcmp(format_id, "stl") != 0;
     if (!with_lines || strcmp(format_id, "ply") == 0) /* Assimp's PLY keeps no lines either */
@@ -408,13 +410,6 @@ wm_result wm_assimp_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const
 
     wm_buffer main_file;
     r = rewrite_references(ctx, blob, stem, &main_file);
-    int gltf = strcmp(format_id, "gltf2") == 0, glb = strcmp(format_id, "glb2") == 0;
-    if (!r && (gltf || glb)) {
-        wm_buffer tidy;
-        r = wm_gltf_tidy(ctx, main_file.data, main_file.size, glb, &tidy);
-        wm_buffer_free(&main_file);
-        main_file = tidy;
-    }
     output_file files[65]; /* the main file and up to 64 side files */
     unsigned count = 0;
     files[count++] = (output_file){NULL, main_file.data, main_file.size};
