@@ -75,7 +75,7 @@ static void free_bytes(wm_ctx *ctx, wm_input *in)
 void wm_input_release(const wm_input *in, size_t upto)
 {
     if (in && in->mapped && in->data == in->owned)
-        wm_platform_release_mapped(in->data, upto < in->mapped ? upto : in->mapped);
+        wm_platform_release_pages(in->data, upto < in->mapped ? upto : in->mapped);
 }
 
 wm_result wm_input_load(wm_ctx *ctx, const char *path, wm_input *out)

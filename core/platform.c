@@ -188,13 +188,7 @@ void wm_platform_unmap_file(void *data, size_t size)
     (void)size;
 }
 
-void wm_platform_release_mapped(const void *data, size_t size)
-{
-    (void)data;
-    (void)size;
-}
-
-void wm_platform_release_pages(void *data, size_t size)
+void wm_platform_release_pages(const void *data, size_t size)
 {
     (void)data;
     (void)size;
@@ -222,7 +216,7 @@ void wm_platform_unmap_file(void *data, size_t size)
     munmap(data, size);
 }
 
-void wm_platform_release_mapped(const void *data, size_t size)
+void wm_platform_release_pages(const void *data, size_t size)
 {
     long page = sysconf(_SC_PAGESIZE);
     uintptr_t lo = (uintptr_t)data, hi = lo + size;
@@ -230,13 +224,8 @@ void wm_platform_release_mapped(const void *data, size_t size)
         return;
     lo = (lo + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
     hi &= ~((uintptr_t)page - 1);
-    if (hi > lo) /* a private mapping never written: the pages come back from the file */
+    if (hi > lo) /* a private mapping never written comes back from the file, anonymous memory zeroed */
         madvise((void *)lo, hi - lo, MADV_DONTNEED);
-}
-
-void wm_platform_release_pages(void *data, size_t size)
-{
-    wm_platform_release_mapped(data, size); /* anonymous memory: its pages come back zeroed */
 }
 
 int wm_platform_file_info(int fd, int *out_regular, uint64_t *out_size)

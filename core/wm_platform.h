@@ -22,12 +22,10 @@ int wm_platform_standard_stream(int output);
  * are not mapped (Windows) or mapping fails: then read them. */
 void *wm_platform_map_file(int fd, size_t size);
 void wm_platform_unmap_file(void *data, size_t size);
-/* The whole pages of a mapping in [data, data + size) leave the process's memory;
- * reading them again reads them from the file again. */
-void wm_platform_release_mapped(const void *data, size_t size);
-/* The whole pages of a block the caller is about to free, read for the last
- * time, leave the process's memory now (they read as zeros until then). */
-void wm_platform_release_pages(void *data, size_t size);
+/* The whole pages in [data, data + size) leave the process's memory now: those of a
+ * read-only file mapping read from the file again; those of a block the caller is about
+ * to free, read for the last time, read as zeros until then. */
+void wm_platform_release_pages(const void *data, size_t size);
 
 /* Output files, written as temporaries and placed when complete (core/io_sink.c).
  * Opens a temporary for binary writing in target's folder: unnamed where the system
