@@ -106,6 +106,6 @@ $host-strip --strip-unneeded "$stage"/bin/*.dll
 # README.txt names the zip's own folder; the licence and the third-party notices go beside it.
 sed "s/@VERSION@/$version/g; s/@FOLDER@/$name/g" "$source_dir/tools/windows/README.txt" | sed 's/$/\r/' > "$stage/README.txt"
 sed 's/$/\r/' "$source_dir/LICENSE" > "$stage/LICENSE.txt"
-sed 's/$/\r/' "$source_dir/THIRD-PARTY-NOTICES.txt" > "$stage/THIRD-PARTY-NOTICES.txt"
+sed 's/$/\r/' "$source_dir/docs/THIRD-PARTY-NOTICES.txt" > "$stage/THIRD-PARTY-NOTICES.txt"
 (cd "$build_dir" && cmake -E tar cf "$name.zip" --format=zip "$name")
 step "packaged $build_dir/$name.zip"
