@@ -4,6 +4,7 @@
 #ifndef WM_SVG_INSPECT_H
 #define WM_SVG_INSPECT_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,30 @@ static inline void svgt_need_validator(void)
         skip();
     }
     fclose(dtd);
+}
+
+/* The legend row of WMO group g ("group g: F floor, W wall..."): F + W, or -1 when absent. */
+static inline int64_t svgt_legend_group(const char *svg, uint32_t g)
+{
+    char row[48];
+    snprintf(row, sizeof row, ">group %u: ", g);
+    const char *at = strstr(svg, row);
+    unsigned floors, walls;
+    if (!at || sscanf(at + strlen(row), "%u floor, %u wall", &floors, &walls) != 2)
+        return -1;
+    return (int64_t)floors + walls;
+}
+
+/* Faces drawn in class cls: one "M" per triangle in its <path> elements. */
+static inline uint32_t svgt_class_faces(const char *svg, const char *cls)
+{
+    char open[48];
+    snprintf(open, sizeof open, "<path class=\"%s\" d=\"", cls);
+    uint32_t n = 0;
+    for (const char *at = strstr(svg, open); at; at = strstr(at, open))
+        for (at += strlen(open); *at && *at != '"'; at++)
+            n += *at == 'M';
+    return n;
 }
 
 #endif

@@ -19,12 +19,6 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 static int ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);
@@ -324,32 +318,6 @@ static void check_nwn2(const char *path, const char *svg, int view)
 
 /* -------------------------------------------------------------- WMO facts */
 
-/* Collision triangles of a group file by the server rule, counted from its
- * bytes (test_wmo_raw.h, FORMAT-NOTES section 3); 0 for groups the rule
- * skips (MOGP flags 0x80, 0x4000000) and LOD groups (no MOPY). */
-static uint32_t group_collision(const char *path)
-{
-    size_t size, begin, end;
-    uint8_t *data = wmt_read_file(path, &size);
-    uint32_t count = 0;
-    if (raw_group_range(data, size, &begin, &end) && !(raw_u32(data + begin - 68 + 8) & 0x4000080u))
-        count = raw_server_collision_count(data, size);
-    free(data);
-    return count;
-}
-
-/* The legend row of group g ("group g: F floor, W wall..."): F + W, or -1 when absent. */
-static int64_t legend_group(const char *svg, uint32_t g)
-{
-    char row[48];
-    snprintf(row, sizeof row, ">group %u: ", g);
-    const char *at = strstr(svg, row);
-    unsigned floors, walls;
-    if (!at || sscanf(at + strlen(row), "%u floor, %u wall", &floors, &walls) != 2)
-        return -1;
-    return (int64_t)floors + walls;
-}
-
 static void check_wmo(const char *path, const char *svg, int view)
 {
     if (view != WM_VIEW_TOP) /* the legend is the same in every view */
@@ -357,7 +325,7 @@ static void check_wmo(const char *path, const char *svg, int view)
     size_t n = strlen(path);
     int is_group = n > 8 && path[n - 8] == '_' && isdigit((unsigned char)path[n - 5]);
     if (is_group) {
-        assert_int_equal(legend_group(svg, (uint32_t)atoi(path + n - 7)), group_collision(path));
+        assert_int_equal(svgt_legend_group(svg, (uint32_t)atoi(path + n - 7)), raw_group_collision_file(path));
         return;
     }
     size_t size;
@@ -368,12 +336,11 @@ static void check_wmo(const char *path, const char *svg, int view)
     for (uint32_t g = 0; g < groups; g++) {
         char *group_path = malloc(n + 8);
         snprintf(group_path, n + 8, "%.*s_%03u.wmo", (int)(n - 4), path, g);
-        uint32_t expected = group_collision(group_path);
-        assert_int_equal(legend_group(svg, g), expected ? (int64_t)expected : -1);
+        uint32_t expected = raw_group_collision_file(group_path);
+        assert_int_equal(svgt_legend_group(svg, g), expected ? (int64_t)expected : -1);
         free(group_path);
     }
 }
-
 /* ---------------------------------------------------- every file, every view */
 
 static const char *const views[] = {"top", "front", "side", "iso"};
@@ -417,14 +384,14 @@ static void render_folder(const char *folder, const char *const *suffixes,
         for (int v = 0; v < 4; v++) {
             char *svg = svgt_load(paths[v]);
             char title[300];
-            snprintf(title, sizeof title, "<title>%s</title>", base_name(files[i]));
+            snprintf(title, sizeof title, "<title>%s</title>", wm_path_file_name(files[i]));
             assert_non_null(strstr(svg, title));
             if (check)
                 check(files[i], svg, v);
             size_t size = strlen(svg);
             if (size > largest_svg) {
                 largest_svg = size;
-                snprintf(largest_name, sizeof largest_name, "%s (%s)", base_name(files[i]), views[v]);
+                snprintf(largest_name, sizeof largest_name, "%s (%s)", wm_path_file_name(files[i]), views[v]);
             }
             free(svg);
             free(paths[v]);
@@ -491,519 +458,6 @@ static void deterministic(void **state)
     free(dir);
     free(trx);
 }
-
-/* ---------------------------------------------------------------- routes */
-
-static void centroid(const nwn2_aswm *a, uint32_t t, float out[2])
-{
-    for (int c = 0; c < 2; c++)
-        out[c] = (a->vertices[3 * (size_t)a->triangles[t].v[0] + c] + a->vertices[3 * (size_t)a->triangles[t].v[1] + c] +
-                  a->vertices[3 * (size_t)a->triangles[t].v[2] + c]) / 3.0f;
-}
-
-static int contains(const nwn2_aswm *a, uint32_t t, const float p[2])
-{
-    double s[3];
-    for (int k = 0; k < 3; k++) {
-        const float *u = a->vertices + 3 * (size_t)a->triangles[t].v[k];
-        const float *w = a->vertices + 3 * (size_t)a->triangles[t].v[(k + 1) % 3];
-        s[k] = ((double)w[0] - u[0]) * ((double)p[1] - u[1]) - ((double)w[1] - u[1]) * ((double)p[0] - u[0]);
-    }
-    return (s[0] >= -1e-6 && s[1] >= -1e-6 && s[2] >= -1e-6) || (s[0] <= 1e-6 && s[1] <= 1e-6 && s[2] <= 1e-6);
-}
-
-/* Corners two triangles have in common, by position (a TRX may repeat a
- * vertex on both sides of a tile line). */
-static uint32_t shared_vertices(const nwn2_aswm *a, uint32_t x, uint32_t y)
-{
-    uint32_t n = 0;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            n += memcmp(a->vertices + 3 * (size_t)a->triangles[x].v[i], a->vertices + 3 * (size_t)a->triangles[y].v[j],
-                        3 * sizeof(float)) == 0;
-    return n;
-}
-
-static uint32_t tile_of(const nwn2_aswm *a, uint32_t t)
-{
-    for (uint32_t i = 0; i < a->grid_width * a->grid_height; i++)
-        if (t >= a->tiles[i].triangle_offset && t - a->tiles[i].triangle_offset < a->tiles[i].triangle_count)
-            return i;
-    fail_msg("triangle %u is in no tile", t);
-    return 0;
-}
-
-/* The file's next hop inside a tile from triangle `from` toward `to`. */
-static uint32_t tile_next_hop(const nwn2_aswm *a, uint32_t from, uint32_t to)
-{
-    const nwn2_tile *tile = &a->tiles[tile_of(a, from)];
-    uint8_t f = tile->local_to_node[from - tile->triangle_offset], g = tile->local_to_node[to - tile->triangle_offset];
-    assert_true(f < tile->node_count && g < tile->node_count);
-    uint8_t hop = tile->nodes[(size_t)f * tile->node_count + g];
-    assert_int_not_equal(hop, 0xFF);
-    return tile->triangle_offset + tile->node_to_local[hop & 0x7F];
-}
-
-/* Reads "route triangles ..." back and checks every step against the file. */
-static uint32_t check_route(const nwn2_aswm *a, const char *svg, const float from[2], const float to[2], int reachable)
-{
-    const char *line = strstr(svg, "route start ");
-    assert_non_null(line);
-    unsigned start, goal;
-    assert_int_equal(sscanf(line, "route start %u goal %u", &start, &goal), 2);
-    assert_true(contains(a, start, from) && contains(a, goal, to));
-    uint32_t steps[4096], n = 0;
-    const char *p = strstr(svg, "route triangles ");
-    assert_non_null(p);
-    p += strlen("route triangles ");
-    while (n < 4096 && isdigit((unsigned char)*p)) {
-        steps[n++] = (uint32_t)strtoul(p, (char **)&p, 10);
-        if (*p == ' ')
-            p++;
-    }
-    assert_true(n >= 1 && steps[0] == start);
-    uint32_t goal_island = a->triangles[goal].island;
-    for (uint32_t i = 1; i < n; i++) {
-        uint32_t x = steps[i - 1], y = steps[i];
-        if (shared_vertices(a, x, y) != 2) /* adjacent: they share an edge */
-            fail_msg("route steps %u -> %u (triangles %u, %u) share %u corners", i - 1, i, x, y, shared_vertices(a, x, y));
-        if (tile_of(a, x) == tile_of(a, y)) {
-            uint32_t end = i; /* the last triangle of this run inside the tile */
-            while (end + 1 < n && tile_of(a, steps[end + 1]) == tile_of(a, x))
-                end++;
-            assert_int_equal(y, tile_next_hop(a, x, steps[end]));
-        } else {
-            uint16_t next = a->island_paths[(size_t)a->triangles[x].island * a->island_count + goal_island].next;
-            assert_int_equal(a->triangles[y].island, next);
-        }
-    }
-    if (reachable) {
-        assert_non_null(strstr(svg, "route reaches the goal"));
-        assert_int_equal(steps[n - 1], goal);
-        assert_int_equal(svgt_count_in_group(svg, "rt", "path"), 1);
-    } else {
-        assert_null(strstr(svg, "route reaches the goal"));
-        assert_int_equal(svgt_count_in_group(svg, "re", "path"), 1); /* the goal crossed out */
-    }
-    return n;
-}
-
-static void route_case(const char *path, const nwn2_aswm *a, uint32_t s, uint32_t g, const char *dir, int reachable)
-{
-    float from[2], to[2];
-    centroid(a, s, from);
-    centroid(a, g, to);
-    char p1[64], p2[64];
-    snprintf(p1, sizeof p1, "%.9g,%.9g", (double)from[0], (double)from[1]);
-    snprintf(p2, sizeof p2, "%.9g,%.9g", (double)to[0], (double)to[1]);
-    char *out = wmt_join(dir, "route.svg");
-    const char *args[] = {"render", path, "-o", out, "--path", p1, p2, "--force", NULL};
-    char *err = NULL;
-    int code = wmt_run_cli(NULL, &err, args);
-    if (code != 0)
-        fail_msg("%s: %s", path, err);
-    free(err);
-    char *svg = svgt_load(out);
-    /* the renderer may pick another triangle under the point (stacked floors):
-     * reachability is taken from the table for the triangles it reports */
-    unsigned start, goal;
-    assert_int_equal(sscanf(strstr(svg, "route start "), "route start %u goal %u", &start, &goal), 2);
-    uint16_t is = a->triangles[start].island, ig = a->triangles[goal].island;
-    int table_says = is == ig || a->island_paths[(size_t)is * a->island_count + ig].next < a->island_count;
-    if (start == s && goal == g)
-        assert_int_equal(table_says, reachable);
-    uint32_t n = check_route(a, svg, from, to, table_says);
-    /* the public route API gives the picture's route */
-    wm_ctx ctx;
-    wmt_ctx_init(&ctx);
-    wm_nwn2_route route;
-    assert_int_equal(wm_nwn2_route_find_file(&ctx, path, from, to, &route), WM_OK);
-    assert_int_equal(route.start, start);
-    assert_int_equal(route.goal, goal);
-    assert_int_equal(route.reached, table_says);
-    const char *list = strstr(svg, "route triangles ") + strlen("route triangles ");
-    for (uint32_t i = 0; i < route.count; i++)
-        assert_int_equal(strtoul(list, (char **)&list, 10), route.triangles[i]);
-    wm_nwn2_route_free(&ctx, &route);
-    print_message("%s: route over %u triangles, %s\n", base_name(path), n, table_says ? "reached" : "no route");
-    free(svg);
-    free(out);
-}
-
-static void routes_follow_the_files_tables(void **state)
-{
-    (void)state;
-    static const char *const suffixes[] = {".trx", NULL};
-    char **files;
-    size_t count = wmt_corpus_list("nwn2", suffixes, &files);
-    char *dir = wmt_make_temp_dir();
-    uint32_t reached = 0, refused = 0;
-    for (size_t f = 0; f < count; f++) {
-        wm_ctx ctx;
-        wmt_ctx_init(&ctx);
-        nwn2_file file;
-        assert_int_equal(nwn2_file_read(&ctx, files[f], &file), WM_OK);
-        const nwn2_aswm *a = &file.aswm;
-        uint32_t n = a->island_count, first = UINT32_MAX;
-        for (uint32_t t = 0; t < a->triangle_count && first == UINT32_MAX; t++)
-            if ((a->triangles[t].flags & NWN2_TRI_WALKABLE) && a->triangles[t].island < n)
-                first = t;
-        if (first == UINT32_MAX) {
-            nwn2_file_free(&ctx, &file);
-            continue;
-        }
-        /* the reachable island with the highest number, and one the table cannot reach */
-        uint32_t from = a->triangles[first].island, far = UINT32_MAX, cut = UINT32_MAX;
-        for (uint32_t j = 0; j < n; j++) {
-            if (j != from && a->island_paths[(size_t)from * n + j].next < n)
-                far = j;
-            if (j != from && a->island_paths[(size_t)from * n + j].next >= n && cut == UINT32_MAX)
-                cut = j;
-        }
-        for (int pass = 0; pass < 2; pass++) {
-            uint32_t target = pass ? cut : far;
-            if (target == UINT32_MAX)
-                continue;
-            uint32_t goal = UINT32_MAX;
-            for (uint32_t t = 0; t < a->triangle_count && goal == UINT32_MAX; t++)
-                if ((a->triangles[t].flags & NWN2_TRI_WALKABLE) && a->triangles[t].island == target)
-                    goal = t;
-            if (goal == UINT32_MAX)
-                continue;
-            route_case(files[f], a, first, goal, dir, !pass);
-            pass ? refused++ : reached++;
-        }
-        nwn2_file_free(&ctx, &file);
-    }
-    print_message("routes: %u reachable and %u unreachable island pairs checked\n", reached, refused);
-    assert_true(reached > 0);
-    wmt_remove_tree(dir);
-    free(dir);
-    wmt_free_list(files, count);
-}
-
-/* ------------------------------------------------------------ the options */
-
-static char *render_ok(const char *dir, const char *const *extra)
-{
-    char *out = wmt_join(dir, "opt.svg");
-    const char *args[16] = {"render"};
-    int n = 1;
-    for (; extra[n - 1]; n++)
-        args[n] = extra[n - 1];
-    args[n++] = "-o";
-    args[n++] = out;
-    args[n++] = "--force";
-    args[n] = NULL;
-    char *err = NULL;
-    int code = wmt_run_cli(NULL, &err, args);
-    if (code != 0)
-        fail_msg("render failed (%d): %s", code, err);
-    free(err);
-    char *svg = svgt_load(out);
-    free(out);
-    return svg;
-}
-
-/* Triangles drawn in class cls (one "M" each). */
-static uint32_t class_triangles(const char *svg, const char *cls)
-{
-    char key[48];
-    snprintf(key, sizeof key, "<path class=\"%s\" d=\"", cls);
-    uint32_t n = 0;
-    for (const char *at = strstr(svg, key); at; at = strstr(at, key))
-        for (at += strlen(key); *at && *at != '"'; at++)
-            n += *at == 'M';
-    return n;
-}
-
-/* A WMO's roofs over floors are cut away (outlined) from above, so the
- * interior's plan shows; every floor is still drawn, as floor or outline.
- * The lumber mill has a roof over its floor; --roofs fills them again. */
-static void wmo_roofs_cut_away(void **state)
-{
-    (void)state;
-    char *wmo = wmt_corpus_path_or_skip("wmo/warcraftnet__duskwood_lumbermill.wmo");
-    char *dir = wmt_make_temp_dir();
-    const char *cut[] = {wmo, NULL}, *roofs[] = {wmo, "--roofs", NULL}, *front[] = {wmo, "--view", "front", NULL};
-    char *a = render_ok(dir, cut), *b = render_ok(dir, roofs), *c = render_ok(dir, front);
-    uint32_t outlined = class_triangles(a, "rf");
-    assert_true(outlined > 0);
-    assert_non_null(strstr(a, ">roof over a floor, cut away ("));
-    assert_int_equal(class_triangles(a, "gf0") + outlined, class_triangles(b, "gf0"));
-    assert_int_equal(class_triangles(b, "rf"), 0);
-    assert_int_equal(class_triangles(c, "rf"), 0); /* from the side nothing hides the floors */
-    print_message("lumber mill: %u of %u floor triangles are roofs, cut away from above\n", outlined,
-                  class_triangles(b, "gf0"));
-    free(a);
-    free(b);
-    free(c);
-    wmt_remove_tree(dir);
-    free(dir);
-    free(wmo);
-}
-
-static void options(void **state)
-{
-    (void)state;
-    char *trx = wmt_corpus_path_or_skip("nwn2/condemned_caves.trx");
-    char *wok = wmt_corpus_path_or_skip("bwm/k1cp-m10ac_30a.wok");
-    char *wmo = wmt_corpus_path_or_skip("wmo/warcraftnet__duskwood_lumbermill.wmo");
-    char *trn = wmt_corpus_path_or_skip("nwn2/CSLMordMansion.TRN");
-    char *git = wmt_corpus_path_or_skip("nwn2/CSLMordMansion.GIT");
-    char *dir = wmt_make_temp_dir();
-
-    /* an NWN2 tile range: exactly those tile numbers */
-    const char *tiles[] = {trx, "--select", "100-123", NULL};
-    char *svg = render_ok(dir, tiles);
-    char *labels = svgt_texts_in_group(svg, "tn");
-    char expected[512] = "";
-    for (int t = 100; t <= 123; t++)
-        snprintf(expected + strlen(expected), sizeof expected - strlen(expected), "%d\n", t);
-    assert_string_equal(labels, expected);
-    free(labels);
-    free(svg);
-
-    /* a KotOR surface: only metal faces (39 in the file, `walkmesh info`), no blocking ones */
-    const char *metal[] = {wok, "--select", "metal", NULL};
-    svg = render_ok(dir, metal);
-    assert_non_null(strstr(svg, "metal (39)"));
-    assert_null(strstr(svg, "blocking"));
-    free(svg);
-
-    /* WMO floors: no wall faces; walls without it */
-    const char *all[] = {wmo, NULL}, *floors[] = {wmo, "--floors", NULL};
-    svg = render_ok(dir, all);
-    assert_non_null(strstr(svg, "<path class=\"gw0\""));
-    free(svg);
-    svg = render_ok(dir, floors);
-    assert_null(strstr(svg, "<path class=\"gw0\""));
-    assert_non_null(strstr(svg, "<path class=\"gf0\""));
-    free(svg);
-
-    /* cutters of a GIT: one outline per walkmesh cutter the GIT holds */
-    wm_ctx ctx;
-    wmt_ctx_init(&ctx);
-    nwn2_cutter_set set;
-    assert_int_equal(nwn2_bake_read_git(&ctx, git, &set), WM_OK);
-    const char *cut[] = {trn, "--git", git, NULL};
-    svg = render_ok(dir, cut);
-    assert_int_equal(svgt_count_in_group(svg, "ct", "path"), set.count);
-    print_message("CSLMordMansion.GIT: %u walkmesh cutters drawn\n", set.count);
-    nwn2_cutter_set_free(&ctx, &set);
-    free(svg);
-
-    /* refusals: an option for another format, a bad view, an existing output */
-    char *out = wmt_join(dir, "x.svg");
-    const char *wrong[] = {"render", wok, "-o", out, "--path", "1,2", "3,4", NULL};
-    char *err = NULL;
-    assert_int_equal(wmt_run_cli(NULL, &err, wrong), 1);
-    assert_non_null(strstr(err, "--path applies to nwn2 files only"));
-    free(err);
-    const char *view[] = {"render", wok, "-o", out, "--view", "below", NULL};
-    assert_int_equal(wmt_run_cli(NULL, NULL, view), 1);
-    assert_false(wm_file_exists(out));
-    const char *first[] = {"render", wok, "-o", out, NULL};
-    assert_int_equal(wmt_run_cli(NULL, NULL, first), 0);
-    assert_int_equal(wmt_run_cli(NULL, NULL, first), 3);
-    const char *help[] = {"render", "--help", NULL};
-    char *text = NULL;
-    assert_int_equal(wmt_run_cli(&text, NULL, help), 0);
-    assert_non_null(strstr(text, "--view"));
-    free(text);
-    free(out);
-    wmt_remove_tree(dir);
-    free(dir);
-    free(trx);
-    free(wok);
-    free(wmo);
-    free(trn);
-    free(git);
-}
-
-/* Draws INPUT in every view (with the --path ROUTE when given and a walkable
- * triangle lies under both points) and checks every picture is valid SVG. */
-static void render_every_view_valid(wm_ctx *ctx, const char *dir, const char *input, const char *route)
-{
-    char *paths[4];
-    for (int v = 0; v < 4; v++) {
-        char name[16];
-        snprintf(name, sizeof name, "%d.svg", v);
-        paths[v] = wmt_join(dir, name);
-        wm_options opts;
-        wm_options_init(&opts);
-        wm_option_set(ctx, &opts, "view", views[v]);
-        if (route)
-            wm_option_set(ctx, &opts, "path", route);
-        wm_result r = wm_render_file(ctx, input, NULL, paths[v], &opts, 1);
-        if (route && r == WM_ERR_OPTION) { /* no walkable triangle under a point: draw without the route */
-            wm_options_init(&opts);
-            wm_option_set(ctx, &opts, "view", views[v]);
-            r = wm_render_file(ctx, input, NULL, paths[v], &opts, 1);
-        }
-        assert_int_equal(r, WM_OK);
-    }
-    assert_int_equal(svgt_validate((const char *const *)paths, 4), 0);
-    for (int v = 0; v < 4; v++)
-        free(paths[v]);
-}
-
-/* Corrupt input: a truncated file is a clean error and leaves no picture;
- * infinite and NaN coordinates still give a valid picture, quickly. */
-static void corrupt_files(void **state)
-{
-    (void)state;
-    svgt_need_validator();
-    char *wok = wmt_corpus_path_or_skip("bwm/k1cp-m10ac_30a.wok");
-    char *dir = wmt_make_temp_dir();
-    size_t size;
-    uint8_t *data = wmt_read_file(wok, &size);
-    char *cut = wmt_join(dir, "cut.wok"), *odd = wmt_join(dir, "odd.wok"), *out = wmt_join(dir, "out.svg");
-    wm_ctx ctx;
-    wmt_ctx_init(&ctx);
-    for (size_t length = 0; length < size; length += size / 16 + 1) {
-        wmt_write_file(cut, data, length);
-        assert_int_not_equal(wm_render_file(&ctx, cut, NULL, out, NULL, 1), WM_OK);
-        assert_false(wm_file_exists(out));
-    }
-    uint32_t vertices = le32(data + 0x4C);
-    const uint8_t inf[4] = {0x00, 0x00, 0x80, 0x7f}, nan[4] = {0x00, 0x00, 0xc0, 0x7f};
-    memcpy(data + vertices, inf, 4);     /* vertex 0 x */
-    memcpy(data + vertices + 16, nan, 4); /* vertex 1 y */
-    wmt_write_file(odd, data, size);
-    render_every_view_valid(&ctx, dir, odd, NULL);
-    free(data);
-    free(cut);
-    free(odd);
-    free(out);
-    wmt_remove_tree(dir);
-    free(dir);
-    free(wok);
-}
-
-/* A TRX whose tables point nowhere (tile ranges past the triangles, vertex,
- * island and adjacency indices out of range) still draws, in every view. */
-static void corrupt_nwn2(void **state)
-{
-    (void)state;
-    svgt_need_validator();
-    char *trx = wmt_corpus_path_or_skip("nwn2/castle_krag_tower.trx");
-    char *dir = wmt_make_temp_dir();
-    char *odd = wmt_join(dir, "odd.trx");
-    wm_ctx ctx;
-    wmt_ctx_init(&ctx);
-    nwn2_file file;
-    assert_int_equal(nwn2_file_read(&ctx, trx, &file), WM_OK);
-    nwn2_aswm *a = &file.aswm;
-    a->tiles[0].triangle_count = UINT32_MAX;
-    a->tiles[1].triangle_offset = UINT32_MAX - 5;
-    a->triangles[0].v[0] = 0xFFFFFFF0u;
-    a->triangles[1].island = 60000;
-    a->triangles[2].neighbour[0] = 0xFFFFFF00u;
-    for (uint32_t i = 0; i < a->island_count; i++)
-        if (a->islands[i].adjacent_count) {
-            a->islands[i].adjacent[0] = 99999;
-            a->islands[i].exit[0] = 0xFFFFFFF0u;
-        }
-    assert_int_equal(nwn2_file_write(&ctx, &file, odd, 1), WM_OK);
-    nwn2_file_free(&ctx, &file);
-    render_every_view_valid(&ctx, dir, odd, "3,3 60,60");
-    free(odd);
-    wmt_remove_tree(dir);
-    free(dir);
-    free(trx);
-}
-
-/* --select on a WMO root: that group only. */
-static void wmo_group_selection(void **state)
-{
-    (void)state;
-    char *root = wmt_corpus_path_or_skip("wmo/warcraftnet__prisonHQ_Redridge.wmo");
-    char *dir = wmt_make_temp_dir();
-    const char *one[] = {root, "--select", "1", NULL};
-    char *svg = render_ok(dir, one);
-    assert_int_equal(legend_group(svg, 0), -1);
-    assert_int_equal(legend_group(svg, 2), -1);
-    size_t n = strlen(root);
-    char *group_path = malloc(n + 8);
-    snprintf(group_path, n + 8, "%.*s_001.wmo", (int)(n - 4), root);
-    assert_int_equal(legend_group(svg, 1), group_collision(group_path));
-    assert_null(strstr(svg, "class=\"gf0\""));
-    free(group_path);
-    free(svg);
-    const char *none[] = {"render", root, "-o", "unused.svg", "--select", "7", NULL};
-    char *err = NULL;
-    assert_int_equal(wmt_run_cli(NULL, &err, none), 1);
-    assert_non_null(strstr(err, "--select 7"));
-    free(err);
-    wmt_remove_tree(dir);
-    free(dir);
-    free(root);
-}
-
-/* Faces drawn in class cls: one "M" per triangle in its <path> elements. */
-static size_t faces_of_class(const char *svg, const char *cls)
-{
-    char open[32];
-    snprintf(open, sizeof open, "<path class=\"%s\" d=\"", cls);
-    size_t n = 0;
-    for (const char *p = svg; (p = strstr(p, open)) != NULL; p++)
-        for (const char *q = p + strlen(open); *q != '"'; q++)
-            n += *q == 'M';
-    return n;
-}
-
-/* --liquids: a real group given a 2 x 2 tile MLIQ (FORMAT-NOTES section 3),
- * one tile dry (low nibble 0x0F): 3 wet tiles, 2 triangles each. */
-static void wmo_liquids(void **state)
-{
-    (void)state;
-    char *source = wmt_corpus_path_or_skip("wmo/blizzardry__trolltent_000.wmo");
-    size_t size, off;
-    uint32_t mogp_size;
-    uint8_t *data = wmt_read_file(source, &size);
-    assert_true(raw_find(data, 0, size, "MOGP", &off, &mogp_size));
-    uint8_t mliq[8 + 30 + 9 * 8 + 4];
-    memset(mliq, 0, sizeof mliq);
-    memcpy(mliq, "QILM", 4);
-    const uint32_t header[4] = {3, 3, 2, 2}; /* x/y vertices, x/y tiles */
-    const float corner[3] = {0.0f, 0.0f, 10.0f}, height = 10.0f;
-    uint32_t payload = sizeof mliq - 8;
-    memcpy(mliq + 4, &payload, 4);
-    memcpy(mliq + 8, header, sizeof header);
-    memcpy(mliq + 24, corner, sizeof corner);
-    for (int v = 0; v < 9; v++)
-        memcpy(mliq + 38 + 8 * v + 4, &height, 4);
-    const uint8_t tiles[4] = {0x00, 0x0F, 0x05, 0x01};
-    memcpy(mliq + 38 + 72, tiles, 4);
-    size_t end = off + mogp_size, patched_size = size + sizeof mliq;
-    uint8_t *patched = malloc(patched_size);
-    memcpy(patched, data, end);
-    memcpy(patched + end, mliq, sizeof mliq);
-    memcpy(patched + end + sizeof mliq, data + end, size - end);
-    uint32_t grown = mogp_size + (uint32_t)sizeof mliq, flags = raw_u32(patched + off + 8) | 0x1000u;
-    memcpy(patched + off - 4, &grown, 4);
-    memcpy(patched + off + 8, &flags, 4);
-    char *dir = wmt_make_temp_dir();
-    char *pool = wmt_join(dir, "pool_000.wmo");
-    wmt_write_file(pool, patched, patched_size);
-    const char *wet[] = {pool, "--liquids", NULL}, *dry[] = {pool, NULL};
-    char *svg = render_ok(dir, wet);
-    assert_non_null(strstr(svg, ">liquid, MLIQ (6)<"));
-    assert_int_equal(faces_of_class(svg, "lq"), 6);
-    free(svg);
-    svg = render_ok(dir, dry);
-    assert_null(strstr(svg, "MLIQ"));
-    assert_int_equal(faces_of_class(svg, "lq"), 0);
-    free(svg);
-    free(pool);
-    wmt_remove_tree(dir);
-    free(dir);
-    free(patched);
-    free(data);
-    free(source);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1012,13 +466,6 @@ int main(void)
         cmocka_unit_test(nwn2_area_files),
         cmocka_unit_test(wmo_files),
         cmocka_unit_test(deterministic),
-        cmocka_unit_test(routes_follow_the_files_tables),
-        cmocka_unit_test(options),
-        cmocka_unit_test(corrupt_files),
-        cmocka_unit_test(corrupt_nwn2),
-        cmocka_unit_test(wmo_group_selection),
-        cmocka_unit_test(wmo_liquids),
-        cmocka_unit_test(wmo_roofs_cut_away),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,6 +4,8 @@
 #ifndef TEST_WMO_RAW_H
 #define TEST_WMO_RAW_H
 
+#include "test_support.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +70,20 @@ static inline uint32_t raw_server_collision_count(const uint8_t *d, size_t size)
         uint8_t f = d[off + i];
         count += (f & 0x08) || ((f & 0x20) && !(f & 0x04));
     }
+    return count;
+}
+
+/* Collision triangles of a group file by the server rule, counted from its bytes
+ * (FORMAT-NOTES section 3); 0 for groups the rule skips (MOGP flags 0x80,
+ * 0x4000000) and LOD groups (no MOPY). */
+static inline uint32_t raw_group_collision_file(const char *path)
+{
+    size_t size, begin, end;
+    uint8_t *data = wmt_read_file(path, &size);
+    uint32_t count = 0;
+    if (raw_group_range(data, size, &begin, &end) && !(raw_u32(data + begin - 68 + 8) & 0x4000080u))
+        count = raw_server_collision_count(data, size);
+    free(data);
     return count;
 }
 
