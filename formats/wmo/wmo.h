@@ -282,6 +282,8 @@ typedef struct wmo_write_options {
     uint32_t leaf_size;
     uint32_t group_flags;         /* 0x1 | 0x8 (outdoor) or 0x1 | 0x2000 (indoor) */
     const char *base_path;        /* existing root to update, or NULL */
+    const uint8_t *base_bytes;    /* that root's bytes when the caller has them already (borrowed), or NULL */
+    size_t base_size;
     int overwrite;
 } wmo_write_options;
 

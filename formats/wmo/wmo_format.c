@@ -173,12 +173,16 @@ static wm_result wmo_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, cons
     w.base_path = opts ? opts->base_path : NULL;
     wm_result r = parse_number(ctx, opts, "max-group-triangles", WMO_MAX_GROUP_ELEMENTS, &w.max_group_triangles);
     r = r ? r : parse_number(ctx, opts, "leaf-size", WMO_MAX_GROUP_ELEMENTS, &w.leaf_size);
-    if (!r && w.base_path) { /* the content decides, before any work (wmo_write_mesh parses it) */
-        wm_input base;
-        if (!(r = wm_base_load(ctx, w.base_path, &wm_format_wmo, &base)))
-            wm_input_free(ctx, &base);
-    }
-    return r ? r : wmo_write_mesh(ctx, mesh, sink, &w);
+    if (r || !w.base_path)
+        return r ? r : wmo_write_mesh(ctx, mesh, sink, &w);
+    wm_input base; /* the content decides, before any work; the writer parses these same bytes */
+    if ((r = wm_base_load(ctx, w.base_path, &wm_format_wmo, &base)))
+        return r;
+    w.base_bytes = base.data;
+    w.base_size = base.size;
+    r = wmo_write_mesh(ctx, mesh, sink, &w);
+    wm_input_free(ctx, &base);
+    return r;
 }
 
 /* ---- info ---------------------------------------------------------- */

@@ -374,6 +374,26 @@ static wm_result write_groups(wm_ctx *ctx, const wm_mesh *mesh, plan *p, const g
     return r;
 }
 
+static void release_base(const wm_ctx *ctx, const wmo_write_options *opts, wmo_root *base)
+{
+    if (opts->base_bytes)
+        base->bytes = NULL; /* borrowed: the caller frees them */
+    wmo_root_free(ctx, base);
+}
+
+/* The root to update: parsed from the caller's bytes when it has them (read once), else read. */
+static wm_result load_base(wm_ctx *ctx, const wmo_write_options *opts, wmo_root *base)
+{
+    /* parsing only reads the bytes it keeps a pointer to; release_base never frees borrowed ones */
+    wm_result r = opts->base_bytes ? wmo_root_parse(ctx, (uint8_t *)opts->base_bytes, opts->base_size, opts->base_path, base)
+                                   : wmo_root_load(ctx, opts->base_path, base);
+    if (!r && !wmo_find_chunk(base->chunks, base->chunk_count, WMO_MOGN))
+        r = wm_error(ctx, WM_ERR_CORRUPT, "%s: base root has no MOGN chunk to add group names to", opts->base_path);
+    if (r)
+        release_base(ctx, opts, base);
+    return r;
+}
+
 wm_result wmo_write_mesh(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wmo_write_options *opts)
 {
     const char *path = wm_sink_path(sink);
@@ -389,17 +409,8 @@ wm_result wmo_write_mesh(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const 
 
     wmo_root base;
     memset(&base, 0, sizeof base);
-    if (opts->base_path) {
-        if ((r = wmo_root_load(ctx, opts->base_path, &base))) {
-            wmo_root_free(ctx, &base);
-            return r;
-        }
-        if (!wmo_find_chunk(base.chunks, base.chunk_count, WMO_MOGN)) {
-            wmo_root_free(ctx, &base);
-            return wm_error(ctx, WM_ERR_CORRUPT, "%s: base root has no MOGN chunk to add group names to",
-                            opts->base_path);
-        }
-    }
+    if (opts->base_path && (r = load_base(ctx, opts, &base)))
+        return r;
     uint32_t first_index = opts->base_path ? base.group_info_count : 0;
 
     plan p;
@@ -432,7 +443,7 @@ wm_result wmo_write_mesh(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const 
     wm_buffer_free(&root);
     wm_free(ctx, entries);
     free_plan(ctx, &p);
-    wmo_root_free(ctx, &base);
+    release_base(ctx, opts, &base);
     return r;
 }
 
