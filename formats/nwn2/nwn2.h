@@ -156,6 +156,11 @@ int nwn2_deflate_is_libdeflate(void);
  * the bytes written are the same whatever the thread count. */
 wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, int compress, int level,
                                   unsigned threads, wm_buffer *out);
+/* The same compressed at a NWN2_DEFLATE_* level, raw's pages given back as
+ * each piece is deflated when it is deflated in pieces: for a writer that
+ * never reads raw again (the same bytes as nwn2_aswm_encode_packet). */
+wm_result nwn2_aswm_encode_packet_releasing(wm_ctx *ctx, const uint8_t *raw, size_t size, int level,
+                                            unsigned threads, wm_buffer *out);
 /* The same packet for walkmesh bytes that begin as old_raw did, whose packet
  * (old_payload: "COMP", sizes, zlib stream) is at hand: the old stream's
  * deflate blocks before the first changed byte are kept bit for bit and only
@@ -183,6 +188,10 @@ int nwn2_deflate_parallel_applies(size_t size);
  * flush), deflated on up to `threads` threads. */
 wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
                                     wm_buffer *out);
+/* The same; with release, each chunk's input pages are given back as soon as
+ * it is deflated (raw must not be read afterwards: a writer done with it). */
+wm_result nwn2_deflate_raw_parallel_releasing(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level,
+                                              unsigned threads, int release, wm_buffer *out);
 /* The same in steps, for the splice (libdeflate only): chunks of raw[0..size)
  * deflated on up to `threads` threads, `count` of them (nwn2_deflate_chunk_count),
  * while

@@ -50,23 +50,29 @@ static uint8_t *put_u32s(uint8_t *w, const uint32_t *v, size_t n)
     return w;
 }
 
-static uint8_t *put_edges(uint8_t *w, const nwn2_edge *edges, uint32_t count)
+/* A block of records at a time (4 MiB of triangles, 1 MiB of edges): with
+ * release, each block's pages are given back once copied, so a large
+ * walkmesh's arrays are never in memory twice. */
+#define PUT_BLOCK (1u << 16)
+
+static uint8_t *put_edges(uint8_t *w, const nwn2_edge *edges, uint32_t count, int release)
 {
-    for (uint32_t i = 0; i < count; i++) {
-        w = put_u32s(w, edges[i].v, 2);
-        w = put_u32s(w, edges[i].tri, 2);
+    for (uint32_t from = 0; from < count; from += PUT_BLOCK) {
+        uint32_t to = count - from > PUT_BLOCK ? from + PUT_BLOCK : count;
+        for (uint32_t i = from; i < to; i++) {
+            w = put_u32s(w, edges[i].v, 2);
+            w = put_u32s(w, edges[i].tri, 2);
+        }
+        if (release)
+            wm_platform_release_pages(&edges[from], (size_t)(to - from) * sizeof *edges);
     }
     return w;
 }
 
-/* The triangle records, a block at a time; with released (the same array,
- * about to be freed) each block's pages are given back once copied, so a
- * large walkmesh's triangles are never in memory twice. */
-static uint8_t *put_triangles(uint8_t *w, const nwn2_triangle *tris, uint32_t count, nwn2_triangle *released)
+static uint8_t *put_triangles(uint8_t *w, const nwn2_triangle *tris, uint32_t count, int release)
 {
-    const uint32_t block = 1u << 16; /* 4 MiB of triangles */
-    for (uint32_t from = 0; from < count; from += block) {
-        uint32_t to = count - from > block ? from + block : count;
+    for (uint32_t from = 0; from < count; from += PUT_BLOCK) {
+        uint32_t to = count - from > PUT_BLOCK ? from + PUT_BLOCK : count;
         for (uint32_t i = from; i < to; i++) {
             const nwn2_triangle *t = &tris[i];
             w = put_u32s(w, t->v, 3);
@@ -78,8 +84,8 @@ static uint8_t *put_triangles(uint8_t *w, const nwn2_triangle *tris, uint32_t co
             w = put16(w, t->island);
             w = put16(w, t->flags);
         }
-        if (released)
-            wm_platform_release_pages(&released[from], (size_t)(to - from) * sizeof *tris);
+        if (release)
+            wm_platform_release_pages(&tris[from], (size_t)(to - from) * sizeof *tris);
     }
     return w;
 }
@@ -104,7 +110,7 @@ static uint8_t *put_tile(uint8_t *w, const nwn2_tile *t)
     w = put32(w, t->triangle_offset);
     if (t->owns_data) {
         w = put_f32s(w, t->vertices, (size_t)t->vertex_count * 3);
-        w = put_edges(w, t->edges, t->edge_count);
+        w = put_edges(w, t->edges, t->edge_count, 0);
     }
     w = put32(w, t->path_flags);
     w = put32(w, t->local_count);
@@ -164,10 +170,13 @@ static wm_result serialize(wm_ctx *ctx, const nwn2_aswm *a, nwn2_aswm *release, 
     w = put32(w, a->edge_count);
     w = put32(w, a->triangle_count);
     w = put32(w, a->reserved);
-    w = put_f32s(w, a->vertices, (size_t)a->vertex_count * 3);
-    w = put_edges(w, a->edges, a->edge_count);
     /* a shared model's arrays are the bytes read: never given back */
-    w = put_triangles(w, a->triangles, a->triangle_count, release && !release->shared ? release->triangles : NULL);
+    const int give_back = release && !release->shared;
+    w = put_f32s(w, a->vertices, (size_t)a->vertex_count * 3);
+    if (give_back)
+        wm_platform_release_pages(a->vertices, (size_t)a->vertex_count * 3 * sizeof *a->vertices);
+    w = put_edges(w, a->edges, a->edge_count, give_back);
+    w = put_triangles(w, a->triangles, a->triangle_count, give_back);
     if (release)
         nwn2_aswm_free_geometry(ctx, release);
     w = put32(w, a->grid_flags);

@@ -18,6 +18,7 @@
  * but the last is inflated once more by its own thread to find it. */
 #include "nwn2.h"
 #include "wm_parallel.h"
+#include "wm_platform.h"
 
 #include <string.h>
 #include <zlib.h>
@@ -103,6 +104,7 @@ typedef struct chunk_work {
     nwn2_deflate_chunks *set;
     void (*side)(void *);
     void *side_user;
+    int release; /* give each chunk's input pages back once deflated */
 } chunk_work;
 
 static void deflate_chunk(void *user, size_t index)
@@ -115,6 +117,8 @@ static void deflate_chunk(void *user, size_t index)
     nwn2_deflate_chunk *c = &w->set->chunks[index];
     c->produced = libdeflate_deflate_compress(c->compressor, w->raw + c->from, c->size, c->stream, c->capacity);
     c->ok = c->produced != 0;
+    if (w->release) /* rounded inward: a page shared with the next chunk stays */
+        wm_platform_release_pages(w->raw + c->from, c->size);
     if (c->ok && (index + 1 < w->set->count || !w->set->final))
         c->ok = final_block_bits(c->stream, c->produced, c->scratch, &c->header, &c->end);
 }
@@ -151,9 +155,9 @@ static wm_result chunks_prepare(wm_ctx *ctx, nwn2_deflate_chunks *set, size_t si
     return WM_OK;
 }
 
-wm_result nwn2_deflate_chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
-                                  size_t count, int final, void (*side)(void *), void *side_user,
-                                  nwn2_deflate_chunks *set)
+static wm_result chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
+                            size_t count, int final, void (*side)(void *), void *side_user, int release,
+                            nwn2_deflate_chunks *set)
 {
     set->count = count ? count : 1;
     set->final = final;
@@ -162,7 +166,7 @@ wm_result nwn2_deflate_chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, 
         return WM_ERR_NOMEM;
     wm_result r = chunks_prepare(ctx, set, size, lib_level);
     if (!r) {
-        chunk_work work = {raw, set, side, side_user};
+        chunk_work work = {raw, set, side, side_user, release};
         wm_parallel_for(threads, set->count + (side != NULL), deflate_chunk, &work);
     }
     return r;
@@ -203,22 +207,41 @@ void nwn2_deflate_chunks_free(wm_ctx *ctx, nwn2_deflate_chunks *set)
     set->chunks = NULL;
 }
 
-wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
-                                    wm_buffer *out)
+wm_result nwn2_deflate_chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
+                                  size_t count, int final, void (*side)(void *), void *side_user,
+                                  nwn2_deflate_chunks *set)
+{
+    return chunks_run(ctx, raw, size, lib_level, threads, count, final, side, side_user, 0, set);
+}
+
+wm_result nwn2_deflate_raw_parallel_releasing(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level,
+                                              unsigned threads, int release, wm_buffer *out)
 {
     nwn2_deflate_chunks set;
-    wm_result r = nwn2_deflate_chunks_run(ctx, raw, size, lib_level, threads, nwn2_deflate_chunk_count(size, 0),
-                                          1, NULL, NULL, &set);
+    wm_result r = chunks_run(ctx, raw, size, lib_level, threads, nwn2_deflate_chunk_count(size, 0), 1, NULL, NULL,
+                             release, &set);
     if (!r)
         r = nwn2_deflate_chunks_join(ctx, &set, out);
     nwn2_deflate_chunks_free(ctx, &set);
     return r;
 }
-#else
+
 wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
                                     wm_buffer *out)
 {
-    (void)raw, (void)size, (void)lib_level, (void)threads, (void)out;
+    return nwn2_deflate_raw_parallel_releasing(ctx, raw, size, lib_level, threads, 0, out);
+}
+#else
+wm_result nwn2_deflate_raw_parallel_releasing(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level,
+                                              unsigned threads, int release, wm_buffer *out)
+{
+    (void)raw, (void)size, (void)lib_level, (void)threads, (void)release, (void)out;
     return wm_error(ctx, WM_ERR_UNSUPPORTED, "parallel deflate needs libdeflate");
+}
+
+wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
+                                    wm_buffer *out)
+{
+    return nwn2_deflate_raw_parallel_releasing(ctx, raw, size, lib_level, threads, 0, out);
 }
 #endif

@@ -90,9 +90,12 @@ wm_result nwn2_file_read(wm_ctx *ctx, const char *path, nwn2_file *out)
 }
 
 /* The walkmesh bytes as a compressed packet at NWN2_DEFLATE_DEFAULT: spliced
- * onto the stream read when only its end changed. */
+ * onto the stream read when only its end changed. A walkmesh larger than the
+ * one read is never encoded again (no size ladder): its pages are given back
+ * as it is deflated, so it is not in memory whole beside the stream. */
 static wm_result encode_changed(wm_ctx *ctx, const nwn2_file *f, const wm_buffer *raw, wm_buffer *packet)
 {
+    const int grew = !f->aswm_raw || raw->size > f->aswm_raw_size;
     const int level = NWN2_DEFLATE_DEFAULT;
     const nwn2_packet *old = &f->container.packets[f->aswm_packet];
     int spliced = 0;
@@ -101,7 +104,8 @@ static wm_result encode_changed(wm_ctx *ctx, const nwn2_file *f, const wm_buffer
         r = nwn2_aswm_encode_spliced(ctx, raw->data, raw->size, f->aswm_raw, f->aswm_raw_size, old->payload, old->size,
                                      level, f->deflate_threads, packet, &spliced);
     if (!r && !spliced)
-        r = nwn2_aswm_encode_packet(ctx, raw->data, raw->size, 1, level, f->deflate_threads, packet);
+        r = grew ? nwn2_aswm_encode_packet_releasing(ctx, raw->data, raw->size, level, f->deflate_threads, packet)
+                 : nwn2_aswm_encode_packet(ctx, raw->data, raw->size, 1, level, f->deflate_threads, packet);
     return r;
 }
 

@@ -331,9 +331,11 @@ static wm_result sort_triangles_by_tile(wm_ctx *ctx, const wm_mesh *mesh, const 
 
 /* Fills L->tris in tile order: vertices, winding, surface and walkable flags;
  * unchanged base triangles keep the base's vertex order, winding and links
- * (hints for the edges), and L->origin names their base triangle. */
-static void fill_triangles(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_aswm *a, mesh_layout *L, int clockwise)
+ * (hints for the edges), and L->origin names their base triangle. Returns
+ * how many were kept so. */
+static uint32_t fill_triangles(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_aswm *a, mesh_layout *L, int clockwise)
 {
+    uint32_t kept = 0;
     const wm_surface_table *table = wm_surfaces(ctx);
     const uint32_t *base_of = L->base_of;
     for (uint32_t i = 0; i < mesh->triangle_count; i++) {
@@ -356,10 +358,12 @@ static void fill_triangles(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_aswm *a,
             memcpy(tri->v, bv, sizeof bv);
             cw = (bt->flags & NWN2_TRI_CLOCKWISE) != 0;
             L->origin[i] = base_of[t];
+            kept++;
             memcpy(tri->neighbour, bt->neighbour, sizeof tri->neighbour);
         }
         tri->flags = (uint16_t)(flag | (mesh->walkable[t] ? NWN2_TRI_WALKABLE : 0) | (cw ? NWN2_TRI_CLOCKWISE : 0));
     }
+    return kept;
 }
 
 /* Replaces the ASWM's tiles' ranges, vertices and triangles with the new
@@ -392,7 +396,7 @@ static wm_result install_triangles(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *
     const uint32_t *origin = L->origin;
     for (uint32_t i = 0; i < a->triangle_count; i++) {
         nwn2_triangle *tri = &a->triangles[i];
-        if (origin[i] != NWN2_NONE32) {
+        if (origin && origin[i] != NWN2_NONE32) {
             memcpy(tri->centre, L->old[origin[i]].centre, sizeof tri->centre);
             memcpy(tri->normal, L->old[origin[i]].normal, sizeof tri->normal);
             tri->d = L->old[origin[i]].d;
@@ -414,7 +418,10 @@ wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
     mesh_layout L = {0};
     if (!(r = alloc_layout(ctx, mesh, a, &L)) && !(r = grow_grid_for_centres(ctx, mesh, a, L.vertices)) &&
         !(r = sort_triangles_by_tile(ctx, mesh, a, &L))) {
-        fill_triangles(ctx, mesh, a, &L, clockwise);
+        if (fill_triangles(ctx, mesh, a, &L, clockwise) == 0) {
+            wm_free(ctx, L.origin); /* no triangle kept from the base: no hints (the same edges) */
+            L.origin = NULL;
+        }
         free_ordering(ctx, &L); /* not needed to install: free before the edges are built */
         r = install_triangles(ctx, mesh, a, &L);
     }

@@ -199,7 +199,7 @@ wm_result nwn2_aswm_decode_packet_at(wm_ctx *ctx, const uint8_t *payload, size_t
 /* The zlib stream of raw[0..size) deflated on several threads: libdeflate's
  * zlib header for the level, the chunks' raw deflate, Adler-32. */
 static wm_result deflate_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int level, unsigned threads,
-                                  wm_buffer *out)
+                                  int release, wm_buffer *out)
 {
 #ifdef WALKMESH_HAVE_LIBDEFLATE
     const int lib_level = nwn2_libdeflate_level(level);
@@ -207,21 +207,22 @@ static wm_result deflate_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, 
     header |= 31 - header % 31;
     wm_put_u8(out, (uint8_t)(header >> 8));
     wm_put_u8(out, (uint8_t)header);
-    wm_result r = out->status ? out->status : nwn2_deflate_raw_parallel(ctx, raw, size, lib_level, threads, out);
+    const uint32_t adler = libdeflate_adler32(1, raw, size); /* first: released bytes read as zeros */
+    wm_result r = out->status ? out->status
+                              : nwn2_deflate_raw_parallel_releasing(ctx, raw, size, lib_level, threads, release, out);
     if (r)
         return r;
-    const uint32_t adler = libdeflate_adler32(1, raw, size);
     const uint8_t be[4] = {(uint8_t)(adler >> 24), (uint8_t)(adler >> 16), (uint8_t)(adler >> 8), (uint8_t)adler};
     wm_put_bytes(out, be, 4);
     return out->status;
 #else
-    (void)raw, (void)size, (void)level, (void)threads, (void)out;
+    (void)raw, (void)size, (void)level, (void)threads, (void)release, (void)out;
     return wm_error(ctx, WM_ERR_UNSUPPORTED, "parallel deflate needs libdeflate");
 #endif
 }
 
-wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, int compress, int level,
-                                  unsigned threads, wm_buffer *out)
+static wm_result encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, int compress, int level,
+                               unsigned threads, int release, wm_buffer *out)
 {
     if (!compress) {
         wm_put_bytes(out, raw, size);
@@ -241,7 +242,7 @@ wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, 
         return out->status;
     uLongf produced = bound;
     if (level < 0 && nwn2_deflate_parallel_applies(size)) {
-        wm_result r = deflate_parallel(ctx, raw, size, level, threads, out);
+        wm_result r = deflate_parallel(ctx, raw, size, level, threads, release, out);
         if (!r)
             wm_patch_u32(out, start + 4, (uint32_t)(out->size - start - COMP_HEADER));
         return r ? r : out->status;
@@ -258,4 +259,16 @@ wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, 
     out->size += (size_t)produced;
     wm_patch_u32(out, start + 4, (uint32_t)produced);
     return out->status;
+}
+
+wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, int compress, int level,
+                                  unsigned threads, wm_buffer *out)
+{
+    return encode_packet(ctx, raw, size, compress, level, threads, 0, out);
+}
+
+wm_result nwn2_aswm_encode_packet_releasing(wm_ctx *ctx, const uint8_t *raw, size_t size, int level,
+                                            unsigned threads, wm_buffer *out)
+{
+    return encode_packet(ctx, raw, size, 1, level, threads, 1, out);
 }

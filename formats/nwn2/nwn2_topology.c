@@ -1,36 +1,37 @@
 /* Derived ASWM data recomputed from vertices and triangle vertex indices:
  * edges and neighbours, centres, normals and plane distances. */
 #include "nwn2.h"
+#include "wm_platform.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* One side of a triangle: its vertices low first, and 3 x triangle + slot
- * (below 2^32: the caller checks) rather than two words, 12 bytes a side. */
-typedef struct half_edge {
-    uint32_t lo, hi, side;
-} half_edge;
-
-static uint32_t tri_of(half_edge e)
+/* A side of a triangle is named by 3 x triangle + slot (below 2^32: the
+ * caller checks): 4 bytes a side; its vertices are read from the triangle. */
+static uint32_t tri_of(uint32_t side)
 {
-    return e.side / 3;
+    return side / 3;
 }
 
-static uint32_t slot_of(half_edge e)
+static uint32_t slot_of(uint32_t side)
 {
-    return e.side % 3;
+    return side % 3;
 }
 
-/* By (low, high, triangle, slot): side grows with (triangle, slot). */
-static int half_edge_cmp(const void *pa, const void *pb)
+/* The side's vertices, low first. */
+static void side_ends(const nwn2_triangle *tris, uint32_t side, uint32_t *lo, uint32_t *hi)
 {
-    const half_edge *x = pa, *y = pb;
-    if (x->lo != y->lo)
-        return x->lo < y->lo ? -1 : 1;
-    if (x->hi != y->hi)
-        return x->hi < y->hi ? -1 : 1;
-    return x->side < y->side ? -1 : (x->side > y->side);
+    const uint32_t *v = tris[side / 3].v;
+    const uint32_t k = side % 3, p = v[k], q = v[(k + 1) % 3];
+    *lo = p < q ? p : q;
+    *hi = p < q ? q : p;
+}
+
+static int key_cmp(const void *pa, const void *pb)
+{
+    const uint64_t x = *(const uint64_t *)pa, y = *(const uint64_t *)pb;
+    return (x > y) - (x < y);
 }
 
 #define PAIR_HINT_LIMIT 64
@@ -57,12 +58,12 @@ static int input_linked(const uint32_t *origin, const nwn2_triangle *tris, uint3
            (nu[0] == origin[t] || nu[1] == origin[t] || nu[2] == origin[t]);
 }
 
-/* Pairs the sides of one vertex pair h[i..j). Two sides: linked. More (a
+/* Pairs the sides of one vertex pair h[0..n). Two sides: linked. More (a
  * non-manifold edge): sides whose triangles were linked in the input are
  * paired first (hints: origin[t] = input index, t's neighbour[] = input
  * neighbours); sides without input triangle are then paired in order.
  * A triangle is never paired with its duplicate unless the input did. */
-static void pair_group(const half_edge *h, uint32_t n, const uint32_t *origin, const nwn2_triangle *tris,
+static void pair_group(const uint32_t *h, uint32_t n, const uint32_t *origin, const nwn2_triangle *tris,
                        uint32_t *mate)
 {
     for (uint32_t i = 0; i < n; i++)
@@ -116,104 +117,153 @@ static void pair_group(const half_edge *h, uint32_t n, const uint32_t *origin, c
     }
 }
 
-/* Calls emit(k, mate or NONE) once per edge: for each vertex pair in
- * (low, high) order, each pair of sides (or single side) in side order. */
-static uint32_t for_each_edge(const half_edge *h, uint32_t sides, const uint32_t *mate, nwn2_aswm *a,
-                              nwn2_edge *edges)
+/* The sides (3 x triangle + slot) bucketed by low vertex in triangle order:
+ * a counting sort, the sides made from the triangles in both passes. */
+static uint32_t *sides_by_low_vertex(wm_ctx *ctx, const nwn2_aswm *a, size_t sides)
 {
-    uint32_t ne = 0;
-    for (uint32_t i = 0; i < sides;) {
-        uint32_t j = i + 1;
-        while (j < sides && h[j].lo == h[i].lo && h[j].hi == h[i].hi)
-            j++;
-        for (uint32_t k = i; k < j; k++) {
-            if (mate[k] != NWN2_NONE32 && mate[k] < k - i)
-                continue; /* emitted with its mate */
-            uint32_t m = mate[k] == NWN2_NONE32 ? NWN2_NONE32 : i + mate[k];
-            uint32_t other = m == NWN2_NONE32 ? NWN2_NONE32 : tri_of(h[m]);
-            if (edges) {
-                edges[ne] = (nwn2_edge){{h[k].lo, h[k].hi}, {tri_of(h[k]), other}};
-            } else {
-                a->triangles[tri_of(h[k])].edge[slot_of(h[k])] = ne;
-                a->triangles[tri_of(h[k])].neighbour[slot_of(h[k])] = other;
-                if (m != NWN2_NONE32) {
-                    a->triangles[other].edge[slot_of(h[m])] = ne;
-                    a->triangles[other].neighbour[slot_of(h[m])] = tri_of(h[k]);
-                }
-            }
-            ne++;
+    uint32_t *side = wm_realloc_array(ctx, NULL, sides ? sides : 1, sizeof *side); /* written in full: not zeroed */
+    uint32_t *start = wm_alloc_array(ctx, (size_t)a->vertex_count + 1, sizeof *start);
+    if (!side || !start) {
+        wm_free(ctx, side);
+        wm_free(ctx, start);
+        return NULL;
+    }
+    uint32_t lo, hi;
+    for (uint32_t s = 0; s < sides; s++) {
+        side_ends(a->triangles, s, &lo, &hi);
+        start[lo + 1]++;
+    }
+    for (uint32_t v = 0; v < a->vertex_count; v++)
+        start[v + 1] += start[v];
+    for (uint32_t s = 0; s < sides; s++) {
+        side_ends(a->triangles, s, &lo, &hi);
+        side[start[lo]++] = s;
+    }
+    wm_free(ctx, start);
+    return side;
+}
+
+/* The end of the run of sides from i that share side i's low vertex (and
+ * its high one too, with both). */
+static uint32_t run_end(const nwn2_triangle *tris, const uint32_t *side, uint32_t i, uint32_t sides, int both)
+{
+    uint32_t lo, hi, lo2, hi2, j = i + 1;
+    side_ends(tris, side[i], &lo, &hi);
+    while (j < sides && (side_ends(tris, side[j], &lo2, &hi2), lo2 == lo && (!both || hi2 == hi)))
+        j++;
+    return j;
+}
+
+/* Scratch room for n elements, kept from run to run (freed by the caller);
+ * NULL when out of memory. */
+static void *scratch_room(wm_ctx *ctx, void **scratch, size_t *room, size_t n, size_t elem)
+{
+    if (n > *room) {
+        n = n < 64 ? 64 : n;
+        void *grown = wm_realloc_array(ctx, *scratch, n, elem);
+        if (!grown)
+            return NULL;
+        *scratch = grown;
+        *room = n;
+    }
+    return *scratch;
+}
+
+/* Each low vertex's bucket sorted by (high vertex, side). Buckets are short
+ * in real meshes, but a fan around one vertex can hold them all, so no
+ * quadratic sort; the keys are made in a scratch as long as the longest. */
+static wm_result sort_buckets(wm_ctx *ctx, const nwn2_aswm *a, uint32_t *side, uint32_t sides)
+{
+    void *scratch = NULL;
+    size_t room = 0;
+    wm_result r = WM_OK;
+    for (uint32_t i = 0, j; i < sides && !r; i = j) {
+        j = run_end(a->triangles, side, i, sides, 0);
+        uint64_t *key = scratch_room(ctx, &scratch, &room, j - i, sizeof *key);
+        if (!key) {
+            r = WM_ERR_NOMEM;
+            break;
         }
-        i = j;
+        for (uint32_t k = i; k < j; k++) {
+            uint32_t lo, hi;
+            side_ends(a->triangles, side[k], &lo, &hi);
+            key[k - i] = (uint64_t)hi << 32 | side[k];
+        }
+        if (j - i > 1)
+            qsort(key, j - i, sizeof *key, key_cmp);
+        for (uint32_t k = i; k < j; k++)
+            side[k] = (uint32_t)key[k - i];
+    }
+    wm_free(ctx, scratch);
+    return r;
+}
+
+/* Emits the edges of one (low, high) group in side order (a pair once, at
+ * its first side) and gives each side its edge; a side's neighbour is
+ * written at once unless its triangle holds the input's links (origin), which
+ * later groups read: those come from the edges afterwards. */
+static uint32_t emit_group(nwn2_aswm *a, const uint32_t *h, uint32_t n, const uint32_t *mate, const uint32_t *origin,
+                           uint32_t ne, nwn2_edge *edges)
+{
+    uint32_t lo, hi;
+    side_ends(a->triangles, h[0], &lo, &hi);
+    for (uint32_t k = 0; k < n; k++) {
+        if (mate[k] != NWN2_NONE32 && mate[k] < k)
+            continue; /* emitted with its mate */
+        const uint32_t t = tri_of(h[k]), other = mate[k] == NWN2_NONE32 ? NWN2_NONE32 : tri_of(h[mate[k]]);
+        edges[ne] = (nwn2_edge){{lo, hi}, {t, other}};
+        a->triangles[t].edge[slot_of(h[k])] = ne;
+        if (!origin || origin[t] == NWN2_NONE32)
+            a->triangles[t].neighbour[slot_of(h[k])] = other;
+        if (other != NWN2_NONE32) {
+            a->triangles[other].edge[slot_of(h[mate[k]])] = ne;
+            if (!origin || origin[other] == NWN2_NONE32)
+                a->triangles[other].neighbour[slot_of(h[mate[k]])] = t;
+        }
+        ne++;
     }
     return ne;
 }
 
-/* Side k of triangle t, its vertices low first. */
-static half_edge side_of(const nwn2_aswm *a, uint32_t t, uint32_t k)
+/* Pairs every (low, high) group of the sorted sides and numbers the edges;
+ * *count gets how many. The sides' pages are given back as they are done
+ * (side is not read afterwards). */
+static wm_result pair_and_number(wm_ctx *ctx, nwn2_aswm *a, const uint32_t *side, uint32_t sides,
+                                 const uint32_t *origin, nwn2_edge *edges, uint32_t *count)
 {
-    uint32_t p = a->triangles[t].v[k], q = a->triangles[t].v[(k + 1) % 3];
-    return (half_edge){p < q ? p : q, p < q ? q : p, 3 * t + k};
+    void *scratch = NULL;
+    size_t room = 0;
+    uint32_t ne = 0, done = 0;
+    wm_result r = WM_OK;
+    for (uint32_t i = 0, j; i < sides; i = j) {
+        j = run_end(a->triangles, side, i, sides, 1);
+        uint32_t *mate = scratch_room(ctx, &scratch, &room, j - i, sizeof *mate);
+        if (!mate) {
+            r = WM_ERR_NOMEM;
+            break;
+        }
+        pair_group(&side[i], j - i, origin, a->triangles, mate);
+        ne = emit_group(a, &side[i], j - i, mate, origin, ne, edges);
+        if (j - done >= (1u << 16)) { /* the sides behind are done: given back as the edges grow */
+            wm_platform_release_pages(&side[done], (size_t)(j - done) * sizeof *side);
+            done = j;
+        }
+    }
+    wm_free(ctx, scratch);
+    *count = ne;
+    return r;
 }
 
-wm_result nwn2_aswm_rebuild_edges_hinted(wm_ctx *ctx, nwn2_aswm *a, const uint32_t *origin)
+/* Neighbours of the triangles that held the input's links, from their edges;
+ * then each triangle's slots in ascending edge order, as the toolset stores them. */
+static void finish_slots(nwn2_aswm *a, const nwn2_edge *edges, const uint32_t *origin)
 {
-    const uint64_t sides = 3ull * a->triangle_count;
-    if (sides > UINT32_MAX)
-        return wm_error(ctx, WM_ERR_LIMIT, "%u triangles: too many edges", a->triangle_count);
-    /* h, edges and mate are written in full before being read: no zeroing */
-    half_edge *h = wm_realloc_array(ctx, NULL, sides ? (size_t)sides : 1, sizeof *h);
-    uint32_t *start = wm_alloc_array(ctx, (size_t)a->vertex_count + 1, sizeof *start);
-    if (!h || !start) {
-        wm_free(ctx, h);
-        wm_free(ctx, start);
-        return WM_ERR_NOMEM;
-    }
-    /* Sorted by (low, high, triangle, slot): a counting sort on the low vertex,
-     * then each low vertex's bucket sorted on its own. Buckets are short in real
-     * meshes, but a fan around one vertex can hold them all, so no quadratic sort.
-     * The half-edges are made from the triangles in each pass, not kept unsorted. */
-    for (uint32_t t = 0; t < a->triangle_count; t++)
-        for (uint32_t k = 0; k < 3; k++)
-            start[side_of(a, t, k).lo + 1]++;
-    for (uint32_t v = 0; v < a->vertex_count; v++)
-        start[v + 1] += start[v];
-    for (uint32_t t = 0; t < a->triangle_count; t++)
-        for (uint32_t k = 0; k < 3; k++) {
-            half_edge e = side_of(a, t, k);
-            h[start[e.lo]++] = e;
-        }
-    wm_free(ctx, start);
-    nwn2_edge *edges = wm_realloc_array(ctx, NULL, sides ? (size_t)sides : 1, sizeof *edges);
-    uint32_t *mate = wm_realloc_array(ctx, NULL, sides ? (size_t)sides : 1, sizeof *mate);
-    if (!edges || !mate) {
-        wm_free(ctx, h);
-        wm_free(ctx, edges);
-        wm_free(ctx, mate);
-        return WM_ERR_NOMEM;
-    }
-    for (uint32_t i = 0; i < sides;) {
-        uint32_t j = i + 1;
-        while (j < sides && h[j].lo == h[i].lo)
-            j++;
-        if (j - i > 1)
-            qsort(&h[i], j - i, sizeof *h, half_edge_cmp);
-        i = j;
-    }
-    for (uint32_t i = 0; i < sides;) {
-        uint32_t j = i + 1;
-        while (j < sides && h[j].lo == h[i].lo && h[j].hi == h[i].hi)
-            j++;
-        pair_group(&h[i], j - i, origin, a->triangles, &mate[i]);
-        i = j;
-    }
-    /* Edges first, slots last: pair_group reads the hints in neighbour[]. */
-    uint32_t ne = for_each_edge(h, (uint32_t)sides, mate, a, edges);
-    for_each_edge(h, (uint32_t)sides, mate, a, NULL);
-    wm_free(ctx, mate);
-    wm_free(ctx, h);
-    /* Each triangle's slots in ascending edge order, as the toolset stores them. */
     for (uint32_t t = 0; t < a->triangle_count; t++) {
         nwn2_triangle *tri = &a->triangles[t];
+        for (int k = 0; origin && origin[t] != NWN2_NONE32 && k < 3; k++) {
+            const nwn2_edge *e = &edges[tri->edge[k]];
+            tri->neighbour[k] = e->tri[0] == t ? e->tri[1] : e->tri[0];
+        }
         for (int i = 1; i < 3; i++)
             for (int k = i; k > 0 && tri->edge[k - 1] > tri->edge[k]; k--) {
                 uint32_t e = tri->edge[k], n = tri->neighbour[k];
@@ -223,9 +273,32 @@ wm_result nwn2_aswm_rebuild_edges_hinted(wm_ctx *ctx, nwn2_aswm *a, const uint32
                 tri->neighbour[k - 1] = n;
             }
     }
-    nwn2_edge *shrunk = wm_realloc_array(ctx, edges, ne ? ne : 1, sizeof *edges);
-    if (shrunk)
-        edges = shrunk;
+}
+
+wm_result nwn2_aswm_rebuild_edges_hinted(wm_ctx *ctx, nwn2_aswm *a, const uint32_t *origin)
+{
+    const uint64_t sides = 3ull * a->triangle_count;
+    if (sides > UINT32_MAX)
+        return wm_error(ctx, WM_ERR_LIMIT, "%u triangles: too many edges", a->triangle_count);
+    /* Sorted by (low, high, triangle, slot); 4 bytes a side, its vertices read
+     * from the triangles, and no mate array: the pairs are numbered as found */
+    uint32_t *side = sides_by_low_vertex(ctx, a, (size_t)sides);
+    if (!side)
+        return WM_ERR_NOMEM;
+    /* written in full before being read: no zeroing (at most one edge a side) */
+    nwn2_edge *edges = wm_realloc_array(ctx, NULL, sides ? (size_t)sides : 1, sizeof *edges);
+    uint32_t ne = 0;
+    wm_result r = edges ? sort_buckets(ctx, a, side, (uint32_t)sides) : WM_ERR_NOMEM;
+    if (!r)
+        r = pair_and_number(ctx, a, side, (uint32_t)sides, origin, edges, &ne);
+    wm_free(ctx, side);
+    if (r) {
+        wm_free(ctx, edges);
+        return r;
+    }
+    finish_slots(a, edges, origin);
+    /* not shrunk: the room past the last edge was never touched (address space
+     * only), and realloc copied the edges of a large walkmesh to shrink them */
     wm_free(ctx, a->edges);
     a->edges = edges;
     a->edge_count = ne;
