@@ -113,9 +113,21 @@ static wm_result rows_build(wm_ctx *ctx, scratch *s, const uint32_t *faces, uint
     return WM_OK;
 }
 
+/* The longest vertex row: the scratch of one row at a time. */
+static uint32_t longest_row(const vertex_rows *rows, uint32_t vertex_count)
+{
+    uint32_t longest = 0;
+    for (uint32_t v = 0; v < vertex_count; v++)
+        if (rows->start[v + 1] - rows->start[v] > longest) longest = rows->start[v + 1] - rows->start[v];
+    return longest;
+}
+
 /* Adjacency among the first `walkable` faces, matched by vertex index: each
  * vertex row sorted by the other vertex, so a vertex shared by d edges costs
- * O(d log d), not O(d^2). */
+ * O(d log d), not O(d^2). The sort and the sharing counts need one row's
+ * room at a time (rows are short), not an entry per edge: at 5M faces that
+ * was 120 MB of fresh memory beside the work block. Rows are done in order,
+ * so the warnings come in the order of the edges' rows as before. */
 static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable, scratch s)
 {
     uint32_t n = walkable * 3;
@@ -124,21 +136,24 @@ static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable, sc
     for (uint32_t i = 0; i < n; i++) f->adjacency[i] = -1;
     wm_result r = rows_build(ctx, &s, f->faces, f->vertex_count, NULL, n, 1, &rows);
     if (r) return r;
-    bwm_row_edge *sorted = scratch_take(ctx, &s, n, sizeof(bwm_row_edge));
-    uint32_t *sides = scratch_take(ctx, &s, n, sizeof *sides);
-    if (!sorted || !sides) {
+    uint32_t room = longest_row(&rows, f->vertex_count);
+    bwm_row_edge *sorted = scratch_take(ctx, &s, room, sizeof(bwm_row_edge));
+    uint32_t *sides = scratch_take(ctx, &s, room, sizeof *sides);
+    if (room && (!sorted || !sides)) {
         scratch_give_back(ctx, &s, sorted);
         scratch_give_back(ctx, &s, sides);
         rows_free(ctx, &s, &rows);
         return WM_ERR_NOMEM;
     }
-    for (uint32_t v = 0; v < f->vertex_count; v++)
-        bwm_link_row(f, v, rows.codes + rows.start[v], rows.start[v + 1] - rows.start[v], sorted + rows.start[v],
-                     sides + rows.start[v]);
-    for (uint32_t i = 0; i < n; i++)
-        if (sides[i] && nonmanifold++ < 5)
-            wm_warn(ctx, "face %u edge %u: walkable edge shared by %u faces (linked to the first only)",
-                    rows.codes[i] / 3, rows.codes[i] % 3, sides[i]);
+    for (uint32_t v = 0; v < f->vertex_count; v++) {
+        const uint32_t *codes = rows.codes + rows.start[v];
+        uint32_t count = rows.start[v + 1] - rows.start[v];
+        bwm_link_row(f, v, codes, count, sorted, sides);
+        for (uint32_t i = 0; i < count; i++)
+            if (sides[i] && nonmanifold++ < 5)
+                wm_warn(ctx, "face %u edge %u: walkable edge shared by %u faces (linked to the first only)",
+                        codes[i] / 3, codes[i] % 3, sides[i]);
+    }
     if (nonmanifold > 5) wm_warn(ctx, "%u more walkable edges shared by three or more faces", nonmanifold - 5);
     scratch_give_back(ctx, &s, sides);
     scratch_give_back(ctx, &s, sorted);

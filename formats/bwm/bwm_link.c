@@ -11,6 +11,22 @@ static int bwm_row_edge_cmp(const void *x, const void *y)
     return (a->place > b->place) - (a->place < b->place);
 }
 
+/* Rows of a mesh hold about six edges: an insertion sort inlined here costs a
+ * fraction of qsort's calls through a comparison pointer (the keys, other
+ * vertex and place, are unique, so both give the same order). */
+#define BWM_ROW_INSERTION_MAX 16u
+
+static void insertion_sort(bwm_row_edge *row, uint32_t count)
+{
+    for (uint32_t i = 1; i < count; i++) {
+        bwm_row_edge e = row[i];
+        uint32_t j = i;
+        for (; j > 0 && (row[j - 1].other > e.other || (row[j - 1].other == e.other && row[j - 1].place > e.place)); j--)
+            row[j] = row[j - 1];
+        row[j] = e;
+    }
+}
+
 static uint32_t edge_end(const uint32_t *faces, uint32_t code, int end)
 {
     uint32_t f = code / 3, e = code % 3;
@@ -50,8 +66,10 @@ void bwm_link_row(bwm_file *f, uint32_t v, const uint32_t *codes, uint32_t count
 {
     for (uint32_t i = 0; i < count; i++)
         row[i] = (bwm_row_edge){edge_end(f->faces, codes[i], 0) ^ edge_end(f->faces, codes[i], 1) ^ v, i};
-    if (count > 1)
+    if (count > BWM_ROW_INSERTION_MAX)
         qsort(row, count, sizeof *row, bwm_row_edge_cmp);
+    else
+        insertion_sort(row, count);
     for (uint32_t i = 0; i < count;) {
         uint32_t j = i + 1;
         while (j < count && row[j].other == row[i].other)
