@@ -80,17 +80,23 @@ static uint32_t edge_vertex(const uint32_t *faces, uint32_t code, int end)
     return faces[3 * (size_t)f + (end ? (e + 1) % 3 : e)];
 }
 
-/* The row of an edge: its lower vertex when by_low, else its start vertex. */
-static uint32_t row_of(const uint32_t *faces, uint32_t code, int by_low)
+/* The row of edge e of the face whose corners are face[0..3): its lower
+ * vertex when by_low, else its start vertex. */
+static uint32_t face_edge_row(const uint32_t *face, uint32_t e, int by_low)
 {
-    uint32_t a = edge_vertex(faces, code, 0), b = edge_vertex(faces, code, 1);
+    uint32_t a = face[e], b = face[e == 2 ? 0 : e + 1];
     return by_low && b < a ? b : a;
 }
 
-/* Groups the given ascending codes (NULL: the codes 0..count-1) by
- * row_of(code). A counting
- * sort: rows.start counts, then serves as the fill cursor, then is shifted
- * back, so no other array is touched. */
+static uint32_t row_of(const uint32_t *faces, uint32_t code, int by_low)
+{
+    return face_edge_row(faces + 3 * (size_t)(code / 3), code % 3, by_low);
+}
+
+/* Groups the given ascending codes (NULL: the codes 0..count-1, count a
+ * multiple of 3) by row_of(code). A counting sort: rows.start counts, then
+ * serves as the fill cursor, then is shifted back, so no other array is
+ * touched. */
 static wm_result rows_build(wm_ctx *ctx, scratch *s, const uint32_t *faces, uint32_t vertex_count,
                             const uint32_t *codes, uint32_t count, int by_low, vertex_rows *rows)
 {
@@ -101,12 +107,19 @@ static wm_result rows_build(wm_ctx *ctx, scratch *s, const uint32_t *faces, uint
         return WM_ERR_NOMEM;
     }
     memset(rows->start, 0, ((size_t)vertex_count + 1) * sizeof(uint32_t));
-    for (uint32_t i = 0; i < count; i++) rows->start[row_of(faces, codes ? codes[i] : i, by_low) + 1]++;
+    if (codes) {
+        for (uint32_t i = 0; i < count; i++) rows->start[row_of(faces, codes[i], by_low) + 1]++;
+    } else { /* every edge of count / 3 faces: their rows face by face, without dividing codes */
+        for (uint32_t i = 0; i + 2 < count; i += 3)
+            for (uint32_t e = 0; e < 3; e++) rows->start[face_edge_row(faces + i, e, by_low) + 1]++;
+    }
     for (uint32_t v = 0; v < vertex_count; v++) rows->start[v + 1] += rows->start[v];
     /* start[v] is the fill cursor of row v: it ends where row v + 1 begins */
-    for (uint32_t i = 0; i < count; i++) {
-        uint32_t code = codes ? codes[i] : i;
-        rows->codes[rows->start[row_of(faces, code, by_low)]++] = code;
+    if (codes) {
+        for (uint32_t i = 0; i < count; i++) rows->codes[rows->start[row_of(faces, codes[i], by_low)]++] = codes[i];
+    } else {
+        for (uint32_t i = 0; i + 2 < count; i += 3)
+            for (uint32_t e = 0; e < 3; e++) rows->codes[rows->start[face_edge_row(faces + i, e, by_low)]++] = i + e;
     }
     memmove(rows->start + 1, rows->start, (size_t)vertex_count * sizeof(uint32_t));
     rows->start[0] = 0;

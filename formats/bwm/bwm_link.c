@@ -36,19 +36,18 @@ static uint32_t edge_end(const uint32_t *faces, uint32_t code, int end)
 /* Faces of group g[0..count) (the edges of one vertex pair, in row order):
  * each edge not linked yet is linked to the next such edge of another face.
  * sides[place] = the faces sharing the edge, at the first edge of a group of
- * three or more (reported later, in row order), else 0. */
-static void link_group(bwm_file *f, uint32_t v, const uint32_t *codes, const bwm_row_edge *g, uint32_t count,
-                       uint32_t *sides)
+ * three or more (reported later, in row order), else 0. Another edge of the
+ * same face on the pair (a degenerate face) has the same lower vertex and
+ * other vertex, so it is in this group: counting it here reads no faces. */
+static void link_group(bwm_file *f, const uint32_t *codes, const bwm_row_edge *g, uint32_t count, uint32_t *sides)
 {
     for (uint32_t i = 0; i < count; i++) {
         uint32_t a = codes[g[i].place], same_face = 0, same_face_earlier = 0;
-        for (uint32_t c = a - a % 3; c < a - a % 3 + 3; c++) { /* a degenerate face: its other edges on the pair */
-            uint32_t p = edge_end(f->faces, c, 0), q = edge_end(f->faces, c, 1);
-            if (c != a && ((p == v && q == g[i].other) || (q == v && p == g[i].other))) {
+        for (uint32_t k = 0; k < count && count > 1; k++) /* codes ascend with places: k < i is an earlier code */
+            if (k != i && codes[g[k].place] / 3 == a / 3) {
                 same_face++;
-                same_face_earlier += c < a;
+                same_face_earlier += k < i;
             }
-        }
         uint32_t shared = count - 1 - same_face, earlier = i - same_face_earlier;
         for (uint32_t k = i + 1; k < count && f->adjacency[a] < 0; k++) {
             uint32_t b = codes[g[k].place];
@@ -74,7 +73,7 @@ void bwm_link_row(bwm_file *f, uint32_t v, const uint32_t *codes, uint32_t count
         uint32_t j = i + 1;
         while (j < count && row[j].other == row[i].other)
             j++;
-        link_group(f, v, codes, row + i, j - i, sides);
+        link_group(f, codes, row + i, j - i, sides);
         i = j;
     }
 }
