@@ -112,8 +112,10 @@ wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *ou
     uint32_t n = mesh->vertex_count;
     if (n > (1u << 30))
         return wm_error(ctx, WM_ERR_NOMEM, "weld: %u vertices are more than its table holds", n);
+    /* at most two thirds full: runs stay within a cache line or two, and the
+     * table is no larger than the slot heads and chain links it replaced */
     uint32_t slots = 1;
-    while (slots < n * 2u)
+    while (slots < n + n / 2u)
         slots <<= 1;
     weld_table table = {wm_alloc_array(ctx, slots, sizeof(uint64_t)), slots - 1};
     uint32_t *remap = wm_alloc_array(ctx, n, sizeof(uint32_t));
