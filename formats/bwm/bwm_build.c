@@ -126,15 +126,6 @@ static wm_result rows_build(wm_ctx *ctx, scratch *s, const uint32_t *faces, uint
     return WM_OK;
 }
 
-/* The longest vertex row: the scratch of one row at a time. */
-static uint32_t longest_row(const vertex_rows *rows, uint32_t vertex_count)
-{
-    uint32_t longest = 0;
-    for (uint32_t v = 0; v < vertex_count; v++)
-        if (rows->start[v + 1] - rows->start[v] > longest) longest = rows->start[v + 1] - rows->start[v];
-    return longest;
-}
-
 /* Adjacency among the first `walkable` faces, matched by vertex index: each
  * vertex row sorted by the other vertex, so a vertex shared by d edges costs
  * O(d log d), not O(d^2). The sort and the sharing counts need one row's
@@ -149,7 +140,7 @@ static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable, sc
     for (uint32_t i = 0; i < n; i++) f->adjacency[i] = -1;
     wm_result r = rows_build(ctx, &s, f->faces, f->vertex_count, NULL, n, 1, &rows);
     if (r) return r;
-    uint32_t room = longest_row(&rows, f->vertex_count);
+    uint32_t room = bwm_longest_row(rows.start, f->vertex_count);
     bwm_row_edge *sorted = scratch_take(ctx, &s, room, sizeof(bwm_row_edge));
     uint32_t *sides = scratch_take(ctx, &s, room, sizeof *sides);
     if (room && (!sorted || !sides)) {

@@ -77,3 +77,11 @@ void bwm_link_row(bwm_file *f, uint32_t v, const uint32_t *codes, uint32_t count
         i = j;
     }
 }
+
+uint32_t bwm_longest_row(const uint32_t *start, uint32_t vertex_count)
+{
+    uint32_t longest = 0;
+    for (uint32_t v = 0; v < vertex_count; v++)
+        if (start[v + 1] - start[v] > longest) longest = start[v + 1] - start[v];
+    return longest;
+}
