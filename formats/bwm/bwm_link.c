@@ -27,12 +27,6 @@ static void insertion_sort(bwm_row_edge *row, uint32_t count)
     }
 }
 
-static uint32_t edge_end(const uint32_t *faces, uint32_t code, int end)
-{
-    uint32_t f = code / 3, e = code % 3;
-    return faces[3 * (size_t)f + (end ? (e + 1) % 3 : e)];
-}
-
 /* Faces of group g[0..count) (the edges of one vertex pair, in row order):
  * each edge not linked yet is linked to the next such edge of another face.
  * sides[place] = the faces sharing the edge, at the first edge of a group of
@@ -41,9 +35,18 @@ static uint32_t edge_end(const uint32_t *faces, uint32_t code, int end)
  * other vertex, so it is in this group: counting it here reads no faces. */
 static void link_group(bwm_file *f, const uint32_t *codes, const bwm_row_edge *g, uint32_t count, uint32_t *sides)
 {
+    if (count < 3) { /* most groups: a boundary edge, or two faces' edges (no edge of a group is linked before it) */
+        uint32_t a = codes[g[0].place], b = count == 2 ? codes[g[1].place] : a;
+        if (a / 3 != b / 3) {
+            f->adjacency[a] = (int32_t)b;
+            f->adjacency[b] = (int32_t)a;
+        }
+        sides[g[0].place] = sides[g[count - 1].place] = 0;
+        return;
+    }
     for (uint32_t i = 0; i < count; i++) {
         uint32_t a = codes[g[i].place], same_face = 0, same_face_earlier = 0;
-        for (uint32_t k = 0; k < count && count > 1; k++) /* codes ascend with places: k < i is an earlier code */
+        for (uint32_t k = 0; k < count; k++) /* codes ascend with places: k < i is an earlier code */
             if (k != i && codes[g[k].place] / 3 == a / 3) {
                 same_face++;
                 same_face_earlier += k < i;
@@ -63,8 +66,11 @@ static void link_group(bwm_file *f, const uint32_t *codes, const bwm_row_edge *g
 void bwm_link_row(bwm_file *f, uint32_t v, const uint32_t *codes, uint32_t count, bwm_row_edge *row,
                   uint32_t *sides)
 {
-    for (uint32_t i = 0; i < count; i++)
-        row[i] = (bwm_row_edge){edge_end(f->faces, codes[i], 0) ^ edge_end(f->faces, codes[i], 1) ^ v, i};
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t e = codes[i] % 3;
+        const uint32_t *face = f->faces + (codes[i] - e); /* one division for both ends */
+        row[i] = (bwm_row_edge){face[e] ^ face[e == 2 ? 0 : e + 1] ^ v, i};
+    }
     if (count > BWM_ROW_INSERTION_MAX)
         qsort(row, count, sizeof *row, bwm_row_edge_cmp);
     else
