@@ -6,13 +6,17 @@
  * memory against the bound 1.5 x output + neutral mesh. Every figure is a
  * ratio from this one run; CPU is user + system time of each child.
  *
- *   bench_import_scale [WALKMESH_CLI [BASE.trx]]   (files go to $TMPDIR)
+ *   bench_import_scale [WALKMESH_CLI [BASE.trx [BEFORE_CLI]]]   (files go to $TMPDIR)
+ *
+ * With BEFORE_CLI (an earlier build), each round also converts with it, so
+ * that both builds' figures come from the same rounds, side by side.
  */
 #define _GNU_SOURCE
 #include "bench_support.h"
 
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,34 +148,69 @@ typedef struct size_point {
     int grid;
     long triangles;
     char obj[4096];
-    measure convert, floor;
+    measure convert, floor, before; /* before: the earlier build's conversion, when given */
 } size_point;
 
-/* Alternates convert and floor `rounds` times; keeps the least CPU of each (the least disturbed). */
-static int measure_point(const char *cli, const char *tmp, size_point *s, int rounds)
+/* Keeps the run of least CPU in *best, the highest peak over all runs. */
+static void keep_least(measure *best, measure m)
+{
+    if (m.cpu < best->cpu) {
+        best->cpu = m.cpu;
+        best->sys = m.sys;
+    }
+    best->peak_kb = m.peak_kb > best->peak_kb ? m.peak_kb : best->peak_kb;
+}
+
+/* Alternates convert (and the earlier build's, when given) and floor
+ * `rounds` times; keeps the least CPU of each (the least disturbed). */
+static int measure_point(const char *cli, const char *before, size_point *s, int rounds)
 {
     char wok[4200];
     snprintf(wok, sizeof wok, "%s.wok", s->obj);
     char *convert[] = {(char *)cli, "convert", s->obj, wok, "--force", "--quiet", NULL};
+    char *convert_before[] = {(char *)before, "convert", s->obj, wok, "--force", "--quiet", NULL};
     char *floor_arg[] = {s->obj, NULL};
-    (void)tmp;
-    s->convert.cpu = s->floor.cpu = 1e30;
+    s->convert.cpu = s->floor.cpu = s->before.cpu = 1e30;
     for (int i = 0; i < rounds; i++) {
         measure c = in_child(run_cli, convert), f = in_child(parse_floor, floor_arg);
-        if (c.status || f.status) {
-            fprintf(stderr, "%s: convert exit %d, floor exit %d\n", s->obj, c.status, f.status);
+        measure b = before ? in_child(run_cli, convert_before) : c;
+        if (c.status || f.status || b.status) {
+            fprintf(stderr, "%s: convert exit %d, floor exit %d, before exit %d\n", s->obj, c.status, f.status,
+                    b.status);
             return -1;
         }
-        if (c.cpu < s->convert.cpu) {
-            s->convert.cpu = c.cpu;
-            s->convert.sys = c.sys;
-        }
-        if (f.cpu < s->floor.cpu)
-            s->floor.cpu = f.cpu;
-        s->convert.peak_kb = c.peak_kb > s->convert.peak_kb ? c.peak_kb : s->convert.peak_kb;
+        keep_least(&s->convert, c);
+        keep_least(&s->floor, f);
+        keep_least(&s->before, b);
     }
     remove(wok);
     return 0;
+}
+
+/* Growth exponent of CPU (user time alone when `user`) from points[0] to points[2]. */
+static double exponent(const size_point *points, size_t field, int user)
+{
+    const measure *a = (const measure *)((const char *)&points[0] + field);
+    const measure *b = (const measure *)((const char *)&points[2] + field);
+    double ratio = user ? (b->cpu - b->sys) / (a->cpu - a->sys) : b->cpu / a->cpu;
+    return log(ratio) / log((double)points[2].triangles / (double)points[0].triangles);
+}
+
+/* The earlier build's conversion beside this one's, from the same rounds. */
+static void before_table(const size_point *points)
+{
+    printf("\n| triangles | before: convert CPU (system) | after | ratio to floor before / after | peak before / "
+           "after | bytes a triangle before / after |\n|---|---|---|---|---|---|\n");
+    for (int i = 0; i < 3; i++) {
+        const size_point *s = &points[i];
+        printf("| %ld | %.3f s (%.3f s) | %.3f s (%.3f s) | %.2f x / %.2f x | %.0f / %.0f MB | %.0f / %.0f |\n",
+               s->triangles, s->before.cpu, s->before.sys, s->convert.cpu, s->convert.sys, s->before.cpu / s->floor.cpu,
+               s->convert.cpu / s->floor.cpu, s->before.peak_kb / 1024.0, s->convert.peak_kb / 1024.0,
+               s->before.peak_kb * 1024.0 / (double)s->triangles, s->convert.peak_kb * 1024.0 / (double)s->triangles);
+    }
+    printf("growth exponent before: %.3f (user time %.3f); after: %.3f (user time %.3f)\n",
+           exponent(points, offsetof(size_point, before), 0), exponent(points, offsetof(size_point, before), 1),
+           exponent(points, offsetof(size_point, convert), 0), exponent(points, offsetof(size_point, convert), 1));
 }
 
 /* Outputs at 5M: peak memory against 1.5 x output + the neutral mesh. */
@@ -233,7 +272,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "cannot write %s\n", s->obj);
             return 1;
         }
-        if (measure_point(cli, tmp, s, i == 2 ? 2 : 3))
+        if (measure_point(cli, argc > 3 ? argv[3] : NULL, s, i == 2 ? 2 : 3))
             return 1;
     }
     printf("| triangles | OBJ size | convert to WOK CPU (system) | parse floor CPU | ratio | peak memory | bytes per "
@@ -244,16 +283,13 @@ int main(int argc, char **argv)
                file_size(s->obj) / 1048576.0, s->convert.cpu, s->convert.sys, s->floor.cpu, s->convert.cpu / s->floor.cpu,
                s->convert.peak_kb / 1024.0, s->convert.peak_kb * 1024.0 / (double)s->triangles);
     }
-    double exponent = log(points[2].convert.cpu / points[0].convert.cpu) /
-                      log((double)points[2].triangles / (double)points[0].triangles);
-    double user_exponent = log((points[2].convert.cpu - points[2].convert.sys) /
-                               (points[0].convert.cpu - points[0].convert.sys)) /
-                           log((double)points[2].triangles / (double)points[0].triangles);
     printf("\ngrowth exponent of convert CPU, 100k -> 5M triangles: %.3f (target <= 1.05); user time alone: %.3f\n",
-           exponent, user_exponent);
+           exponent(points, offsetof(size_point, convert), 0), exponent(points, offsetof(size_point, convert), 1));
     printf("convert / parse floor at 1M: %.2f x (target <= 3)\n", points[1].convert.cpu / points[1].floor.cpu);
     printf("bytes per triangle at peak at 5M: %.0f (target <= 120)\n",
            points[2].convert.peak_kb * 1024.0 / (double)points[2].triangles);
-    memory_table(cli, &points[2], argc > 2 ? argv[2] : NULL);
+    if (argc > 3)
+        before_table(points);
+    memory_table(cli, &points[2], argc > 2 && *argv[2] ? argv[2] : NULL);
     return 0;
 }

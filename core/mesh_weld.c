@@ -5,11 +5,16 @@
 #include <math.h>
 #include <string.h>
 
-typedef struct weld_grid {
-    uint32_t *slot_head;   /* per hash slot: first representative + 1 (0 = empty) */
-    uint32_t *next;        /* per vertex: next representative in the same slot + 1 */
-    uint32_t slot_mask;
-} weld_grid;
+/* Representatives by cell, open addressing: an entry is the cell's hash
+ * (the tag) << 32 | representative + 1, 0 when empty, stored from the home
+ * slot hash & mask onwards. A probe reads a run of adjacent entries (mostly
+ * one cache line) and skips those tagged with another cell's hash without
+ * reading their positions: a representative in a cell that is not probed is
+ * farther than the tolerance, so the result is that of examining them all. */
+typedef struct weld_table {
+    uint64_t *entries;
+    uint32_t mask;
+} weld_table;
 
 static uint32_t cell_hash(int64_t x, int64_t y, int64_t z)
 {
@@ -28,10 +33,53 @@ static int64_t cell_of(float v, float cell)
     return c > limit ? (int64_t)limit : c < -limit ? -(int64_t)limit : (int64_t)c;
 }
 
-/* The hash slot of the cell holding q. */
-static uint32_t home_slot(const float *q, float cell, uint32_t slot_mask)
+/* The hash of the cell holding q. */
+static uint32_t home_hash(const float *q, float cell)
 {
-    return cell_hash(cell_of(q[0], cell), cell_of(q[1], cell), cell_of(q[2], cell)) & slot_mask;
+    return cell_hash(cell_of(q[0], cell), cell_of(q[1], cell), cell_of(q[2], cell));
+}
+
+static void table_insert(weld_table *t, uint32_t hash, uint32_t v)
+{
+    uint32_t slot = hash & t->mask;
+    while (t->entries[slot])
+        slot = (slot + 1) & t->mask;
+    t->entries[slot] = (uint64_t)hash << 32 | (v + 1);
+}
+
+/* The least representative of cell `hash` within the tolerance of q, or found. */
+static uint32_t table_nearest(const weld_table *t, uint32_t hash, const float *p, const float *q, double tol2,
+                              uint32_t found)
+{
+    for (uint32_t slot = hash & t->mask; t->entries[slot]; slot = (slot + 1) & t->mask) {
+        uint64_t e = t->entries[slot];
+        uint32_t r = (uint32_t)e - 1;
+        if ((uint32_t)(e >> 32) != hash || (found != UINT32_MAX && r > found))
+            continue;
+        const float *s = p + 3 * (size_t)r;
+        double ddx = (double)s[0] - q[0], ddy = (double)s[1] - q[1], ddz = (double)s[2] - q[2];
+        if (ddx * ddx + ddy * ddy + ddz * ddz <= tol2)
+            found = r;
+    }
+    return found;
+}
+
+/* The least representative within the tolerance of q in every cell that the
+ * box of +-tolerance around q overlaps, or UINT32_MAX. */
+static uint32_t nearest(const weld_table *t, const float *p, const float *q, float tolerance, float cell)
+{
+    int64_t lo[3], hi[3];
+    for (int k = 0; k < 3; k++) {
+        lo[k] = cell_of(q[k] - tolerance, cell);
+        hi[k] = cell_of(q[k] + tolerance, cell);
+    }
+    double tol2 = (double)tolerance * tolerance;
+    uint32_t found = UINT32_MAX;
+    for (int64_t cx = lo[0]; cx <= hi[0]; cx++)
+        for (int64_t cy = lo[1]; cy <= hi[1]; cy++)
+            for (int64_t cz = lo[2]; cz <= hi[2]; cz++)
+                found = table_nearest(t, cell_hash(cx, cy, cz), p, q, tol2, found);
+    return found;
 }
 
 #define WELD_AHEAD 8u
@@ -62,17 +110,17 @@ wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *ou
     if (finite)
         return finite;
     uint32_t n = mesh->vertex_count;
+    if (n > (1u << 30))
+        return wm_error(ctx, WM_ERR_NOMEM, "weld: %u vertices are more than its table holds", n);
+    /* at most two thirds full: runs stay within a cache line or two, and the
+     * table is no larger than the slot heads and chain links it replaced */
     uint32_t slots = 1;
-    while (slots < n * 2u && slots < (1u << 30))
+    while (slots < n + n / 2u)
         slots <<= 1;
-    weld_grid grid = {0};
-    grid.slot_mask = slots - 1;
-    grid.slot_head = wm_alloc_array(ctx, slots, sizeof(uint32_t));
-    grid.next = wm_alloc_array(ctx, n, sizeof(uint32_t));
+    weld_table table = {wm_alloc_array(ctx, slots, sizeof(uint64_t)), slots - 1};
     uint32_t *remap = wm_alloc_array(ctx, n, sizeof(uint32_t));
-    if (!grid.slot_head || !grid.next || !remap) {
-        wm_free(ctx, grid.slot_head);
-        wm_free(ctx, grid.next);
+    if (!table.entries || !remap) {
+        wm_free(ctx, table.entries);
         wm_free(ctx, remap);
         return WM_ERR_NOMEM;
     }
@@ -80,59 +128,39 @@ wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *ou
     /* Cells sixteen times the tolerance: the box of +-tolerance around a
      * vertex overlaps 1 or 2 cells per axis (1.4 cells on average, against
      * 3.4 with cells of four tolerances and always 27 with cells of the
-     * tolerance itself). Each cell probed is a cache miss in slot_head and
-     * often another in the positions, which is most of the weld's time;
-     * vertices closer together than 16 tolerances are rare in a walkmesh.
-     * The cell size changes only which cells are looked at, never the
-     * result: every representative within the tolerance is in one of them. */
+     * tolerance itself). Each cell probed is a cache miss in the table,
+     * which is most of the weld's time; vertices closer together than 16
+     * tolerances are rare in a walkmesh. The cell size changes only which
+     * cells are looked at, never the result: every representative within
+     * the tolerance is in one of them. */
     float cell = 16.0f * tolerance;
-    double tol2 = (double)tolerance * tolerance;
     uint32_t merged = 0;
-    /* Each vertex's home slot is found eight vertices ahead and its line
-     * fetched then, so that the cache miss overlaps the probes in between
-     * (measured: 5M-triangle import 7 % less user time); the slot found is
-     * kept for the insertion, so nothing is computed twice. */
+    /* Each vertex's home cell is hashed eight vertices ahead and its slot
+     * fetched then, so that the cache miss overlaps the probes in between;
+     * the hash is kept for the insertion, so nothing is computed twice. */
     uint32_t ahead[WELD_AHEAD];
     for (uint32_t v = 0; v < n && v < WELD_AHEAD; v++)
-        ahead[v] = home_slot(p + 3 * (size_t)v, cell, grid.slot_mask);
+        ahead[v] = home_hash(p + 3 * (size_t)v, cell);
     for (uint32_t v = 0; v < n; v++) {
         const float *q = p + 3 * (size_t)v;
         uint32_t home = ahead[v % WELD_AHEAD];
         if (v + WELD_AHEAD < n) {
-            ahead[v % WELD_AHEAD] = home_slot(q + 3 * WELD_AHEAD, cell, grid.slot_mask);
-            WELD_PREFETCH(&grid.slot_head[ahead[v % WELD_AHEAD]]);
+            ahead[v % WELD_AHEAD] = home_hash(q + 3 * WELD_AHEAD, cell);
+            WELD_PREFETCH(&table.entries[ahead[v % WELD_AHEAD] & table.mask]);
         }
-        int64_t lo[3], hi[3];
-        for (int k = 0; k < 3; k++) {
-            lo[k] = cell_of(q[k] - tolerance, cell);
-            hi[k] = cell_of(q[k] + tolerance, cell);
-        }
-        uint32_t found = UINT32_MAX;
-        for (int64_t cx = lo[0]; cx <= hi[0]; cx++)
-            for (int64_t cy = lo[1]; cy <= hi[1]; cy++)
-                for (int64_t cz = lo[2]; cz <= hi[2]; cz++) {
-                    uint32_t slot = cell_hash(cx, cy, cz) & grid.slot_mask;
-                    for (uint32_t r = grid.slot_head[slot]; r; r = grid.next[r - 1]) {
-                        const float *s = p + 3 * (size_t)(r - 1);
-                        double ddx = (double)s[0] - q[0], ddy = (double)s[1] - q[1], ddz = (double)s[2] - q[2];
-                        if (ddx * ddx + ddy * ddy + ddz * ddz <= tol2 && (found == UINT32_MAX || r - 1 < found))
-                            found = r - 1;
-                    }
-                }
+        uint32_t found = nearest(&table, p, q, tolerance, cell);
         if (found != UINT32_MAX) {
             remap[v] = found;
             merged++;
         } else {
             remap[v] = v;
-            grid.next[v] = grid.slot_head[home];
-            grid.slot_head[home] = v + 1;
+            table_insert(&table, home, v);
         }
     }
     for (size_t i = 0; merged && i < 3 * (size_t)mesh->triangle_count; i++) /* none merged: remap is identity */
         if (mesh->indices[i] < n)
             mesh->indices[i] = remap[mesh->indices[i]];
-    wm_free(ctx, grid.slot_head);
-    wm_free(ctx, grid.next);
+    wm_free(ctx, table.entries);
     wm_free(ctx, remap);
     if (out_merged)
         *out_merged = merged;

@@ -80,17 +80,23 @@ static uint32_t edge_vertex(const uint32_t *faces, uint32_t code, int end)
     return faces[3 * (size_t)f + (end ? (e + 1) % 3 : e)];
 }
 
-/* The row of an edge: its lower vertex when by_low, else its start vertex. */
-static uint32_t row_of(const uint32_t *faces, uint32_t code, int by_low)
+/* The row of edge e of the face whose corners are face[0..3): its lower
+ * vertex when by_low, else its start vertex. */
+static uint32_t face_edge_row(const uint32_t *face, uint32_t e, int by_low)
 {
-    uint32_t a = edge_vertex(faces, code, 0), b = edge_vertex(faces, code, 1);
+    uint32_t a = face[e], b = face[e == 2 ? 0 : e + 1];
     return by_low && b < a ? b : a;
 }
 
-/* Groups the given ascending codes (NULL: the codes 0..count-1) by
- * row_of(code). A counting
- * sort: rows.start counts, then serves as the fill cursor, then is shifted
- * back, so no other array is touched. */
+static uint32_t row_of(const uint32_t *faces, uint32_t code, int by_low)
+{
+    return face_edge_row(faces + 3 * (size_t)(code / 3), code % 3, by_low);
+}
+
+/* Groups the given ascending codes (NULL: the codes 0..count-1, count a
+ * multiple of 3) by row_of(code). A counting sort: rows.start counts, then
+ * serves as the fill cursor, then is shifted back, so no other array is
+ * touched. */
 static wm_result rows_build(wm_ctx *ctx, scratch *s, const uint32_t *faces, uint32_t vertex_count,
                             const uint32_t *codes, uint32_t count, int by_low, vertex_rows *rows)
 {
@@ -101,12 +107,19 @@ static wm_result rows_build(wm_ctx *ctx, scratch *s, const uint32_t *faces, uint
         return WM_ERR_NOMEM;
     }
     memset(rows->start, 0, ((size_t)vertex_count + 1) * sizeof(uint32_t));
-    for (uint32_t i = 0; i < count; i++) rows->start[row_of(faces, codes ? codes[i] : i, by_low) + 1]++;
+    if (codes) {
+        for (uint32_t i = 0; i < count; i++) rows->start[row_of(faces, codes[i], by_low) + 1]++;
+    } else { /* every edge of count / 3 faces: their rows face by face, without dividing codes */
+        for (uint32_t i = 0; i + 2 < count; i += 3)
+            for (uint32_t e = 0; e < 3; e++) rows->start[face_edge_row(faces + i, e, by_low) + 1]++;
+    }
     for (uint32_t v = 0; v < vertex_count; v++) rows->start[v + 1] += rows->start[v];
     /* start[v] is the fill cursor of row v: it ends where row v + 1 begins */
-    for (uint32_t i = 0; i < count; i++) {
-        uint32_t code = codes ? codes[i] : i;
-        rows->codes[rows->start[row_of(faces, code, by_low)]++] = code;
+    if (codes) {
+        for (uint32_t i = 0; i < count; i++) rows->codes[rows->start[row_of(faces, codes[i], by_low)]++] = codes[i];
+    } else {
+        for (uint32_t i = 0; i + 2 < count; i += 3)
+            for (uint32_t e = 0; e < 3; e++) rows->codes[rows->start[face_edge_row(faces + i, e, by_low)]++] = i + e;
     }
     memmove(rows->start + 1, rows->start, (size_t)vertex_count * sizeof(uint32_t));
     rows->start[0] = 0;
@@ -115,7 +128,10 @@ static wm_result rows_build(wm_ctx *ctx, scratch *s, const uint32_t *faces, uint
 
 /* Adjacency among the first `walkable` faces, matched by vertex index: each
  * vertex row sorted by the other vertex, so a vertex shared by d edges costs
- * O(d log d), not O(d^2). */
+ * O(d log d), not O(d^2). The sort and the sharing counts need one row's
+ * room at a time (rows are short), not an entry per edge: at 5M faces that
+ * was 120 MB of fresh memory beside the work block. Rows are done in order,
+ * so the warnings come in the order of the edges' rows as before. */
 static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable, scratch s)
 {
     uint32_t n = walkable * 3;
@@ -124,21 +140,24 @@ static wm_result build_adjacency(wm_ctx *ctx, bwm_file *f, uint32_t walkable, sc
     for (uint32_t i = 0; i < n; i++) f->adjacency[i] = -1;
     wm_result r = rows_build(ctx, &s, f->faces, f->vertex_count, NULL, n, 1, &rows);
     if (r) return r;
-    bwm_row_edge *sorted = scratch_take(ctx, &s, n, sizeof(bwm_row_edge));
-    uint32_t *sides = scratch_take(ctx, &s, n, sizeof *sides);
-    if (!sorted || !sides) {
+    uint32_t room = bwm_longest_row(rows.start, f->vertex_count);
+    bwm_row_edge *sorted = scratch_take(ctx, &s, room, sizeof(bwm_row_edge));
+    uint32_t *sides = scratch_take(ctx, &s, room, sizeof *sides);
+    if (room && (!sorted || !sides)) {
         scratch_give_back(ctx, &s, sorted);
         scratch_give_back(ctx, &s, sides);
         rows_free(ctx, &s, &rows);
         return WM_ERR_NOMEM;
     }
-    for (uint32_t v = 0; v < f->vertex_count; v++)
-        bwm_link_row(f, v, rows.codes + rows.start[v], rows.start[v + 1] - rows.start[v], sorted + rows.start[v],
-                     sides + rows.start[v]);
-    for (uint32_t i = 0; i < n; i++)
-        if (sides[i] && nonmanifold++ < 5)
-            wm_warn(ctx, "face %u edge %u: walkable edge shared by %u faces (linked to the first only)",
-                    rows.codes[i] / 3, rows.codes[i] % 3, sides[i]);
+    for (uint32_t v = 0; v < f->vertex_count; v++) {
+        const uint32_t *codes = rows.codes + rows.start[v];
+        uint32_t count = rows.start[v + 1] - rows.start[v];
+        bwm_link_row(f, v, codes, count, sorted, sides);
+        for (uint32_t i = 0; i < count; i++)
+            if (sides[i] && nonmanifold++ < 5)
+                wm_warn(ctx, "face %u edge %u: walkable edge shared by %u faces (linked to the first only)",
+                        codes[i] / 3, codes[i] % 3, sides[i]);
+    }
     if (nonmanifold > 5) wm_warn(ctx, "%u more walkable edges shared by three or more faces", nonmanifold - 5);
     scratch_give_back(ctx, &s, sides);
     scratch_give_back(ctx, &s, sorted);

@@ -11,28 +11,46 @@ static int bwm_row_edge_cmp(const void *x, const void *y)
     return (a->place > b->place) - (a->place < b->place);
 }
 
-static uint32_t edge_end(const uint32_t *faces, uint32_t code, int end)
+/* Rows of a mesh hold about six edges: an insertion sort inlined here costs a
+ * fraction of qsort's calls through a comparison pointer (the keys, other
+ * vertex and place, are unique, so both give the same order). */
+#define BWM_ROW_INSERTION_MAX 16u
+
+static void insertion_sort(bwm_row_edge *row, uint32_t count)
 {
-    uint32_t f = code / 3, e = code % 3;
-    return faces[3 * (size_t)f + (end ? (e + 1) % 3 : e)];
+    for (uint32_t i = 1; i < count; i++) {
+        bwm_row_edge e = row[i];
+        uint32_t j = i;
+        for (; j > 0 && (row[j - 1].other > e.other || (row[j - 1].other == e.other && row[j - 1].place > e.place)); j--)
+            row[j] = row[j - 1];
+        row[j] = e;
+    }
 }
 
 /* Faces of group g[0..count) (the edges of one vertex pair, in row order):
  * each edge not linked yet is linked to the next such edge of another face.
  * sides[place] = the faces sharing the edge, at the first edge of a group of
- * three or more (reported later, in row order), else 0. */
-static void link_group(bwm_file *f, uint32_t v, const uint32_t *codes, const bwm_row_edge *g, uint32_t count,
-                       uint32_t *sides)
+ * three or more (reported later, in row order), else 0. Another edge of the
+ * same face on the pair (a degenerate face) has the same lower vertex and
+ * other vertex, so it is in this group: counting it here reads no faces. */
+static void link_group(bwm_file *f, const uint32_t *codes, const bwm_row_edge *g, uint32_t count, uint32_t *sides)
 {
+    if (count < 3) { /* most groups: a boundary edge, or two faces' edges (no edge of a group is linked before it) */
+        uint32_t a = codes[g[0].place], b = count == 2 ? codes[g[1].place] : a;
+        if (a / 3 != b / 3) {
+            f->adjacency[a] = (int32_t)b;
+            f->adjacency[b] = (int32_t)a;
+        }
+        sides[g[0].place] = sides[g[count - 1].place] = 0;
+        return;
+    }
     for (uint32_t i = 0; i < count; i++) {
         uint32_t a = codes[g[i].place], same_face = 0, same_face_earlier = 0;
-        for (uint32_t c = a - a % 3; c < a - a % 3 + 3; c++) { /* a degenerate face: its other edges on the pair */
-            uint32_t p = edge_end(f->faces, c, 0), q = edge_end(f->faces, c, 1);
-            if (c != a && ((p == v && q == g[i].other) || (q == v && p == g[i].other))) {
+        for (uint32_t k = 0; k < count; k++) /* codes ascend with places: k < i is an earlier code */
+            if (k != i && codes[g[k].place] / 3 == a / 3) {
                 same_face++;
-                same_face_earlier += c < a;
+                same_face_earlier += k < i;
             }
-        }
         uint32_t shared = count - 1 - same_face, earlier = i - same_face_earlier;
         for (uint32_t k = i + 1; k < count && f->adjacency[a] < 0; k++) {
             uint32_t b = codes[g[k].place];
@@ -48,15 +66,28 @@ static void link_group(bwm_file *f, uint32_t v, const uint32_t *codes, const bwm
 void bwm_link_row(bwm_file *f, uint32_t v, const uint32_t *codes, uint32_t count, bwm_row_edge *row,
                   uint32_t *sides)
 {
-    for (uint32_t i = 0; i < count; i++)
-        row[i] = (bwm_row_edge){edge_end(f->faces, codes[i], 0) ^ edge_end(f->faces, codes[i], 1) ^ v, i};
-    if (count > 1)
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t e = codes[i] % 3;
+        const uint32_t *face = f->faces + (codes[i] - e); /* one division for both ends */
+        row[i] = (bwm_row_edge){face[e] ^ face[e == 2 ? 0 : e + 1] ^ v, i};
+    }
+    if (count > BWM_ROW_INSERTION_MAX)
         qsort(row, count, sizeof *row, bwm_row_edge_cmp);
+    else
+        insertion_sort(row, count);
     for (uint32_t i = 0; i < count;) {
         uint32_t j = i + 1;
         while (j < count && row[j].other == row[i].other)
             j++;
-        link_group(f, v, codes, row + i, j - i, sides);
+        link_group(f, codes, row + i, j - i, sides);
         i = j;
     }
+}
+
+uint32_t bwm_longest_row(const uint32_t *start, uint32_t vertex_count)
+{
+    uint32_t longest = 0;
+    for (uint32_t v = 0; v < vertex_count; v++)
+        if (start[v + 1] - start[v] > longest) longest = start[v + 1] - start[v];
+    return longest;
 }

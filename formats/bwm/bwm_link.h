@@ -17,4 +17,8 @@ typedef struct bwm_row_edge {
 void bwm_link_row(bwm_file *f, uint32_t v, const uint32_t *codes, uint32_t count, bwm_row_edge *scratch,
                   uint32_t *sides);
 
+/* The most edges in one row of compressed rows start[0..vertex_count]: the
+ * room bwm_link_row needs, one row at a time. */
+uint32_t bwm_longest_row(const uint32_t *start, uint32_t vertex_count);
+
 #endif
