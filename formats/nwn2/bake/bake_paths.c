@@ -177,7 +177,7 @@ static uint32_t sight_bits(const tile_graph *g, nwn2_tile *tile, void *sight)
 {
     uint32_t los = 0;
     uint8_t visible[NWN2_MAX_TILE_NODES], wanted[NWN2_MAX_TILE_NODES];
-    bake_sight_pairs_start(sight);
+    bake_sight_pairs_start(g, sight);
     for (uint32_t s = 0; s + 1 < g->n; s++) {
         for (uint32_t d = s + 1; d < g->n; d++)
             wanted[d] = tile->nodes[(size_t)s * g->n + d] != NWN2_PATH_NONE &&

@@ -46,11 +46,12 @@ static inline uint32_t bake_queue_pop(bake_queue *q, float *d)
 {
     uint64_t best = q->keys[0];
     uint32_t at = 0;
-    for (uint32_t i = 1; i < q->count; i++)
-        if (q->keys[i] < best) {
-            best = q->keys[i];
-            at = i;
-        }
+    for (uint32_t i = 1; i < q->count; i++) { /* selects, not branches: which key is least is not predictable */
+        const uint64_t key = q->keys[i];
+        const int less = key < best;
+        best = less ? key : best;
+        at = less ? i : at;
+    }
     const uint32_t v = (uint32_t)best, bits = (uint32_t)(best >> 32);
     memcpy(d, &bits, sizeof bits);
     const uint64_t last = q->keys[--q->count];

@@ -17,30 +17,45 @@
 
 #define WALK_BUDGET(n) (16u * (n) + 64u)
 
-/* What one source's walks share. */
+/* A side's line in doubles, worked out once per tile: the walk's tests are
+ * the same operations on the same values as with the floats converted at
+ * each test. thr: 1e-8 times the side's squared length. */
+typedef struct walk_side {
+    double x0, y0, dx, dy, thr;
+} walk_side;
+
+/* p against one side's line, for the source `source` (+ 1). */
+typedef struct walk_ep {
+    double e;       /* signed, times the side's length */
+    uint32_t source;
+    uint8_t p_near; /* p within 1e-4 of the line */
+} walk_ep;
+
+/* What one tile's walks share, and one source's. */
 typedef struct walk_source {
     double p[2];
-    double dp[BAKE_MAX_TILE_POINTS][2];     /* each tile point minus p */
-    uint32_t source;                        /* sources prepared in this tile, + 1 */
-    uint32_t ep_source[NWN2_MAX_TILE_NODES][3]; /* source ep and p_near were worked out for */
-    double ep[NWN2_MAX_TILE_NODES][3];      /* p against each side's line (signed, times its length) */
-    uint8_t p_near[NWN2_MAX_TILE_NODES][3]; /* p within 1e-4 of the side's line */
+    double dp[BAKE_MAX_TILE_POINTS][2]; /* each tile point minus p */
+    uint32_t source;                    /* sources prepared in this tile, + 1 */
+    walk_side side[NWN2_MAX_TILE_NODES][3];
+    walk_ep ep[NWN2_MAX_TILE_NODES][3];
+    /* crossing side k of u into v by v's side entry[u][k]: 1 when that side's
+     * ends are u's side's ends in order, 2 reversed, 0 otherwise (their
+     * values against the line are then worked out again) */
+    uint8_t carry[NWN2_MAX_TILE_NODES][3];
 } walk_source;
 
 /* Where the sweep's scratch starts, after the walks' (aligned for doubles). */
 #define SWEEP_SCRATCH_AT ((sizeof(walk_source) + 15) & ~(size_t)15)
 
-/* One step's segment: the target, the direction w = q - p, the margin. */
+/* One walk: the target, the direction w = q - p, the margin; the node it is
+ * in, the side it entered by (-1: none or not sound) and the values of that
+ * side's ends against the line (when have_ends). */
 typedef struct walk_line {
     double q[2];
     double wx, wy, margin2;
+    double end_value[2];
+    int have_ends;
 } walk_line;
-
-/* Signed area test of c against the side a->b (the side's end points in float). */
-static double orient_side(const float side[4], const double c[2])
-{
-    return ((double)side[2] - side[0]) * (c[1] - side[1]) - ((double)side[3] - side[1]) * (c[0] - side[0]);
-}
 
 static void prepare_source(const tile_graph *g, uint32_t from, walk_source *ws)
 {
@@ -54,7 +69,8 @@ static void prepare_source(const tile_graph *g, uint32_t from, walk_source *ws)
 }
 
 /* Point i of node u against the line (times |pq|). */
-static double side_of_point(const tile_graph *g, const walk_source *ws, const walk_line *l, uint32_t u, uint32_t i)
+static inline double side_of_point(const tile_graph *g, const walk_source *ws, const walk_line *l, uint32_t u,
+                                   uint32_t i)
 {
     const double *d = ws->dp[g->point_id[u][i]];
     return l->wx * d[1] - l->wy * d[0];
@@ -63,31 +79,33 @@ static double side_of_point(const tile_graph *g, const walk_source *ws, const wa
 /* Side k of u, whose ends lie on either side of the line: -1 when an end of
  * the segment lies (nearly) on the side's line, 1 when p and q lie on either
  * side of it (the segment crosses it), 0 when not (the side behind p). */
-static int crosses(const tile_graph *g, walk_source *ws, const walk_line *l, uint32_t u, int k)
+static inline int crosses(walk_source *ws, const walk_line *l, uint32_t u, int k)
 {
-    if (ws->ep_source[u][k] != ws->source) {
-        const double e = orient_side(g->side[u][k], ws->p);
-        ws->ep_source[u][k] = ws->source;
-        ws->ep[u][k] = e;
-        ws->p_near[u][k] = e * e <= 1e-8 * g->side_len2[u][k];
+    const walk_side *s = &ws->side[u][k];
+    walk_ep *ep = &ws->ep[u][k];
+    if (ep->source != ws->source) {
+        ep->e = s->dx * (ws->p[1] - s->y0) - s->dy * (ws->p[0] - s->x0);
+        ep->source = ws->source;
+        ep->p_near = ep->e * ep->e <= s->thr;
     }
-    const double ew = orient_side(g->side[u][k], l->q);
-    if (ws->p_near[u][k] || ew * ew <= 1e-8 * g->side_len2[u][k])
+    const double ew = s->dx * (l->q[1] - s->y0) - s->dy * (l->q[0] - s->x0);
+    if (ep->p_near || ew * ew <= s->thr)
         return -1;
-    return (ws->ep[u][k] > 0) != (ew > 0);
+    return (ep->e > 0) != (ew > 0);
 }
 
 /* One step from cur (entered from came, NWN2_PATH_NONE at the source): every
- * side checked. Returns the side crossed, -1 when the walk fails. */
-static int step_any(const tile_graph *g, walk_source *ws, const walk_line *l, uint32_t cur, uint32_t came)
+ * side checked. Returns the side crossed, -1 when the walk fails; value[]
+ * gets each point's value against the line. */
+static int step_any(const tile_graph *g, walk_source *ws, const walk_line *l, uint32_t cur, uint32_t came,
+                    double *value)
 {
-    double side_of[6];
     for (uint32_t i = 0; i < g->point_count[cur]; i++)
-        side_of[i] = side_of_point(g, ws, l, cur, i);
+        value[i] = side_of_point(g, ws, l, cur, i);
     int crossed = -1, crossings = 0;
     for (int k = 0; k < 3; k++) {
         const int back = came != NWN2_PATH_NONE && g->side_node[cur][k] == came;
-        const double su = side_of[g->side_point[cur][k][0]], sw = side_of[g->side_point[cur][k][1]];
+        const double su = value[g->side_point[cur][k][0]], sw = value[g->side_point[cur][k][1]];
         if (su * su <= l->margin2 || sw * sw <= l->margin2) {
             if (back)
                 continue;
@@ -95,7 +113,7 @@ static int step_any(const tile_graph *g, walk_source *ws, const walk_line *l, ui
         }
         if ((su > 0) == (sw > 0) || back)
             continue;
-        const int c = crosses(g, ws, l, cur, k);
+        const int c = crosses(ws, l, cur, k);
         if (c < 0)
             return -1;
         crossings += c;
@@ -105,21 +123,36 @@ static int step_any(const tile_graph *g, walk_source *ws, const walk_line *l, ui
 }
 
 /* The same step through a sound triangle entered by its only side back to
- * came, `back`: the sides (a, c) and (b, c) are the ones to check. */
-static int step_sound(const tile_graph *g, walk_source *ws, const walk_line *l, uint32_t cur, int back)
+ * came, `back`: the sides (a, c) and (b, c) are the ones to check. The values
+ * of a and b come from the step before when it had them (the same points,
+ * the same line: the same values, already clear of the margin there). */
+static int step_sound(const tile_graph *g, walk_source *ws, const walk_line *l, uint32_t cur, int back,
+                      double *value)
 {
     const int8_t *corner = g->corner[cur][back];
-    const double sa = side_of_point(g, ws, l, cur, g->side_point[cur][back][0]);
-    const double sb = side_of_point(g, ws, l, cur, g->side_point[cur][back][1]);
+    const uint8_t a = g->side_point[cur][back][0], b = g->side_point[cur][back][1];
     const double sc = side_of_point(g, ws, l, cur, (uint32_t)corner[0]);
-    if (sa * sa <= l->margin2 || sb * sb <= l->margin2 || sc * sc <= l->margin2)
+    double sa, sb;
+    if (l->have_ends) {
+        sa = l->end_value[0];
+        sb = l->end_value[1];
+    } else {
+        sa = side_of_point(g, ws, l, cur, a);
+        sb = side_of_point(g, ws, l, cur, b);
+        if (sa * sa <= l->margin2 || sb * sb <= l->margin2)
+            return -1;
+    }
+    if (sc * sc <= l->margin2)
         return -1; /* the line passes (nearly) through a vertex */
+    value[a] = sa;
+    value[b] = sb;
+    value[corner[0]] = sc;
     int crossed = -1, crossings = 0;
     for (int h = 0; h < 2; h++) {
         const double s = h ? sb : sa;
         if ((s > 0) == (sc > 0))
             continue;
-        const int c = crosses(g, ws, l, cur, corner[1 + h]);
+        const int c = crosses(ws, l, cur, corner[1 + h]);
         if (c < 0)
             return -1;
         crossings += c;
@@ -128,11 +161,24 @@ static int step_sound(const tile_graph *g, walk_source *ws, const walk_line *l, 
     return crossings == 1 && g->side_node[cur][crossed] != NWN2_PATH_NONE ? crossed : -1;
 }
 
+/* Hands the values of the ends of side k of cur (just crossed) to the next step. */
+static void carry_ends(const tile_graph *g, const walk_source *ws, walk_line *l, uint32_t cur, int k,
+                       const double *value)
+{
+    const uint8_t how = ws->carry[cur][k];
+    l->have_ends = how != 0;
+    if (!how)
+        return;
+    const double x = value[g->side_point[cur][k][0]], y = value[g->side_point[cur][k][1]];
+    l->end_value[0] = how == 1 ? x : y;
+    l->end_value[1] = how == 1 ? y : x;
+}
+
 /* 1: the segment from the source to node `to` stays clearly on the tile's
  * walkable triangles; 0: not provably; -1: the source's budget ran out. */
 static int walk(const tile_graph *g, walk_source *ws, uint32_t from, uint32_t to, uint32_t *budget)
 {
-    walk_line l = {{g->centre[to][0], g->centre[to][1]}, 0, 0, 0};
+    walk_line l = {{g->centre[to][0], g->centre[to][1]}, 0, 0, 0, {0, 0}, 0};
     l.wx = l.q[0] - ws->p[0];
     l.wy = l.q[1] - ws->p[1];
     const double len2 = l.wx * l.wx + l.wy * l.wy;
@@ -141,16 +187,18 @@ static int walk(const tile_graph *g, walk_source *ws, uint32_t from, uint32_t to
     l.margin2 = 1e-8 * len2; /* (1e-4 * |pq|)^2: how close the line may pass a vertex */
     uint32_t cur = from, came = NWN2_PATH_NONE;
     int back = -1;
+    double value[6];
     for (uint32_t steps = 0; steps <= g->n; steps++) {
         if (cur == to)
             return 1;
         if (*budget == 0)
             return -1;
         --*budget;
-        const int k = back >= 0 && g->corner[cur][back][0] >= 0 ? step_sound(g, ws, &l, cur, back)
-                                                                : step_any(g, ws, &l, cur, came);
+        const int k = back >= 0 && g->corner[cur][back][0] >= 0 ? step_sound(g, ws, &l, cur, back, value)
+                                                                : step_any(g, ws, &l, cur, came, value);
         if (k < 0)
             return 0;
+        carry_ends(g, ws, &l, cur, k, value);
         back = g->entry[cur][k];
         came = cur;
         cur = g->side_node[cur][k];
@@ -181,10 +229,29 @@ size_t bake_sight_pairs_scratch_size(void)
     return SWEEP_SCRATCH_AT + bake_sight_scratch_size();
 }
 
-void bake_sight_pairs_start(void *scratch)
+/* How the ends of side k of u meet the side of the node beyond that leads back (walk_source.carry). */
+static uint8_t carry_of(const tile_graph *g, uint32_t u, int k)
+{
+    const uint8_t v = g->side_node[u][k];
+    const int e = g->entry[u][k];
+    if (v == NWN2_PATH_NONE || e < 0)
+        return 0;
+    const uint16_t x = g->point_id[u][g->side_point[u][k][0]], y = g->point_id[u][g->side_point[u][k][1]];
+    const uint16_t a = g->point_id[v][g->side_point[v][e][0]], b = g->point_id[v][g->side_point[v][e][1]];
+    return x == a && y == b ? 1 : x == b && y == a ? 2 : 0;
+}
+
+void bake_sight_pairs_start(const tile_graph *g, void *scratch)
 {
     walk_source *ws = scratch;
     ws->source = 0;
-    memset(ws->ep_source, 0, sizeof ws->ep_source);
+    for (uint32_t u = 0; u < g->n; u++)
+        for (int k = 0; k < 3; k++) {
+            const float *f = g->side[u][k];
+            ws->side[u][k] = (walk_side){f[0], f[1], (double)f[2] - f[0], (double)f[3] - f[1],
+                                         1e-8 * g->side_len2[u][k]};
+            ws->ep[u][k].source = 0;
+            ws->carry[u][k] = carry_of(g, u, k);
+        }
     bake_sight_start((unsigned char *)scratch + SWEEP_SCRATCH_AT);
 }

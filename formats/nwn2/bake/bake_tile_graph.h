@@ -64,7 +64,7 @@ size_t bake_sight_scratch_size(void);
  * (bake_sight_walk.c). visible[d] for d > from; scratch:
  * bake_sight_pairs_scratch_size() bytes, readied per tile by bake_sight_pairs_start. */
 void bake_sight_pairs(const tile_graph *g, uint32_t from, const uint8_t *wanted, uint8_t *visible, void *scratch);
-void bake_sight_pairs_start(void *scratch);
+void bake_sight_pairs_start(const tile_graph *g, void *scratch);
 size_t bake_sight_pairs_scratch_size(void);
 
 #endif
