@@ -177,8 +177,8 @@ static void test_threshold(void **state)
         wm_buffer one, two;
         wm_buffer_init(&one, &ctx);
         wm_buffer_init(&two, &ctx);
-        assert_int_equal(nwn2_aswm_encode_packet(&ctx, data, n, 1, NWN2_DEFLATE_DEFAULT, 1, &one), WM_OK);
-        assert_int_equal(nwn2_aswm_encode_packet(&ctx, data, n, 1, NWN2_DEFLATE_DEFAULT, 2, &two), WM_OK);
+        assert_int_equal(nwn2_aswm_encode_packet(&ctx, data, n, 1, NWN2_DEFLATE_DEFAULT, 1, 0, &one), WM_OK);
+        assert_int_equal(nwn2_aswm_encode_packet(&ctx, data, n, 1, NWN2_DEFLATE_DEFAULT, 2, 0, &two), WM_OK);
         uint32_t raw_size;
         uint8_t *raw = zlib_inflate_payload(two.data, (uint32_t)two.size, &raw_size);
         assert_int_equal(raw_size, n);
@@ -215,7 +215,7 @@ static void test_joins_at_every_bit(void **state)
         wmt_ctx_init(&ctx);
         wm_buffer out;
         wm_buffer_init(&out, &ctx);
-        assert_int_equal(nwn2_deflate_raw_parallel(&ctx, data, size, 6, 2 + seed % 3, &out), WM_OK);
+        assert_int_equal(nwn2_deflate_raw_parallel(&ctx, data, size, 6, 2 + seed % 3, 0, &out), WM_OK);
         joins += inflate_counting_joins(out.data, out.size, back, size, seen);
         assert_memory_equal(back, data, size);
         all = 1;
@@ -247,7 +247,7 @@ static void test_stored_pieces(void **state)
     wmt_ctx_init(&ctx);
     wm_buffer out;
     wm_buffer_init(&out, &ctx);
-    assert_int_equal(nwn2_deflate_raw_parallel(&ctx, data, size, 6, 3, &out), WM_OK);
+    assert_int_equal(nwn2_deflate_raw_parallel(&ctx, data, size, 6, 3, 0, &out), WM_OK);
     int seen[8] = {0};
     assert_int_equal(inflate_counting_joins(out.data, out.size, back, size, seen), nwn2_deflate_chunk_count(size, 0) - 1);
     assert_true(seen[0]);

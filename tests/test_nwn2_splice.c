@@ -109,7 +109,7 @@ static void test_change_at_the_start_is_encoded_whole(void **state)
     check_written(&ctx, &f, &out, old->payload + 12, old->size - 12);
     /* the same stream as a whole encode of the bytes */
     assert_int_equal(nwn2_aswm_serialize(&ctx, &f.aswm, &raw), WM_OK);
-    assert_int_equal(nwn2_aswm_encode_packet(&ctx, raw.data, raw.size, 1, NWN2_DEFLATE_DEFAULT, 1, &whole), WM_OK);
+    assert_int_equal(nwn2_aswm_encode_packet(&ctx, raw.data, raw.size, 1, NWN2_DEFLATE_DEFAULT, 1, 0, &whole), WM_OK);
     size_t size;
     uint32_t claimed;
     uint8_t *stream = aswm_stream(&ctx, &out, &size, &claimed);

@@ -153,14 +153,11 @@ int nwn2_deflate_is_libdeflate(void);
 /* A walkmesh of NWN2_PARALLEL_DEFLATE_MIN bytes or more is deflated in
  * pieces (NWN2_DEFLATE_* levels, libdeflate only; nwn2_deflate_parallel.c),
  * on up to `threads` threads at once. The pieces depend on the size alone, so
- * the bytes written are the same whatever the thread count. */
+ * the bytes written are the same whatever the thread count. With release,
+ * raw's pages are given back as each piece is deflated (when it is deflated
+ * in pieces): for a writer that never reads raw again; the same bytes. */
 wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, int compress, int level,
-                                  unsigned threads, wm_buffer *out);
-/* The same compressed at a NWN2_DEFLATE_* level, raw's pages given back as
- * each piece is deflated when it is deflated in pieces: for a writer that
- * never reads raw again (the same bytes as nwn2_aswm_encode_packet). */
-wm_result nwn2_aswm_encode_packet_releasing(wm_ctx *ctx, const uint8_t *raw, size_t size, int level,
-                                            unsigned threads, wm_buffer *out);
+                                  unsigned threads, int release, wm_buffer *out);
 /* The same packet for walkmesh bytes that begin as old_raw did, whose packet
  * (old_payload: "COMP", sizes, zlib stream) is at hand: the old stream's
  * deflate blocks before the first changed byte are kept bit for bit and only
@@ -185,13 +182,11 @@ int nwn2_deflate_parallel_applies(size_t size);
 /* Appends a raw deflate stream (its last block final) of raw[0..size) at
  * libdeflate level lib_level, made of nwn2_deflate_chunk_count(size, 0)
  * independently deflated chunks joined at empty stored blocks (as zlib's sync
- * flush), deflated on up to `threads` threads. */
+ * flush), deflated on up to `threads` threads. With release, each chunk's
+ * input pages are given back as soon as it is deflated (raw must not be read
+ * afterwards: a writer done with it). */
 wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
-                                    wm_buffer *out);
-/* The same; with release, each chunk's input pages are given back as soon as
- * it is deflated (raw must not be read afterwards: a writer done with it). */
-wm_result nwn2_deflate_raw_parallel_releasing(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level,
-                                              unsigned threads, int release, wm_buffer *out);
+                                    int release, wm_buffer *out);
 /* The same in steps, for the splice (libdeflate only): chunks of raw[0..size)
  * deflated on up to `threads` threads, `count` of them (nwn2_deflate_chunk_count),
  * while
@@ -209,7 +204,7 @@ typedef struct nwn2_deflate_chunks {
  * so that the stream does not depend on the threads that made it. */
 size_t nwn2_deflate_chunk_count(size_t size, int beside_scan);
 wm_result nwn2_deflate_chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
-                                  size_t count, int final, void (*side)(void *), void *side_user,
+                                  size_t count, int final, void (*side)(void *), void *side_user, int release,
                                   nwn2_deflate_chunks *set);
 wm_result nwn2_deflate_chunks_join(wm_ctx *ctx, nwn2_deflate_chunks *set, wm_buffer *out);
 void nwn2_deflate_chunks_free(wm_ctx *ctx, nwn2_deflate_chunks *set);

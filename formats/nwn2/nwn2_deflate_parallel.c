@@ -155,9 +155,9 @@ static wm_result chunks_prepare(wm_ctx *ctx, nwn2_deflate_chunks *set, size_t si
     return WM_OK;
 }
 
-static wm_result chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
-                            size_t count, int final, void (*side)(void *), void *side_user, int release,
-                            nwn2_deflate_chunks *set)
+wm_result nwn2_deflate_chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
+                                  size_t count, int final, void (*side)(void *), void *side_user, int release,
+                                  nwn2_deflate_chunks *set)
 {
     set->count = count ? count : 1;
     set->final = final;
@@ -207,41 +207,22 @@ void nwn2_deflate_chunks_free(wm_ctx *ctx, nwn2_deflate_chunks *set)
     set->chunks = NULL;
 }
 
-wm_result nwn2_deflate_chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
-                                  size_t count, int final, void (*side)(void *), void *side_user,
-                                  nwn2_deflate_chunks *set)
-{
-    return chunks_run(ctx, raw, size, lib_level, threads, count, final, side, side_user, 0, set);
-}
-
-wm_result nwn2_deflate_raw_parallel_releasing(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level,
-                                              unsigned threads, int release, wm_buffer *out)
+wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
+                                    int release, wm_buffer *out)
 {
     nwn2_deflate_chunks set;
-    wm_result r = chunks_run(ctx, raw, size, lib_level, threads, nwn2_deflate_chunk_count(size, 0), 1, NULL, NULL,
-                             release, &set);
+    wm_result r = nwn2_deflate_chunks_run(ctx, raw, size, lib_level, threads, nwn2_deflate_chunk_count(size, 0), 1,
+                                          NULL, NULL, release, &set);
     if (!r)
         r = nwn2_deflate_chunks_join(ctx, &set, out);
     nwn2_deflate_chunks_free(ctx, &set);
     return r;
 }
-
-wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
-                                    wm_buffer *out)
-{
-    return nwn2_deflate_raw_parallel_releasing(ctx, raw, size, lib_level, threads, 0, out);
-}
 #else
-wm_result nwn2_deflate_raw_parallel_releasing(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level,
-                                              unsigned threads, int release, wm_buffer *out)
+wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
+                                    int release, wm_buffer *out)
 {
     (void)raw, (void)size, (void)lib_level, (void)threads, (void)release, (void)out;
     return wm_error(ctx, WM_ERR_UNSUPPORTED, "parallel deflate needs libdeflate");
-}
-
-wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
-                                    wm_buffer *out)
-{
-    return nwn2_deflate_raw_parallel_releasing(ctx, raw, size, lib_level, threads, 0, out);
 }
 #endif

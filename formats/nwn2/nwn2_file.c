@@ -104,8 +104,7 @@ static wm_result encode_changed(wm_ctx *ctx, const nwn2_file *f, const wm_buffer
         r = nwn2_aswm_encode_spliced(ctx, raw->data, raw->size, f->aswm_raw, f->aswm_raw_size, old->payload, old->size,
                                      level, f->deflate_threads, packet, &spliced);
     if (!r && !spliced)
-        r = grew ? nwn2_aswm_encode_packet_releasing(ctx, raw->data, raw->size, level, f->deflate_threads, packet)
-                 : nwn2_aswm_encode_packet(ctx, raw->data, raw->size, 1, level, f->deflate_threads, packet);
+        r = nwn2_aswm_encode_packet(ctx, raw->data, raw->size, 1, level, f->deflate_threads, grew, packet);
     return r;
 }
 
@@ -125,7 +124,7 @@ static wm_result serialize_raw(wm_ctx *ctx, const nwn2_file *f, int level, wm_bu
         int compress = f->aswm_info.compressed || f->aswm_raw == NULL;
         r = compress && level < 0 ? encode_changed(ctx, f, raw, &packet)
                                   : nwn2_aswm_encode_packet(ctx, raw->data, raw->size, compress,
-                                                            level < 0 ? NWN2_DEFLATE_DEFAULT : level, 1, &packet);
+                                                            level < 0 ? NWN2_DEFLATE_DEFAULT : level, 1, 0, &packet);
         const uint32_t before = c.packets[f->aswm_packet].size;
         if (!r && compress && level < 0 && f->aswm_raw && packet.size > before && raw->size <= f->aswm_raw_size) {
             /* a walkmesh no bigger than the one read (a re-bake) is never written larger than
@@ -137,7 +136,7 @@ static wm_result serialize_raw(wm_ctx *ctx, const nwn2_file *f, int level, wm_bu
             for (int i = nwn2_deflate_is_libdeflate() ? 0 : 1; i < 2 && !r && packet.size > before; i++) {
                 wm_buffer best;
                 wm_buffer_init(&best, ctx);
-                r = nwn2_aswm_encode_packet(ctx, raw->data, raw->size, 1, levels[i], f->deflate_threads, &best); /* whole: smaller */
+                r = nwn2_aswm_encode_packet(ctx, raw->data, raw->size, 1, levels[i], f->deflate_threads, 0, &best); /* whole: smaller */
                 if (!r && best.size < packet.size) {
                     wm_buffer swap = packet;
                     packet = best;

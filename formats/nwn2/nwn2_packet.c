@@ -209,7 +209,7 @@ static wm_result deflate_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, 
     wm_put_u8(out, (uint8_t)header);
     const uint32_t adler = libdeflate_adler32(1, raw, size); /* first: released bytes read as zeros */
     wm_result r = out->status ? out->status
-                              : nwn2_deflate_raw_parallel_releasing(ctx, raw, size, lib_level, threads, release, out);
+                              : nwn2_deflate_raw_parallel(ctx, raw, size, lib_level, threads, release, out);
     if (r)
         return r;
     const uint8_t be[4] = {(uint8_t)(adler >> 24), (uint8_t)(adler >> 16), (uint8_t)(adler >> 8), (uint8_t)adler};
@@ -221,8 +221,8 @@ static wm_result deflate_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, 
 #endif
 }
 
-static wm_result encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, int compress, int level,
-                               unsigned threads, int release, wm_buffer *out)
+wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, int compress, int level,
+                                  unsigned threads, int release, wm_buffer *out)
 {
     if (!compress) {
         wm_put_bytes(out, raw, size);
@@ -259,16 +259,4 @@ static wm_result encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, int
     out->size += (size_t)produced;
     wm_patch_u32(out, start + 4, (uint32_t)produced);
     return out->status;
-}
-
-wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, int compress, int level,
-                                  unsigned threads, wm_buffer *out)
-{
-    return encode_packet(ctx, raw, size, compress, level, threads, 0, out);
-}
-
-wm_result nwn2_aswm_encode_packet_releasing(wm_ctx *ctx, const uint8_t *raw, size_t size, int level,
-                                            unsigned threads, wm_buffer *out)
-{
-    return encode_packet(ctx, raw, size, 1, level, threads, 1, out);
 }

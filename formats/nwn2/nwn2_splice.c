@@ -131,7 +131,7 @@ static wm_result deflate_after_cut(wm_ctx *ctx, const uint8_t *raw, size_t size,
     wm_result r = WM_OK;
     if (limit > at) {
         nwn2_deflate_chunks gap;
-        r = nwn2_deflate_chunks_run(ctx, raw + at, limit - at, lib_level, 1, 1, 0, NULL, NULL, &gap);
+        r = nwn2_deflate_chunks_run(ctx, raw + at, limit - at, lib_level, 1, 1, 0, NULL, NULL, 0, &gap);
         if (!r)
             r = nwn2_deflate_chunks_join(ctx, &gap, out);
         nwn2_deflate_chunks_free(ctx, &gap);
@@ -185,7 +185,7 @@ wm_result nwn2_aswm_encode_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size,
     const int side_by_side = nwn2_deflate_parallel_applies(size - limit);
     if (side_by_side) /* the bytes from the first change on deflate meanwhile */
         r = nwn2_deflate_chunks_run(ctx, raw + limit, size - limit, lib_level, threads,
-                                    nwn2_deflate_chunk_count(size - limit, 1), 1, run_scan, &scan, &tail);
+                                    nwn2_deflate_chunk_count(size - limit, 1), 1, run_scan, &scan, 0, &tail);
     else
         run_scan(&scan);
     wm_free(ctx, scratch);
