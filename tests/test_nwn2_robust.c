@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include "test_support.h"
+#include "test_nwn2_corpus.h"
 #include "nwn2/nwn2.h"
 
 /* An allocator that records the largest single request. */
@@ -152,13 +153,10 @@ static void test_truncated_container(void **state)
 static void test_truncated_aswm(void **state)
 {
     (void)state;
-    char *path = wmt_corpus_path_or_skip("nwn2/abandoned_house.trx");
     size_t size;
-    uint8_t *data = wmt_read_file(path, &size);
     wm_ctx ctx;
-    wmt_ctx_init(&ctx);
     nwn2_file f;
-    assert_int_equal(nwn2_file_parse(&ctx, data, size, path, &f), WM_OK);
+    uint8_t *data = nwn2t_parse_corpus("nwn2/abandoned_house.trx", &ctx, &f, &size);
     size_t raw_size = f.aswm_raw_size;
     uint8_t *raw = malloc(raw_size);
     memcpy(raw, f.aswm_raw, raw_size);
@@ -201,7 +199,6 @@ static void test_truncated_aswm(void **state)
     free(container);
     free(raw);
     free(data);
-    free(path);
 }
 
 /* COMP packet claiming 0xFFFFFFFF bytes: refused before any big allocation,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "test_support.h"
+#include "test_nwn2_corpus.h"
 #include "nwn2/nwn2.h"
 
 static const char *const NWN2_SUFFIXES[] = {".trx", ".trn", NULL};
@@ -97,13 +98,10 @@ static void test_shared_model_is_the_file(void **state)
 static void test_shared_prefixes_fail_cleanly(void **state)
 {
     (void)state;
-    char *path = wmt_corpus_path_or_skip("nwn2/abandoned_house.trx");
     size_t size;
-    uint8_t *data = wmt_read_file(path, &size);
     wm_ctx ctx;
-    wmt_ctx_init(&ctx);
     nwn2_file f;
-    assert_int_equal(nwn2_file_parse(&ctx, data, size, path, &f), WM_OK);
+    uint8_t *data = nwn2t_parse_corpus("nwn2/abandoned_house.trx", &ctx, &f, &size);
     const size_t raw_size = f.aswm_raw_size;
     uint8_t *block = malloc(raw_size + 8);
     for (size_t len = 0; len < raw_size; len += len < 4096 ? 1 : 997) {
@@ -120,7 +118,6 @@ static void test_shared_prefixes_fail_cleanly(void **state)
     free(block);
     nwn2_file_free(&ctx, &f);
     free(data);
-    free(path);
 }
 
 int main(void)

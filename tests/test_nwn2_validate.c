@@ -11,20 +11,17 @@
 #include <string.h>
 
 #include "test_support.h"
+#include "test_nwn2_corpus.h"
 #include "nwn2/nwn2.h"
 
 /* Validation must catch broken invariants: break one thing at a time. */
 /* Errors after breaker ran; a finding of severity sev containing expect must be among them. */
 static uint32_t findings_after(void (*breaker)(nwn2_aswm *), wm_severity sev, const char *expect)
 {
-    char *path = wmt_corpus_path_or_skip("nwn2/abandoned_house.trx");
     size_t size;
-    uint8_t *data = wmt_read_file(path, &size);
     nwn2_file f;
     wm_ctx ctx;
-    wmt_ctx_init(&ctx);
-    assert_int_equal(nwn2_file_parse(&ctx, data, size, path, &f), WM_OK);
-    free(path);
+    uint8_t *data = nwn2t_parse_corpus("nwn2/abandoned_house.trx", &ctx, &f, &size);
     breaker(&f.aswm);
     wm_report report;
     wm_report_init(&report, &ctx);
