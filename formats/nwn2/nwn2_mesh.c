@@ -1,6 +1,6 @@
 /* ASWM <-> neutral mesh. */
+#include "nwn2_compact.h"
 #include "nwn2_tiles.h"
-#include "nwn2.h"
 #include "wm_surface.h"
 
 /* Largest grid a mesh may grow the base to (256x256 tiles; real areas are far smaller). */
@@ -84,37 +84,54 @@ static int base_is_clockwise(const nwn2_aswm *a)
 
 /* ---- keeping a baked base's decisions for the triangles that did not change ---- */
 
+/* The first of the sorted base keys whose positions are not below key's. */
+static uint32_t first_not_below(const nwn2_corner_key *bk, uint32_t n, const nwn2_corner_key *key)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (!nwn2_corner_key_same(&bk[mid], key) && nwn2_corner_key_cmp(&bk[mid], key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* base_of[t] = the base triangle with the same three vertex positions as
  * mesh triangle t (each base triangle used once, duplicates in order), or
- * NWN2_NONE32 for a new or changed triangle. */
+ * NWN2_NONE32 for a new or changed triangle. Only the base's keys are held
+ * (sorted): the mesh's triangles look theirs up in mesh order, and the k-th
+ * mesh triangle of a position group takes the group's k-th base triangle
+ * (next[] counts them), as a merge of both sorted key lists would. */
 static wm_result match_base(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_aswm *base, uint32_t *base_of)
 {
-    nwn2_corner_key *mk = wm_alloc_array(ctx, mesh->triangle_count ? mesh->triangle_count : 1, sizeof *mk);
-    nwn2_corner_key *bk = wm_alloc_array(ctx, base->triangle_count ? base->triangle_count : 1, sizeof *bk);
-    if (!mk || !bk) {
-        wm_free(ctx, mk);
+    const uint32_t nb = base->triangle_count;
+    nwn2_corner_key *bk = wm_alloc_array(ctx, nb ? nb : 1, sizeof *bk);
+    uint32_t *next = wm_alloc_array(ctx, nb ? nb : 1, sizeof *next);
+    if (!bk || !next) {
         wm_free(ctx, bk);
+        wm_free(ctx, next);
         return WM_ERR_NOMEM;
     }
-    for (uint32_t t = 0; t < mesh->triangle_count; t++) {
-        nwn2_corner_key_make(&mk[t], mesh->positions, &mesh->indices[3 * (size_t)t], t);
-        base_of[t] = NWN2_NONE32;
-    }
-    for (uint32_t t = 0; t < base->triangle_count; t++)
+    for (uint32_t t = 0; t < nb; t++)
         nwn2_corner_key_make(&bk[t], base->vertices, base->triangles[t].v, t);
-    qsort(mk, mesh->triangle_count, sizeof *mk, nwn2_corner_key_cmp);
-    qsort(bk, base->triangle_count, sizeof *bk, nwn2_corner_key_cmp);
-    for (uint32_t i = 0, j = 0; i < mesh->triangle_count && j < base->triangle_count;) {
-        int c = nwn2_corner_key_same(&mk[i], &bk[j]) ? 0 : nwn2_corner_key_cmp(&mk[i], &bk[j]);
-        if (c == 0)
-            base_of[mk[i++].index] = bk[j++].index;
-        else if (c < 0)
-            i++;
-        else
-            j++;
+    qsort(bk, nb, sizeof *bk, nwn2_corner_key_cmp);
+    for (uint32_t t = 0; t < mesh->triangle_count; t++) {
+        nwn2_corner_key mk;
+        nwn2_corner_key_make(&mk, mesh->positions, &mesh->indices[3 * (size_t)t], t);
+        base_of[t] = NWN2_NONE32;
+        uint32_t g = first_not_below(bk, nb, &mk);
+        if (g == nb || !nwn2_corner_key_same(&bk[g], &mk))
+            continue;
+        uint32_t k = g + next[g];
+        if (k < nb && nwn2_corner_key_same(&bk[k], &mk)) {
+            base_of[t] = bk[k].index;
+            next[g]++;
+        }
     }
-    wm_free(ctx, mk);
     wm_free(ctx, bk);
+    wm_free(ctx, next);
     return WM_OK;
 }
 
@@ -183,9 +200,7 @@ static wm_result reset_tile(wm_ctx *ctx, nwn2_tile *t, uint32_t offset, uint32_t
  * base_of), by new triangle (tris, order, origin), by tile (start) or by base
  * triangle (base_tile). */
 typedef struct mesh_layout {
-    float *vertices;
-    nwn2_triangle *tris, *old;
-    uint32_t *tile_of, *order, *pre, *origin, *start, *base_of, *base_tile;
+    uint32_t *tile_of, *order, *pre, *start, *base_of, *base_tile;
 } mesh_layout;
 
 /* The arrays that only order the triangles (by mesh or base triangle). */
@@ -202,10 +217,6 @@ static void free_ordering(wm_ctx *ctx, mesh_layout *L)
 static void free_layout(wm_ctx *ctx, mesh_layout *L)
 {
     free_ordering(ctx, L);
-    wm_free(ctx, L->vertices);
-    wm_free(ctx, L->tris);
-    wm_free(ctx, L->old);
-    wm_free(ctx, L->origin);
     wm_free(ctx, L->start);
 }
 
@@ -224,33 +235,30 @@ static wm_result check_mesh_input(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_a
     return WM_OK;
 }
 
-/* Allocates the scratch, copies the vertices and matches the mesh against a
+/* Allocates the scratch and the compact walkmesh, and matches the mesh against a
  * baked base (a TRX): its unchanged triangles keep their tile, their place in
  * it, their vertex order, links, centre, normal and d. */
-static wm_result alloc_layout(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_aswm *a, mesh_layout *L)
+static wm_result alloc_layout(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_aswm *a, mesh_layout *L,
+                              nwn2_compact *c)
 {
     /* each written in full before it is read (base_tile is not): no zeroing, and
      * no page touched before its turn */
     size_t tc = mesh->triangle_count ? mesh->triangle_count : 1;
-    L->vertices = wm_realloc_array(ctx, NULL, mesh->vertex_count ? mesh->vertex_count : 1, 3 * sizeof(float));
-    L->tris = wm_realloc_array(ctx, NULL, tc, sizeof *L->tris);
+    c->tv = wm_realloc_array(ctx, NULL, tc, 3 * sizeof *c->tv);
+    c->flags = wm_realloc_array(ctx, NULL, tc, sizeof *c->flags);
+    c->origin = wm_realloc_array(ctx, NULL, tc, sizeof *c->origin);
     L->tile_of = wm_realloc_array(ctx, NULL, tc, sizeof *L->tile_of);
     L->order = wm_realloc_array(ctx, NULL, tc, sizeof *L->order);
     L->pre = wm_realloc_array(ctx, NULL, tc, sizeof *L->pre);
-    L->origin = wm_realloc_array(ctx, NULL, tc, sizeof *L->origin);
-    if (!L->vertices || !L->tris || !L->tile_of || !L->order || !L->pre || !L->origin)
+    if (!c->tv || !c->flags || !c->origin || !L->tile_of || !L->order || !L->pre)
         return WM_ERR_NOMEM;
     if (a->triangle_count && nwn2_layout_is_baked(a, 0)) {
         L->base_of = wm_realloc_array(ctx, NULL, tc, sizeof *L->base_of);
         L->base_tile = wm_alloc_array(ctx, a->triangle_count, sizeof *L->base_tile);
         if (!L->base_of || !L->base_tile)
             return WM_ERR_NOMEM;
-        wm_result r = match_base(ctx, mesh, a, L->base_of);
-        if (r)
-            return r;
+        return match_base(ctx, mesh, a, L->base_of);
     }
-    if (mesh->vertex_count)
-        memcpy(L->vertices, mesh->positions, (size_t)mesh->vertex_count * 3 * sizeof(float));
     return WM_OK;
 }
 
@@ -299,7 +307,7 @@ static wm_result sort_triangles_by_tile(wm_ctx *ctx, const wm_mesh *mesh, const 
             base_tile[a->tiles[i].triangle_offset + k] = i;
     for (uint32_t t = 0; t < mesh->triangle_count; t++) {
         const uint32_t *ix = &mesh->indices[3 * (size_t)t];
-        const float *v = L->vertices;
+        const float *v = mesh->positions;
         float c[2];
         nwn2_toolset_centre(&v[3 * (size_t)ix[0]], &v[3 * (size_t)ix[1]], &v[3 * (size_t)ix[2]], c);
         L->tile_of[t] = base_of && base_of[t] != NWN2_NONE32 ? base_tile[base_of[t]] : nwn2_tile_of(a, c[0], c[1]);
@@ -329,11 +337,12 @@ static wm_result sort_triangles_by_tile(wm_ctx *ctx, const wm_mesh *mesh, const 
     return WM_OK;
 }
 
-/* Fills L->tris in tile order: vertices, winding, surface and walkable flags;
- * unchanged base triangles keep the base's vertex order, winding and links
- * (hints for the edges), and L->origin names their base triangle. Returns
- * how many were kept so. */
-static uint32_t fill_triangles(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_aswm *a, mesh_layout *L, int clockwise)
+/* Fills the compact triangles in tile order: vertices, winding, surface and
+ * walkable flags; unchanged base triangles keep the base's vertex order and
+ * winding, and c->origin names their base triangle (whose links are hints for
+ * the edges). Returns how many were kept so. */
+static uint32_t fill_triangles(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_aswm *a, mesh_layout *L, int clockwise,
+                               nwn2_compact *c)
 {
     uint32_t kept = 0;
     const wm_surface_table *table = wm_surfaces(ctx);
@@ -341,90 +350,91 @@ static uint32_t fill_triangles(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_aswm
     for (uint32_t i = 0; i < mesh->triangle_count; i++) {
         uint32_t t = L->order[i];
         const uint32_t *ix = &mesh->indices[3 * (size_t)t];
-        nwn2_triangle *tri = &L->tris[i];
-        memset(tri, 0, sizeof *tri);
-        tri->v[0] = ix[0];
-        tri->v[1] = clockwise ? ix[2] : ix[1];
-        tri->v[2] = clockwise ? ix[1] : ix[2];
-        tri->island = NWN2_NO_ISLAND;
+        uint32_t *v = &c->tv[3 * (size_t)i];
+        v[0] = ix[0];
+        v[1] = clockwise ? ix[2] : ix[1];
+        v[2] = clockwise ? ix[1] : ix[2];
         uint32_t flag = nwn2_flag_of_surface(table, mesh->surfaces[t]) & NWN2_TRI_SURFACE_MASK;
         int cw = clockwise;
-        L->origin[i] = NWN2_NONE32;
-        for (int k = 0; k < 3; k++)
-            tri->neighbour[k] = NWN2_NONE32;
+        c->origin[i] = NWN2_NONE32;
         uint32_t bv[3];
         if (base_of && base_of[t] != NWN2_NONE32 && base_vertex_order(mesh, ix, a, base_of[t], bv)) {
-            const nwn2_triangle *bt = &a->triangles[base_of[t]];
-            memcpy(tri->v, bv, sizeof bv);
-            cw = (bt->flags & NWN2_TRI_CLOCKWISE) != 0;
-            L->origin[i] = base_of[t];
+            memcpy(v, bv, sizeof bv);
+            cw = (a->triangles[base_of[t]].flags & NWN2_TRI_CLOCKWISE) != 0;
+            c->origin[i] = base_of[t];
             kept++;
-            memcpy(tri->neighbour, bt->neighbour, sizeof tri->neighbour);
         }
-        tri->flags = (uint16_t)(flag | (mesh->walkable[t] ? NWN2_TRI_WALKABLE : 0) | (cw ? NWN2_TRI_CLOCKWISE : 0));
+        c->flags[i] = (uint16_t)(flag | (mesh->walkable[t] ? NWN2_TRI_WALKABLE : 0) | (cw ? NWN2_TRI_CLOCKWISE : 0));
     }
     return kept;
 }
 
-/* Replaces the ASWM's tiles' ranges, vertices and triangles with the new
- * ones, rebuilds edges and geometry; kept triangles keep the base's stored
- * centre, normal and d. The old triangles move to L->old (freed with L). */
-static wm_result install_triangles(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a, mesh_layout *L)
+/* Replaces the ASWM's tiles' ranges and its geometry with the compact one's
+ * (a keeps the counts; its vertex, edge and triangle arrays are freed, the
+ * base's triangles kept in c->old while kept triangles read them), then
+ * numbers the edges. */
+static wm_result install_triangles(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a, const mesh_layout *L,
+                                   nwn2_compact *c)
 {
     wm_result r;
     uint32_t tiles = a->grid_width * a->grid_height;
     for (uint32_t i = 0; i < tiles; i++)
         if ((r = reset_tile(ctx, &a->tiles[i], L->start[i], L->start[i + 1] - L->start[i])))
             return r;
-    wm_free(ctx, a->vertices);
-    L->old = a->triangles; /* read below for the kept triangles' stored geometry */
-    a->vertices = L->vertices;
-    a->vertex_count = mesh->vertex_count;
-    a->triangles = L->tris;
-    a->triangle_count = mesh->triangle_count;
-    L->vertices = NULL;
-    L->tris = NULL;
+    if (c->origin) {
+        c->old = a->triangles;
+        a->triangles = NULL;
+    }
+    nwn2_aswm_free_geometry(ctx, a);
+    c->positions = mesh->positions;
+    a->vertex_count = c->vertex_count = mesh->vertex_count;
+    a->triangle_count = c->triangle_count = mesh->triangle_count;
     a->owns_data = 1;
     if ((r = nwn2_aswm_alloc_islands(ctx, a, 0)))
         return r;
     wm_free(ctx, a->trailing);
     a->trailing = NULL;
     a->trailing_size = 0;
-    if ((r = nwn2_aswm_rebuild_edges_hinted(ctx, a, L->origin)))
-        return r;
-    nwn2_aswm_recompute_geometry(a);
-    const uint32_t *origin = L->origin;
-    for (uint32_t i = 0; i < a->triangle_count; i++) {
-        nwn2_triangle *tri = &a->triangles[i];
-        if (origin && origin[i] != NWN2_NONE32) {
-            memcpy(tri->centre, L->old[origin[i]].centre, sizeof tri->centre);
-            memcpy(tri->normal, L->old[origin[i]].normal, sizeof tri->normal);
-            tri->d = L->old[origin[i]].d;
-        } else {
-            /* the toolset's centre (the bake's path costs are measured between centres) */
-            nwn2_toolset_centre(&a->vertices[3 * (size_t)tri->v[0]], &a->vertices[3 * (size_t)tri->v[1]],
-                                &a->vertices[3 * (size_t)tri->v[2]], tri->centre);
-        }
-    }
-    return WM_OK;
+    /* at most one edge a side; written in full before being read: no zeroing */
+    const size_t sides = 3 * (size_t)c->triangle_count;
+    c->tedge = wm_realloc_array(ctx, NULL, sides ? sides : 1, sizeof *c->tedge);
+    c->edge_tri = wm_realloc_array(ctx, NULL, sides ? sides : 1, 2 * sizeof *c->edge_tri);
+    if (!c->tedge || !c->edge_tri)
+        return WM_ERR_NOMEM;
+    const nwn2_sides s = {c->triangle_count, c->vertex_count, c->tv, c->tedge, NULL, 3, c->origin,
+                          c->old ? c->old->neighbour : NULL, sizeof *c->old / sizeof(uint32_t), 1,
+                          NULL, c->edge_tri, 2};
+    r = nwn2_sides_rebuild(ctx, &s, &c->edge_count);
+    a->edge_count = c->edge_count;
+    return r;
 }
 
-wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
+wm_result nwn2_compact_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a, nwn2_compact *c)
 {
+    memset(c, 0, sizeof *c);
     wm_result r = check_mesh_input(ctx, mesh, a);
     if (r)
         return r;
     int clockwise = base_is_clockwise(a);
     mesh_layout L = {0};
-    if (!(r = alloc_layout(ctx, mesh, a, &L)) && !(r = grow_grid_for_centres(ctx, mesh, a, L.vertices)) &&
+    if (!(r = alloc_layout(ctx, mesh, a, &L, c)) && !(r = grow_grid_for_centres(ctx, mesh, a, mesh->positions)) &&
         !(r = sort_triangles_by_tile(ctx, mesh, a, &L))) {
-        if (fill_triangles(ctx, mesh, a, &L, clockwise) == 0) {
-            wm_free(ctx, L.origin); /* no triangle kept from the base: no hints (the same edges) */
-            L.origin = NULL;
+        if (fill_triangles(ctx, mesh, a, &L, clockwise, c) == 0) {
+            wm_free(ctx, c->origin); /* no triangle kept from the base: no hints (the same edges) */
+            c->origin = NULL;
         }
         free_ordering(ctx, &L); /* not needed to install: free before the edges are built */
-        r = install_triangles(ctx, mesh, a, &L);
+        r = install_triangles(ctx, mesh, a, &L, c);
     }
     free_layout(ctx, &L);
+    if (r)
+        nwn2_compact_free(ctx, c);
     return r;
+}
+
+wm_result nwn2_aswm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a)
+{
+    nwn2_compact c;
+    wm_result r = nwn2_compact_from_mesh(ctx, mesh, a, &c);
+    return r ? r : nwn2_compact_expand(ctx, &c, a);
 }

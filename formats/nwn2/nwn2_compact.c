@@ -1,0 +1,91 @@
+/* The compact walkmesh's records (nwn2_compact.h): each triangle and edge as
+ * the model would hold it, made when it is laid out. */
+#include "nwn2_compact.h"
+#include "nwn2_tiles.h"
+
+#include <string.h>
+
+void nwn2_compact_free(wm_ctx *ctx, nwn2_compact *c)
+{
+    wm_free(ctx, c->tv);
+    wm_free(ctx, c->tedge);
+    wm_free(ctx, c->flags);
+    wm_free(ctx, c->edge_tri);
+    wm_free(ctx, c->origin);
+    wm_free(ctx, c->old);
+    memset(c, 0, sizeof *c);
+}
+
+void nwn2_compact_triangle(const nwn2_compact *c, uint32_t t, nwn2_triangle *out)
+{
+    const uint32_t *v = &c->tv[3 * (size_t)t], *edge = &c->tedge[3 * (size_t)t];
+    memcpy(out->v, v, sizeof out->v);
+    memcpy(out->edge, edge, sizeof out->edge);
+    for (int k = 0; k < 3; k++) {
+        const uint32_t *et = &c->edge_tri[2 * (size_t)edge[k]];
+        out->neighbour[k] = et[0] == t ? et[1] : et[0];
+    }
+    out->island = NWN2_NO_ISLAND;
+    out->flags = c->flags[t];
+    const uint32_t origin = c->origin ? c->origin[t] : NWN2_NONE32;
+    if (origin != NWN2_NONE32) {
+        const nwn2_triangle *old = &c->old[origin];
+        memcpy(out->centre, old->centre, sizeof out->centre);
+        memcpy(out->normal, old->normal, sizeof out->normal);
+        out->d = old->d;
+        return;
+    }
+    nwn2_geometry_of(c->positions, c->vertex_count, v, out->flags, out->centre, out->normal, &out->d);
+    /* the toolset's centre (the bake's path costs are measured between centres) */
+    nwn2_toolset_centre(&c->positions[3 * (size_t)v[0]], &c->positions[3 * (size_t)v[1]],
+                        &c->positions[3 * (size_t)v[2]], out->centre);
+}
+
+/* Edge numbers grow with (low, high), and a triangle's edges are stored
+ * ascending: its k-th edge is its k-th side in (low, high) order (sides of
+ * one triangle on the same pair have the same ends either way). */
+void nwn2_compact_edge(const nwn2_compact *c, uint32_t e, nwn2_edge *out)
+{
+    const uint32_t t = c->edge_tri[2 * (size_t)e], *v = &c->tv[3 * (size_t)t], *edge = &c->tedge[3 * (size_t)t];
+    uint64_t side[3];
+    for (int k = 0; k < 3; k++) {
+        const uint32_t p = v[k], q = v[(k + 1) % 3];
+        side[k] = p < q ? (uint64_t)p << 32 | q : (uint64_t)q << 32 | p;
+    }
+    for (int i = 1; i < 3; i++)
+        for (int k = i; k > 0 && side[k - 1] > side[k]; k--) {
+            const uint64_t x = side[k];
+            side[k] = side[k - 1];
+            side[k - 1] = x;
+        }
+    const int k = edge[0] == e ? 0 : edge[1] == e ? 1 : 2;
+    out->v[0] = (uint32_t)(side[k] >> 32);
+    out->v[1] = (uint32_t)side[k];
+    out->tri[0] = t;
+    out->tri[1] = c->edge_tri[2 * (size_t)e + 1];
+}
+
+wm_result nwn2_compact_expand(wm_ctx *ctx, nwn2_compact *c, nwn2_aswm *a)
+{
+    const size_t nv = (size_t)c->vertex_count * 3;
+    a->vertices = wm_realloc_array(ctx, NULL, nv ? nv : 1, sizeof *a->vertices);
+    a->triangles = wm_realloc_array(ctx, NULL, c->triangle_count ? c->triangle_count : 1, sizeof *a->triangles);
+    a->edges = wm_realloc_array(ctx, NULL, c->edge_count ? c->edge_count : 1, sizeof *a->edges);
+    if (!a->vertices || !a->triangles || !a->edges) {
+        nwn2_compact_free(ctx, c);
+        return WM_ERR_NOMEM;
+    }
+    if (nv)
+        memcpy(a->vertices, c->positions, nv * sizeof *a->vertices);
+    for (uint32_t t = 0; t < c->triangle_count; t++) {
+        memset(&a->triangles[t], 0, sizeof a->triangles[t]);
+        nwn2_compact_triangle(c, t, &a->triangles[t]);
+    }
+    for (uint32_t e = 0; e < c->edge_count; e++)
+        nwn2_compact_edge(c, e, &a->edges[e]);
+    a->vertex_count = c->vertex_count;
+    a->triangle_count = c->triangle_count;
+    a->edge_count = c->edge_count;
+    nwn2_compact_free(ctx, c);
+    return WM_OK;
+}

@@ -1,0 +1,68 @@
+/* A walkmesh built from a mesh without its 64-byte triangle records (issue 20,
+ * bounded memory): the triangles' vertices, edges and flags, and each edge's
+ * two triangles. Everything else in a record (neighbours, centre, normal, d)
+ * and each edge's vertices follow from these, so the writer lays the bytes
+ * out from here piece by piece (nwn2_aswm_stream.c), or expands it into the
+ * model when the walkmesh is small (nwn2_compact_expand). */
+#ifndef WM_NWN2_COMPACT_H
+#define WM_NWN2_COMPACT_H
+
+#include "nwn2.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct nwn2_compact {
+    const float *positions;   /* 3 a vertex (the mesh's: not owned) */
+    uint32_t vertex_count, triangle_count, edge_count;
+    uint32_t *tv;             /* 3 a triangle: its vertices in the file's order */
+    uint32_t *tedge;          /* 3 a triangle: its edges, ascending */
+    uint16_t *flags;          /* NWN2_TRI_* */
+    uint32_t *edge_tri;       /* 2 an edge: the triangles on each side (NWN2_NONE32 none) */
+    uint32_t *origin;         /* base triangle of a kept triangle, else NWN2_NONE32; NULL: none kept */
+    nwn2_triangle *old;       /* the base's triangles (the kept ones' links, centre, normal, d) */
+} nwn2_compact;
+
+/* nwn2_aswm_from_mesh without the model's records: a's tiles, grid and counts
+ * are set, its vertex, edge and triangle arrays freed; c holds the rest (and
+ * reads mesh's positions: mesh must outlive c). */
+wm_result nwn2_compact_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a, nwn2_compact *c);
+void nwn2_compact_free(wm_ctx *ctx, nwn2_compact *c);
+/* Triangle t's record (neighbours from the edges; kept triangles keep the
+ * base's centre, normal and d, new ones get the toolset's centre). */
+void nwn2_compact_triangle(const nwn2_compact *c, uint32_t t, nwn2_triangle *out);
+/* Edge e's record: its vertices (low first) are those of the side of its first
+ * triangle that it is. */
+void nwn2_compact_edge(const nwn2_compact *c, uint32_t e, nwn2_edge *out);
+/* The model's vertices, edges and triangles from c (freed with a), c's arrays freed. */
+wm_result nwn2_compact_expand(wm_ctx *ctx, nwn2_compact *c, nwn2_aswm *a);
+
+/* What the edge rebuild reads and writes (nwn2_topology.c), as strided
+ * arrays, so the model's records and the compact arrays share one rebuild. */
+typedef struct nwn2_sides {
+    uint32_t triangle_count, vertex_count;
+    const uint32_t *v;        /* triangle t's vertices at v[t * tri_stride] */
+    uint32_t *edge;           /* its edges, written at edge[t * tri_stride] */
+    uint32_t *neighbour;      /* its neighbours, written (NULL: not stored) */
+    size_t tri_stride;
+    const uint32_t *origin;   /* input triangle of t, NWN2_NONE32 new; NULL none */
+    const uint32_t *hint;     /* input neighbours: hint[i * hint_stride], i = t (hint_by_origin 0) or origin[t] */
+    size_t hint_stride;
+    int hint_by_origin;
+    uint32_t *edge_v;         /* edge e's vertices at edge_v[e * edge_stride] (NULL: not stored) */
+    uint32_t *edge_tri;       /* its triangles at edge_tri[e * edge_stride] */
+    size_t edge_stride;
+} nwn2_sides;
+
+/* Numbers the edges as nwn2_aswm_rebuild_edges_hinted does; *count gets how
+ * many. The edge arrays must hold 3 x triangle_count edges. */
+wm_result nwn2_sides_rebuild(wm_ctx *ctx, const nwn2_sides *s, uint32_t *count);
+/* Centre, normal and d of the triangle on v[0..2] (as nwn2_triangle_geometry). */
+void nwn2_geometry_of(const float *vertices, uint32_t vertex_count, const uint32_t v[3], uint16_t flags,
+                      float centre[2], float normal[3], float *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
