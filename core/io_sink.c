@@ -168,6 +168,35 @@ wm_result wm_sink_write(wm_sink *sink, const char *suffix, const void *data, siz
     return o ? write_all(sink, o->fd, o->target, data, size) : sink->status;
 }
 
+int wm_sink_can_write_at(const wm_sink *sink)
+{
+    return !sink->to_stdout;
+}
+
+wm_result wm_sink_write_at(wm_sink *sink, uint64_t offset, const void *data, size_t size)
+{
+    if (sink->status)
+        return sink->status;
+    if (sink->to_stdout)
+        return sink->status = wm_error(sink->ctx, WM_ERR_UNSUPPORTED, "standard output cannot be written at an offset");
+    sink_output *o = open_output(sink, NULL);
+    if (!o)
+        return sink->status;
+    const uint8_t *p = data;
+    while (size > 0) {
+        ptrdiff_t n = wm_platform_write_at(o->fd, p, size, offset);
+        if (n <= 0) {
+            if (n == 0)
+                errno = ENOSPC;
+            return fail(sink, WM_ERR_IO, o->target, "write failed");
+        }
+        p += n;
+        offset += (uint64_t)n;
+        size -= (size_t)n;
+    }
+    return WM_OK;
+}
+
 /* Removes what this sink created: the temporaries and, after a failed placing without
  * overwrite, the targets it had already placed (they did not exist before). */
 static void discard(wm_sink *sink)

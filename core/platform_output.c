@@ -134,6 +134,17 @@ int wm_platform_place_unnamed(int fd, const char *target)
     return -1;
 }
 
+ptrdiff_t wm_platform_write_at(int fd, const void *buffer, size_t size, uint64_t offset)
+{
+    const __int64 end = _lseeki64(fd, 0, SEEK_END);
+    if (end < 0 || _lseeki64(fd, (__int64)offset, SEEK_SET) < 0)
+        return -1;
+    const int n = _write(fd, buffer, size > 0x40000000u ? 0x40000000u : (unsigned)size);
+    if (_lseeki64(fd, end, SEEK_SET) < 0)
+        return -1;
+    return n;
+}
+
 int wm_platform_close_quietly(int fd)
 {
     int saved = errno;
@@ -296,6 +307,14 @@ int wm_platform_place_unnamed(int fd, const char *target)
     if (proc_fd_path(fd, from, sizeof from) != 0)
         return -1;
     return linkat(AT_FDCWD, from, AT_FDCWD, target, AT_SYMLINK_FOLLOW);
+}
+
+ptrdiff_t wm_platform_write_at(int fd, const void *buffer, size_t size, uint64_t offset)
+{
+    ssize_t n;
+    while ((n = pwrite(fd, buffer, size, (off_t)offset)) < 0 && errno == EINTR)
+        ;
+    return n;
 }
 
 int wm_platform_close_quietly(int fd)

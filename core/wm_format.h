@@ -118,6 +118,11 @@ WM_API const char *wm_sink_path(const wm_sink *sink);
  * beside it ("<stem>" = the main file name without its extension; suffix e.g. ".mtl" or
  * "_000.wmo"). Side outputs are refused for standard output. */
 WM_API wm_result wm_sink_write(wm_sink *sink, const char *suffix, const void *data, size_t size);
+/* Overwrites size bytes at offset of the main output, all of which was written
+ * before (a size known only at the end). WM_ERR_UNSUPPORTED on standard output,
+ * which cannot go back: a writer asks wm_sink_can_write_at first. */
+WM_API wm_result wm_sink_write_at(wm_sink *sink, uint64_t offset, const void *data, size_t size);
+WM_API int wm_sink_can_write_at(const wm_sink *sink);
 /* A writer whose format usually holds something (WM_CAN_*) but whose output this time
  * does not (PLY and STL through the interchange module: no transition lines) says so;
  * the convert driver then names what was lost. */

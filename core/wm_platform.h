@@ -15,6 +15,8 @@ int wm_platform_file_info(int fd, int *out_regular, uint64_t *out_size);
 /* read()/write() that retry on EINTR; the count moved, or -1 with errno set. */
 ptrdiff_t wm_platform_read(int fd, void *buffer, size_t size);
 ptrdiff_t wm_platform_write(int fd, const void *buffer, size_t size);
+/* Writes at an offset of a file (its end, where plain writes go, stays where it was). */
+ptrdiff_t wm_platform_write_at(int fd, const void *buffer, size_t size, uint64_t offset);
 int wm_platform_close(int fd);
 /* The descriptor of standard input (0) or output (1), switched to binary where that matters. */
 int wm_platform_standard_stream(int output);

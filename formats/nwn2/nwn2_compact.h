@@ -38,6 +38,40 @@ void nwn2_compact_edge(const nwn2_compact *c, uint32_t e, nwn2_edge *out);
 /* The model's vertices, edges and triangles from c (freed with a), c's arrays freed. */
 wm_result nwn2_compact_expand(wm_ctx *ctx, nwn2_compact *c, nwn2_aswm *a);
 
+/* The walkmesh's bytes (nwn2_aswm_write.c): the 53-byte header (a's counts),
+ * one record, and everything after the triangles (appended to out). Each
+ * put returns the byte after what it wrote. */
+#define NWN2_ASWM_HEAD 53u
+uint8_t *nwn2_aswm_put_head(uint8_t *w, const nwn2_aswm *a);
+uint8_t *nwn2_put_vertex(uint8_t *w, const float *v);
+uint8_t *nwn2_put_edge(uint8_t *w, const nwn2_edge *e);
+uint8_t *nwn2_put_triangle(uint8_t *w, const nwn2_triangle *t);
+wm_result nwn2_aswm_serialize_tail(wm_ctx *ctx, const nwn2_aswm *a, wm_buffer *out);
+
+/* Appends the raw deflate of raw[0..size) as chunks of piece bytes (the last
+ * one the rest) deflated on up to `threads` threads and joined as
+ * nwn2_deflate_raw_parallel joins them, its last block final when `final`
+ * (else followed by an empty stored block, for more to follow). */
+wm_result nwn2_deflate_pieces(wm_ctx *ctx, const uint8_t *raw, size_t size, size_t piece, int lib_level,
+                              unsigned threads, int final, wm_buffer *out);
+
+/* The 2-byte zlib header of a stream deflated at that libdeflate level. */
+void nwn2_zlib_header(int lib_level, uint8_t out[2]);
+
+/* Writing a walkmesh whose records take NWN2_STREAM_MIN bytes or more
+ * (nwn2_aswm_stream.c): laid out and deflated NWN2_STREAM_PIECE bytes at a
+ * time (the deflate's chunks), on f->deflate_threads threads at once, and
+ * written to the sink as it is made. The walkmeshes of real areas (5 MB at
+ * most) are far below: they keep the whole-walkmesh writer (splice, size ladder). */
+#define NWN2_STREAM_MIN (32u * 1024u * 1024u)
+#define NWN2_STREAM_PIECE (2u * 1024u * 1024u)
+/* Whether f (its walkmesh replaced by c) is written so at this --zlib-level
+ * (-1 default): libdeflate, a compressed ASWM packet, large records. */
+int nwn2_stream_applies(const nwn2_file *f, const nwn2_compact *c, int level);
+/* f's container with its ASWM packet made from c (f->aswm's header and tiles,
+ * c's records) at NWN2_DEFLATE_DEFAULT, into the sink's main output. */
+wm_result nwn2_file_write_compact(wm_ctx *ctx, const nwn2_file *f, const nwn2_compact *c, wm_sink *sink);
+
 /* What the edge rebuild reads and writes (nwn2_topology.c), as strided
  * arrays, so the model's records and the compact arrays share one rebuild. */
 typedef struct nwn2_sides {

@@ -16,7 +16,7 @@
  * A deflate stream says nowhere where its last block begins; zlib's inflate
  * with Z_BLOCK stops at each block boundary and tells the bit, so each chunk
  * but the last is inflated once more by its own thread to find it. */
-#include "nwn2.h"
+#include "nwn2_compact.h"
 #include "wm_parallel.h"
 #include "wm_platform.h"
 
@@ -136,13 +136,14 @@ size_t nwn2_deflate_chunk_count(size_t size, int beside_scan)
  * chunks sized for the threads to end together (20 parts to the last one's
  * 24-29) made the 9 corpus re-bakes that deflate on 2 threads 5-10 KB larger
  * in all, against 1.1 KB with equal ones (the cut falls elsewhere in the
- * tables). */
-static wm_result chunks_prepare(wm_ctx *ctx, nwn2_deflate_chunks *set, size_t size, int lib_level)
+ * tables). piece > 0: chunks of piece bytes, the last one the rest. */
+static wm_result chunks_prepare(wm_ctx *ctx, nwn2_deflate_chunks *set, size_t size, size_t piece, int lib_level)
 {
+    const size_t each = piece ? piece : size / set->count;
     for (size_t i = 0; i < set->count; i++) {
         nwn2_deflate_chunk *c = &set->chunks[i];
-        c->from = size / set->count * i;
-        c->size = i + 1 < set->count ? size / set->count : size - c->from;
+        c->from = each * i;
+        c->size = i + 1 < set->count ? each : size - c->from;
         c->compressor = libdeflate_alloc_compressor(lib_level);
         if (!c->compressor)
             return wm_error(ctx, WM_ERR_NOMEM, "could not compress the ASWM walkmesh");
@@ -155,20 +156,39 @@ static wm_result chunks_prepare(wm_ctx *ctx, nwn2_deflate_chunks *set, size_t si
     return WM_OK;
 }
 
-wm_result nwn2_deflate_chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
-                                  size_t count, int final, void (*side)(void *), void *side_user, int release,
-                                  nwn2_deflate_chunks *set)
+static wm_result chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, size_t piece, int lib_level,
+                            unsigned threads, size_t count, int final, void (*side)(void *), void *side_user,
+                            int release, nwn2_deflate_chunks *set)
 {
     set->count = count ? count : 1;
     set->final = final;
     set->chunks = wm_alloc_array(ctx, set->count, sizeof *set->chunks);
     if (!set->chunks)
         return WM_ERR_NOMEM;
-    wm_result r = chunks_prepare(ctx, set, size, lib_level);
+    wm_result r = chunks_prepare(ctx, set, size, piece, lib_level);
     if (!r) {
         chunk_work work = {raw, set, side, side_user, release};
         wm_parallel_for(threads, set->count + (side != NULL), deflate_chunk, &work);
     }
+    return r;
+}
+
+wm_result nwn2_deflate_chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
+                                  size_t count, int final, void (*side)(void *), void *side_user, int release,
+                                  nwn2_deflate_chunks *set)
+{
+    return chunks_run(ctx, raw, size, 0, lib_level, threads, count, final, side, side_user, release, set);
+}
+
+wm_result nwn2_deflate_pieces(wm_ctx *ctx, const uint8_t *raw, size_t size, size_t piece, int lib_level,
+                              unsigned threads, int final, wm_buffer *out)
+{
+    nwn2_deflate_chunks set;
+    wm_result r = chunks_run(ctx, raw, size, piece, lib_level, threads, (size + piece - 1) / piece, final, NULL,
+                             NULL, 0, &set);
+    if (!r)
+        r = nwn2_deflate_chunks_join(ctx, &set, out);
+    nwn2_deflate_chunks_free(ctx, &set);
     return r;
 }
 
@@ -219,6 +239,13 @@ wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size
     return r;
 }
 #else
+wm_result nwn2_deflate_pieces(wm_ctx *ctx, const uint8_t *raw, size_t size, size_t piece, int lib_level,
+                              unsigned threads, int final, wm_buffer *out)
+{
+    (void)raw, (void)size, (void)piece, (void)lib_level, (void)threads, (void)final, (void)out;
+    return wm_error(ctx, WM_ERR_UNSUPPORTED, "parallel deflate needs libdeflate");
+}
+
 wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, unsigned threads,
                                     int release, wm_buffer *out)
 {

@@ -1,5 +1,5 @@
 /* The nwn2 format descriptor: TRN/TRX through the neutral mesh, info and validate. */
-#include "nwn2.h"
+#include "nwn2_compact.h"
 #include "nwn2_route.h"
 #include "base_format.h"
 
@@ -223,6 +223,24 @@ static wm_result load_base(wm_ctx *ctx, const wm_mesh *mesh, const char *path, c
     return WM_OK;
 }
 
+/* f's walkmesh made from the mesh; a large one is written at once, laid out
+ * piece by piece from the compact walkmesh (*written = 1), a small one is
+ * expanded into f->aswm for the whole-walkmesh writer. */
+static wm_result write_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, int level, wm_sink *sink, nwn2_file *f,
+                                 int *written)
+{
+    nwn2_compact c;
+    wm_result r = nwn2_compact_from_mesh(ctx, mesh, &f->aswm, &c);
+    if (r)
+        return r;
+    if (!nwn2_stream_applies(f, &c, level))
+        return nwn2_compact_expand(ctx, &c, &f->aswm);
+    r = nwn2_file_write_compact(ctx, f, &c, sink);
+    nwn2_compact_free(ctx, &c);
+    *written = 1;
+    return r;
+}
+
 static wm_result nwn2_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, const wm_options *opts)
 {
     const char *path = wm_sink_path(sink);
@@ -238,8 +256,8 @@ static wm_result nwn2_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, con
         r = wm_error(ctx, WM_ERR_CORRUPT, "%s: no ASWM packet to replace",
                      opts->base_path ? opts->base_path : opts->source->name);
     else if (!native)
-        r = nwn2_aswm_from_mesh(ctx, mesh, &f.aswm);
-    if (!r) {
+        r = write_from_mesh(ctx, mesh, level, sink, &f, &kept);
+    if (!r && !kept) {
         wm_buffer buf;
         wm_buffer_init(&buf, ctx);
         r = nwn2_file_serialize_releasing(ctx, &f, level, &buf);

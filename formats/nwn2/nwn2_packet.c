@@ -1,5 +1,5 @@
 /* The ASWM packet envelope: "COMP" + sizes + zlib stream, or raw bytes. */
-#include "nwn2.h"
+#include "nwn2_compact.h"
 
 #include <string.h>
 #include <zlib.h>
@@ -196,6 +196,14 @@ wm_result nwn2_aswm_decode_packet_at(wm_ctx *ctx, const uint8_t *payload, size_t
     return WM_OK;
 }
 
+void nwn2_zlib_header(int lib_level, uint8_t out[2])
+{
+    unsigned header = (0x78u << 8) | ((lib_level == 6 ? 2u : 3u) << 6); /* CINFO 7, CM 8; FLEVEL */
+    header |= 31 - header % 31;
+    out[0] = (uint8_t)(header >> 8);
+    out[1] = (uint8_t)header;
+}
+
 /* The zlib stream of raw[0..size) deflated on several threads: libdeflate's
  * zlib header for the level, the chunks' raw deflate, Adler-32. */
 static wm_result deflate_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, int level, unsigned threads,
@@ -203,10 +211,9 @@ static wm_result deflate_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size, 
 {
 #ifdef WALKMESH_HAVE_LIBDEFLATE
     const int lib_level = nwn2_libdeflate_level(level);
-    unsigned header = (0x78u << 8) | ((lib_level == 6 ? 2u : 3u) << 6); /* CINFO 7, CM 8; FLEVEL */
-    header |= 31 - header % 31;
-    wm_put_u8(out, (uint8_t)(header >> 8));
-    wm_put_u8(out, (uint8_t)header);
+    uint8_t header[2];
+    nwn2_zlib_header(lib_level, header);
+    wm_put_bytes(out, header, 2);
     const uint32_t adler = libdeflate_adler32(1, raw, size); /* first: released bytes read as zeros */
     wm_result r = out->status ? out->status
                               : nwn2_deflate_raw_parallel(ctx, raw, size, lib_level, threads, release, out);
