@@ -8,6 +8,7 @@
 void nwn2_compact_free(wm_ctx *ctx, nwn2_compact *c)
 {
     wm_free(ctx, c->tv);
+    wm_free(ctx, c->order);
     wm_free(ctx, c->tedge);
     wm_free(ctx, c->flags);
     wm_free(ctx, c->edge_tri);
@@ -16,10 +17,22 @@ void nwn2_compact_free(wm_ctx *ctx, nwn2_compact *c)
     memset(c, 0, sizeof *c);
 }
 
+void nwn2_compact_verts(const nwn2_compact *c, uint32_t t, uint32_t v[3])
+{
+    if (c->tv) {
+        memcpy(v, &c->tv[3 * (size_t)t], 3 * sizeof *v);
+        return;
+    }
+    const uint32_t *ix = &c->indices[3 * (size_t)c->order[t]];
+    v[0] = ix[0];
+    v[1] = ix[c->clockwise ? 2 : 1];
+    v[2] = ix[c->clockwise ? 1 : 2];
+}
+
 void nwn2_compact_triangle(const nwn2_compact *c, uint32_t t, nwn2_triangle *out)
 {
-    const uint32_t *v = &c->tv[3 * (size_t)t], *edge = &c->tedge[3 * (size_t)t];
-    memcpy(out->v, v, sizeof out->v);
+    const uint32_t *edge = &c->tedge[3 * (size_t)t], *v = out->v;
+    nwn2_compact_verts(c, t, out->v);
     memcpy(out->edge, edge, sizeof out->edge);
     for (int k = 0; k < 3; k++) {
         const uint32_t *et = &c->edge_tri[2 * (size_t)edge[k]];
@@ -46,7 +59,9 @@ void nwn2_compact_triangle(const nwn2_compact *c, uint32_t t, nwn2_triangle *out
  * one triangle on the same pair have the same ends either way). */
 void nwn2_compact_edge(const nwn2_compact *c, uint32_t e, nwn2_edge *out)
 {
-    const uint32_t t = c->edge_tri[2 * (size_t)e], *v = &c->tv[3 * (size_t)t], *edge = &c->tedge[3 * (size_t)t];
+    const uint32_t t = c->edge_tri[2 * (size_t)e], *edge = &c->tedge[3 * (size_t)t];
+    uint32_t v[3];
+    nwn2_compact_verts(c, t, v);
     uint64_t side[3];
     for (int k = 0; k < 3; k++) {
         const uint32_t p = v[k], q = v[(k + 1) % 3];

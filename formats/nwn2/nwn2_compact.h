@@ -16,7 +16,10 @@ extern "C" {
 typedef struct nwn2_compact {
     const float *positions;   /* 3 a vertex (the mesh's: not owned) */
     uint32_t vertex_count, triangle_count, edge_count;
-    uint32_t *tv;             /* 3 a triangle: its vertices in the file's order */
+    uint32_t *tv;             /* 3 a triangle: its vertices in the file's order; NULL: from the mesh */
+    const uint32_t *indices;  /* the mesh's (when tv is NULL): triangle t is its triangle order[t], */
+    uint32_t *order;          /* turned (second and third swapped) when clockwise */
+    int clockwise;
     uint32_t *tedge;          /* 3 a triangle: its edges, ascending */
     uint16_t *flags;          /* NWN2_TRI_* */
     uint32_t *edge_tri;       /* 2 an edge: the triangles on each side (NWN2_NONE32 none) */
@@ -29,6 +32,8 @@ typedef struct nwn2_compact {
  * reads mesh's positions: mesh must outlive c). */
 wm_result nwn2_compact_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a, nwn2_compact *c);
 void nwn2_compact_free(wm_ctx *ctx, nwn2_compact *c);
+/* Triangle t's vertices in the file's order. */
+void nwn2_compact_verts(const nwn2_compact *c, uint32_t t, uint32_t v[3]);
 /* Triangle t's record (neighbours from the edges; kept triangles keep the
  * base's centre, normal and d, new ones get the toolset's centre). */
 void nwn2_compact_triangle(const nwn2_compact *c, uint32_t t, nwn2_triangle *out);
@@ -76,7 +81,8 @@ wm_result nwn2_file_write_compact(wm_ctx *ctx, const nwn2_file *f, const nwn2_co
  * arrays, so the model's records and the compact arrays share one rebuild. */
 typedef struct nwn2_sides {
     uint32_t triangle_count, vertex_count;
-    const uint32_t *v;        /* triangle t's vertices at v[t * tri_stride] */
+    const uint32_t *v;        /* triangle t's vertices at v[t * tri_stride]; NULL: */
+    const nwn2_compact *compact; /* nwn2_compact_verts of this one */
     uint32_t *edge;           /* its edges, written at edge[t * tri_stride] */
     uint32_t *neighbour;      /* its neighbours, written (NULL: not stored) */
     size_t tri_stride;

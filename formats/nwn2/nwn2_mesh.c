@@ -244,22 +244,30 @@ static wm_result alloc_layout(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_aswm 
     /* each written in full before it is read (base_tile is not): no zeroing, and
      * no page touched before its turn */
     size_t tc = mesh->triangle_count ? mesh->triangle_count : 1;
-    c->tv = wm_realloc_array(ctx, NULL, tc, 3 * sizeof *c->tv);
     c->flags = wm_realloc_array(ctx, NULL, tc, sizeof *c->flags);
-    c->origin = wm_realloc_array(ctx, NULL, tc, sizeof *c->origin);
     L->tile_of = wm_realloc_array(ctx, NULL, tc, sizeof *L->tile_of);
     L->order = wm_realloc_array(ctx, NULL, tc, sizeof *L->order);
     L->pre = wm_realloc_array(ctx, NULL, tc, sizeof *L->pre);
-    if (!c->tv || !c->flags || !c->origin || !L->tile_of || !L->order || !L->pre)
+    if (!c->flags || !L->tile_of || !L->order || !L->pre)
         return WM_ERR_NOMEM;
+    int kept = 0;
     if (a->triangle_count && nwn2_layout_is_baked(a, 0)) {
         L->base_of = wm_realloc_array(ctx, NULL, tc, sizeof *L->base_of);
         L->base_tile = wm_alloc_array(ctx, a->triangle_count, sizeof *L->base_tile);
         if (!L->base_of || !L->base_tile)
             return WM_ERR_NOMEM;
-        return match_base(ctx, mesh, a, L->base_of);
+        wm_result r = match_base(ctx, mesh, a, L->base_of);
+        if (r)
+            return r;
+        for (uint32_t t = 0; t < mesh->triangle_count && !kept; t++)
+            kept = L->base_of[t] != NWN2_NONE32;
     }
-    return WM_OK;
+    if (!kept) /* every triangle's vertices are the mesh's: read from it, in tile order */
+        return WM_OK;
+    /* kept triangles keep the base's vertex order: stored */
+    c->tv = wm_realloc_array(ctx, NULL, tc, 3 * sizeof *c->tv);
+    c->origin = wm_realloc_array(ctx, NULL, tc, sizeof *c->origin);
+    return c->tv && c->origin ? WM_OK : WM_ERR_NOMEM;
 }
 
 /* Grows the tile grid to the size needed by the triangle centres. */
@@ -346,17 +354,22 @@ static uint32_t fill_triangles(wm_ctx *ctx, const wm_mesh *mesh, const nwn2_aswm
 {
     uint32_t kept = 0;
     const wm_surface_table *table = wm_surfaces(ctx);
-    const uint32_t *base_of = L->base_of;
+    const uint32_t *base_of = c->tv ? L->base_of : NULL;
+    c->indices = mesh->indices;
+    c->order = L->order;
+    c->clockwise = clockwise;
     for (uint32_t i = 0; i < mesh->triangle_count; i++) {
         uint32_t t = L->order[i];
         const uint32_t *ix = &mesh->indices[3 * (size_t)t];
-        uint32_t *v = &c->tv[3 * (size_t)i];
-        v[0] = ix[0];
-        v[1] = clockwise ? ix[2] : ix[1];
-        v[2] = clockwise ? ix[1] : ix[2];
         uint32_t flag = nwn2_flag_of_surface(table, mesh->surfaces[t]) & NWN2_TRI_SURFACE_MASK;
         int cw = clockwise;
-        c->origin[i] = NWN2_NONE32;
+        uint32_t *v = c->tv ? &c->tv[3 * (size_t)i] : NULL;
+        if (v) { /* the mesh's, as nwn2_compact_verts reads them, unless kept below */
+            v[0] = ix[0];
+            v[1] = ix[clockwise ? 2 : 1];
+            v[2] = ix[clockwise ? 1 : 2];
+            c->origin[i] = NWN2_NONE32;
+        }
         uint32_t bv[3];
         if (base_of && base_of[t] != NWN2_NONE32 && base_vertex_order(mesh, ix, a, base_of[t], bv)) {
             memcpy(v, bv, sizeof bv);
@@ -401,9 +414,18 @@ static wm_result install_triangles(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *
     c->edge_tri = wm_realloc_array(ctx, NULL, sides ? sides : 1, 2 * sizeof *c->edge_tri);
     if (!c->tedge || !c->edge_tri)
         return WM_ERR_NOMEM;
-    const nwn2_sides s = {c->triangle_count, c->vertex_count, c->tv, c->tedge, NULL, 3, c->origin,
-                          c->old ? c->old->neighbour : NULL, sizeof *c->old / sizeof(uint32_t), 1,
-                          NULL, c->edge_tri, 2};
+    const nwn2_sides s = {.triangle_count = c->triangle_count,
+                          .vertex_count = c->vertex_count,
+                          .v = c->tv,
+                          .compact = c,
+                          .edge = c->tedge,
+                          .tri_stride = 3,
+                          .origin = c->origin,
+                          .hint = c->old ? c->old->neighbour : NULL,
+                          .hint_stride = sizeof *c->old / sizeof(uint32_t),
+                          .hint_by_origin = 1,
+                          .edge_tri = c->edge_tri,
+                          .edge_stride = 2};
     r = nwn2_sides_rebuild(ctx, &s, &c->edge_count);
     a->edge_count = c->edge_count;
     return r;
@@ -423,6 +445,10 @@ wm_result nwn2_compact_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, nwn2_aswm *a,
             wm_free(ctx, c->origin); /* no triangle kept from the base: no hints (the same edges) */
             c->origin = NULL;
         }
+        if (!c->tv)
+            L.order = NULL; /* c's now: the vertices are read through it */
+        else
+            c->order = NULL;
         free_ordering(ctx, &L); /* not needed to install: free before the edges are built */
         r = install_triangles(ctx, mesh, a, &L, c);
     }

@@ -19,15 +19,20 @@ static uint32_t slot_of(uint32_t side)
     return side % 3;
 }
 
-static const uint32_t *verts(const nwn2_sides *s, uint32_t t)
+/* Triangle t's vertices: stored, or the compact walkmesh's. */
+static void verts(const nwn2_sides *s, uint32_t t, uint32_t v[3])
 {
-    return &s->v[t * s->tri_stride];
+    if (s->v)
+        memcpy(v, &s->v[t * s->tri_stride], 3 * sizeof *v);
+    else
+        nwn2_compact_verts(s->compact, t, v);
 }
 
 /* The side's vertices, low first. */
 static void side_ends(const nwn2_sides *s, uint32_t side, uint32_t *lo, uint32_t *hi)
 {
-    const uint32_t *v = verts(s, side / 3);
+    uint32_t v[3];
+    verts(s, side / 3, v);
     const uint32_t k = side % 3, p = v[k], q = v[(k + 1) % 3];
     *lo = p < q ? p : q;
     *hi = p < q ? q : p;
@@ -47,7 +52,9 @@ static int key_cmp(const void *pa, const void *pb)
  * hold): never each other's neighbour. */
 static int duplicates(const nwn2_sides *s, uint32_t ta, uint32_t tb)
 {
-    const uint32_t *a = verts(s, ta), *b = verts(s, tb);
+    uint32_t a[3], b[3];
+    verts(s, ta, a);
+    verts(s, tb, b);
     for (int i = 0; i < 3; i++)
         if (a[i] != b[0] && a[i] != b[1] && a[i] != b[2])
             return 0;
@@ -329,9 +336,18 @@ wm_result nwn2_aswm_rebuild_edges_hinted(wm_ctx *ctx, nwn2_aswm *a, const uint32
     nwn2_triangle *tris = a->triangles;
     const size_t stride = sizeof *tris / sizeof(uint32_t), estride = sizeof *edges / sizeof(uint32_t);
     /* the input's links are the triangles' own neighbours, read before they are written */
-    const nwn2_sides s = {a->triangle_count, a->vertex_count, tris ? tris->v : NULL, tris ? tris->edge : NULL,
-                          tris ? tris->neighbour : NULL, stride, origin, tris ? tris->neighbour : NULL, stride, 0,
-                          edges->v, edges->tri, estride};
+    const nwn2_sides s = {.triangle_count = a->triangle_count,
+                          .vertex_count = a->vertex_count,
+                          .v = tris ? tris->v : NULL,
+                          .edge = tris ? tris->edge : NULL,
+                          .neighbour = tris ? tris->neighbour : NULL,
+                          .tri_stride = stride,
+                          .origin = origin,
+                          .hint = tris ? tris->neighbour : NULL,
+                          .hint_stride = stride,
+                          .edge_v = edges->v,
+                          .edge_tri = edges->tri,
+                          .edge_stride = estride};
     uint32_t ne = 0;
     wm_result r = nwn2_sides_rebuild(ctx, &s, &ne);
     if (r) {
