@@ -10,6 +10,7 @@
  * NWN2_STREAM_PIECE bytes each (from the size alone, never the threads), so
  * that one batch is all the walkmesh held at a time. */
 #include "nwn2_compact.h"
+#include "wm_parallel.h"
 
 #include <string.h>
 #include <zlib.h>
@@ -138,13 +139,28 @@ static wm_result layout_init(wm_ctx *ctx, const nwn2_aswm *a, const nwn2_compact
     return r;
 }
 
+/* A batch's piece laid out on the thread that deflates it (the compact
+ * walkmesh is only read). */
+typedef struct batch_fill {
+    const layout *L;
+    uint64_t from; /* the batch's first byte in the walkmesh */
+} batch_fill;
+
+static void fill_piece(void *user, uint8_t *dst, size_t from, size_t size)
+{
+    const batch_fill *b = user;
+    lay_out(b->L, b->from + from, b->from + from + size, dst);
+}
+
 /* ---- the packet ---- */
 
 /* Writes "COMP", sizes, the zlib stream; *stream gets the stream's size. */
 static wm_result put_comp(wm_ctx *ctx, const layout *L, unsigned threads, out_stream *o, uint64_t *stream)
 {
     const int lib_level = nwn2_libdeflate_level(NWN2_DEFLATE_DEFAULT);
-    const size_t piece = NWN2_STREAM_PIECE, batch = piece * (threads ? threads : 1);
+    /* one piece a thread at a time (0: every core, as nwn2_deflate_raw_parallel) */
+    const unsigned jobs = threads ? threads : wm_processor_count();
+    const size_t piece = NWN2_STREAM_PIECE, batch = piece * (jobs ? jobs : 1);
     uint8_t zhead[2];
     nwn2_zlib_header(lib_level, zhead);
     wm_result r;
@@ -162,14 +178,15 @@ static wm_result put_comp(wm_ctx *ctx, const layout *L, unsigned threads, out_st
             r = WM_ERR_NOMEM;
             break;
         }
-        lay_out(L, from, from + n, raw);
+        batch_fill fill = {L, from};
+        z.size = 0;
+        r = nwn2_deflate_pieces(ctx, raw, n, piece, lib_level, jobs, from + n == L->total, fill_piece, &fill, &z);
 #ifdef WALKMESH_HAVE_LIBDEFLATE
         adler = libdeflate_adler32(adler, raw, n);
 #else
         adler = (uint32_t)adler32(adler, raw, (uInt)n);
 #endif
-        z.size = 0;
-        if (!(r = nwn2_deflate_pieces(ctx, raw, n, piece, lib_level, threads, from + n == L->total, &z)))
+        if (!r)
             r = put(o, z.data, z.size);
     }
     const uint8_t be[4] = {(uint8_t)(adler >> 24), (uint8_t)(adler >> 16), (uint8_t)(adler >> 8), (uint8_t)adler};

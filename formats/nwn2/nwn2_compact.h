@@ -56,9 +56,12 @@ wm_result nwn2_aswm_serialize_tail(wm_ctx *ctx, const nwn2_aswm *a, wm_buffer *o
 /* Appends the raw deflate of raw[0..size) as chunks of piece bytes (the last
  * one the rest) deflated on up to `threads` threads and joined as
  * nwn2_deflate_raw_parallel joins them, its last block final when `final`
- * (else followed by an empty stored block, for more to follow). */
-wm_result nwn2_deflate_pieces(wm_ctx *ctx, const uint8_t *raw, size_t size, size_t piece, int lib_level,
-                              unsigned threads, int final, wm_buffer *out);
+ * (else followed by an empty stored block, for more to follow). With fill,
+ * each chunk's bytes are first laid out into raw by fill(fill_user, dst,
+ * from, size) on the thread that deflates them. */
+typedef void (*nwn2_fill_fn)(void *user, uint8_t *dst, size_t from, size_t size);
+wm_result nwn2_deflate_pieces(wm_ctx *ctx, uint8_t *raw, size_t size, size_t piece, int lib_level,
+                              unsigned threads, int final, nwn2_fill_fn fill, void *fill_user, wm_buffer *out);
 
 /* The 2-byte zlib header of a stream deflated at that libdeflate level. */
 void nwn2_zlib_header(int lib_level, uint8_t out[2]);

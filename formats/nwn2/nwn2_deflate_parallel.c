@@ -105,6 +105,8 @@ typedef struct chunk_work {
     void (*side)(void *);
     void *side_user;
     int release; /* give each chunk's input pages back once deflated */
+    nwn2_fill_fn fill; /* when set: lays each chunk's bytes out first, on its thread */
+    void *fill_user;
 } chunk_work;
 
 static void deflate_chunk(void *user, size_t index)
@@ -115,6 +117,8 @@ static void deflate_chunk(void *user, size_t index)
         return;
     }
     nwn2_deflate_chunk *c = &w->set->chunks[index];
+    if (w->fill) /* raw is the caller's writable buffer then */
+        w->fill(w->fill_user, (uint8_t *)(uintptr_t)(w->raw + c->from), c->from, c->size);
     c->produced = libdeflate_deflate_compress(c->compressor, w->raw + c->from, c->size, c->stream, c->capacity);
     c->ok = c->produced != 0;
     if (w->release) /* rounded inward: a page shared with the next chunk stays */
@@ -158,7 +162,7 @@ static wm_result chunks_prepare(wm_ctx *ctx, nwn2_deflate_chunks *set, size_t si
 
 static wm_result chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, size_t piece, int lib_level,
                             unsigned threads, size_t count, int final, void (*side)(void *), void *side_user,
-                            int release, nwn2_deflate_chunks *set)
+                            int release, const chunk_work *filling, nwn2_deflate_chunks *set)
 {
     set->count = count ? count : 1;
     set->final = final;
@@ -167,7 +171,8 @@ static wm_result chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, size_t
         return WM_ERR_NOMEM;
     wm_result r = chunks_prepare(ctx, set, size, piece, lib_level);
     if (!r) {
-        chunk_work work = {raw, set, side, side_user, release};
+        chunk_work work = {raw, set, side, side_user, release, filling ? filling->fill : NULL,
+                           filling ? filling->fill_user : NULL};
         wm_parallel_for(threads, set->count + (side != NULL), deflate_chunk, &work);
     }
     return r;
@@ -177,15 +182,16 @@ wm_result nwn2_deflate_chunks_run(wm_ctx *ctx, const uint8_t *raw, size_t size, 
                                   size_t count, int final, void (*side)(void *), void *side_user, int release,
                                   nwn2_deflate_chunks *set)
 {
-    return chunks_run(ctx, raw, size, 0, lib_level, threads, count, final, side, side_user, release, set);
+    return chunks_run(ctx, raw, size, 0, lib_level, threads, count, final, side, side_user, release, NULL, set);
 }
 
-wm_result nwn2_deflate_pieces(wm_ctx *ctx, const uint8_t *raw, size_t size, size_t piece, int lib_level,
-                              unsigned threads, int final, wm_buffer *out)
+wm_result nwn2_deflate_pieces(wm_ctx *ctx, uint8_t *raw, size_t size, size_t piece, int lib_level,
+                              unsigned threads, int final, nwn2_fill_fn fill, void *fill_user, wm_buffer *out)
 {
     nwn2_deflate_chunks set;
+    const chunk_work filling = {.fill = fill, .fill_user = fill_user};
     wm_result r = chunks_run(ctx, raw, size, piece, lib_level, threads, (size + piece - 1) / piece, final, NULL,
-                             NULL, 0, &set);
+                             NULL, 0, &filling, &set);
     if (!r)
         r = nwn2_deflate_chunks_join(ctx, &set, out);
     nwn2_deflate_chunks_free(ctx, &set);
@@ -239,10 +245,11 @@ wm_result nwn2_deflate_raw_parallel(wm_ctx *ctx, const uint8_t *raw, size_t size
     return r;
 }
 #else
-wm_result nwn2_deflate_pieces(wm_ctx *ctx, const uint8_t *raw, size_t size, size_t piece, int lib_level,
-                              unsigned threads, int final, wm_buffer *out)
+wm_result nwn2_deflate_pieces(wm_ctx *ctx, uint8_t *raw, size_t size, size_t piece, int lib_level,
+                              unsigned threads, int final, nwn2_fill_fn fill, void *fill_user, wm_buffer *out)
 {
-    (void)raw, (void)size, (void)piece, (void)lib_level, (void)threads, (void)final, (void)out;
+    (void)raw, (void)size, (void)piece, (void)lib_level, (void)threads, (void)final, (void)fill, (void)fill_user;
+    (void)out;
     return wm_error(ctx, WM_ERR_UNSUPPORTED, "parallel deflate needs libdeflate");
 }
 
