@@ -4,7 +4,8 @@
  * parses (every packet's own size header against the table's offsets, the
  * COMP sizes against the zlib stream, which inflates to exactly the size it
  * claims); its walkmesh bytes and every other packet are those of the writer
- * that holds the whole model (--zlib-level 6 takes that path); and an output
+ * that holds the whole model (--zlib-level 6 takes that path), also with
+ * packets after the walkmesh (whose offsets are written back); and an output
  * that fails mid-write (the file size limit) leaves neither the target nor a
  * temporary, and an older target untouched. Needs condemned_caves.trx as --base. */
 #define _GNU_SOURCE
@@ -108,15 +109,15 @@ static int teardown(void **state)
     return 0;
 }
 
-static void test_streamed_is_the_whole_writers_walkmesh(void **state)
+/* The grid written streamed and by the whole-model writer, with base as --base:
+ * the same walkmesh bytes and other packets. */
+static void check_streamed(fixture *fx, const char *base)
 {
-    fixture *fx = *state;
     wm_ctx *ctx = &fx->ctx;
     const wm_mesh *mesh = &fx->mesh;
-    const char *base = fx->base = wmt_corpus_path_or_skip("nwn2/condemned_caves.trx"), *dir = fx->dir;
-    char *streamed = wmt_join(dir, "streamed.trx"), *whole = wmt_join(dir, "whole.trx");
-    assert_int_equal(write_trx(ctx, mesh, base, streamed, NULL, 0), WM_OK);
-    assert_int_equal(write_trx(ctx, mesh, base, whole, "6", 0), WM_OK);
+    char *streamed = wmt_join(fx->dir, "streamed.trx"), *whole = wmt_join(fx->dir, "whole.trx");
+    assert_int_equal(write_trx(ctx, mesh, base, streamed, NULL, 1), WM_OK);
+    assert_int_equal(write_trx(ctx, mesh, base, whole, "6", 1), WM_OK);
     nwn2_file s, w;
     read_trx(ctx, streamed, &s);
     read_trx(ctx, whole, &w);
@@ -125,6 +126,7 @@ static void test_streamed_is_the_whole_writers_walkmesh(void **state)
     assert_true(s.aswm_info.compressed);
     assert_int_equal(s.aswm_raw_size, w.aswm_raw_size);
     assert_memory_equal(s.aswm_raw, w.aswm_raw, s.aswm_raw_size);
+    assert_int_equal(s.aswm_packet, w.aswm_packet);
     assert_int_equal(s.container.packet_count, w.container.packet_count);
     for (uint32_t i = 0; i < s.container.packet_count; i++) {
         assert_memory_equal(s.container.packets[i].type, w.container.packets[i].type, 4);
@@ -137,6 +139,37 @@ static void test_streamed_is_the_whole_writers_walkmesh(void **state)
     nwn2_file_free(ctx, &w);
     free(streamed);
     free(whole);
+}
+
+static void test_streamed_is_the_whole_writers_walkmesh(void **state)
+{
+    fixture *fx = *state;
+    fx->base = wmt_corpus_path_or_skip("nwn2/condemned_caves.trx");
+    check_streamed(fx, fx->base);
+}
+
+/* Every real file has the ASWM packet last; with packets after it, their
+ * table offsets are written back too. */
+static void test_packets_after_the_walkmesh(void **state)
+{
+    fixture *fx = *state;
+    fx->base = wmt_corpus_path_or_skip("nwn2/condemned_caves.trx");
+    nwn2_file f;
+    read_trx(&fx->ctx, fx->base, &f);
+    nwn2_container *c = &f.container;
+    assert_true(f.aswm_packet > 1);
+    const nwn2_packet aswm = c->packets[f.aswm_packet]; /* moved to second place */
+    memmove(&c->packets[2], &c->packets[1], (size_t)(f.aswm_packet - 1) * sizeof aswm);
+    c->packets[1] = aswm;
+    wm_buffer moved;
+    wm_buffer_init(&moved, &fx->ctx);
+    assert_int_equal(nwn2_container_serialize(&fx->ctx, c, &moved), WM_OK);
+    char *path = wmt_join(fx->dir, "aswm_second.trx");
+    wmt_write_file(path, moved.data, moved.size);
+    wm_buffer_free(&moved);
+    nwn2_file_free(&fx->ctx, &f);
+    check_streamed(fx, path);
+    free(path);
 }
 
 static size_t entries(const char *dir)
@@ -192,6 +225,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_streamed_is_the_whole_writers_walkmesh, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_packets_after_the_walkmesh, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_write_leaves_nothing, setup, teardown),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
