@@ -207,11 +207,9 @@ static wm_result put_container(wm_ctx *ctx, const nwn2_file *f, const layout *L,
     const uint64_t table = CONTAINER_HEAD;
     uint64_t packet_size_at = 0, stream = 0;
     wm_result r;
-    uint8_t head[CONTAINER_HEAD] = {'N', 'W', 'N', '2', (uint8_t)c->major, (uint8_t)(c->major >> 8),
-                                    (uint8_t)c->minor, (uint8_t)(c->minor >> 8)};
-    memcpy(head + 8, (uint8_t[4]){(uint8_t)c->packet_count, (uint8_t)(c->packet_count >> 8),
-                                  (uint8_t)(c->packet_count >> 16), (uint8_t)(c->packet_count >> 24)}, 4);
-    if ((r = put(o, head, sizeof head)))
+    const uint8_t version[4] = {(uint8_t)c->major, (uint8_t)(c->major >> 8), (uint8_t)c->minor,
+                                (uint8_t)(c->minor >> 8)};
+    if ((r = put(o, "NWN2", 4)) || (r = put(o, version, 4)) || (r = put_u32(o, c->packet_count)))
         return r;
     for (uint32_t i = 0; i < c->packet_count; i++)
         if ((r = put(o, c->packets[i].type, 4)) || (r = put_u32(o, 0)))
