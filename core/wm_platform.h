@@ -36,6 +36,10 @@ int wm_platform_temp_open(const char *target, char **out_temp);
 /* Syncs the file's data to the disk, gives it the permissions a new file gets and closes it
  * (a named temporary) or keeps it open (an unnamed one, placed from its descriptor). */
 int wm_platform_temp_finish(int fd, const char *temp);
+/* Asks that the temporary's large blocks (aligned to 4 KiB in memory and in the file, a
+ * multiple of it long) go to the disk around the system's file cache: it is synced
+ * before it is placed anyway. Advice; a no-op where unsupported. */
+void wm_platform_write_around_cache(int fd);
 /* Gives an unnamed temporary a name beside target ("<target>.tmp-XXXXXX", malloc'ed into
  * *out_temp) and closes it; a named one is only closed. */
 int wm_platform_temp_name(int fd, const char *target, char **out_temp);
