@@ -11,9 +11,6 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#if defined(__SSE__) || defined(_M_X64)
-#include <xmmintrin.h>
-#endif
 
 #define BWM_LEAF_PADDING 0.01f
 
@@ -288,23 +285,6 @@ typedef struct tree_stream {
     void *stage;
 } tree_stream;
 
-#if defined(__SSE__) || defined(_M_X64)
-/* Four lanes at a time: min(b, m) and max(b, m) here are `b < m ? b : m` and `b > m ? b : m`
- * lane by lane, exactly the scalar loop below (NaN and signed zeros included). */
-static void range_box(const face_rec *recs, size_t lo, size_t hi, float box[6])
-{
-    __m128 mn = _mm_set1_ps(INFINITY), mx = _mm_set1_ps(-INFINITY);
-    for (size_t i = lo; i < hi; i++) {
-        mn = _mm_min_ps(_mm_loadu_ps(recs[i].box), mn);     /* lanes 0-2: the minimum corner */
-        mx = _mm_max_ps(_mm_loadu_ps(recs[i].box + 2), mx); /* lanes 1-3: the maximum corner */
-    }
-    float low[4], high[4];
-    _mm_storeu_ps(low, mn);
-    _mm_storeu_ps(high, mx);
-    memcpy(box, low, 3 * sizeof(float));
-    memcpy(box + 3, high + 1, 3 * sizeof(float));
-}
-#else
 static void range_box(const face_rec *recs, size_t lo, size_t hi, float box[6])
 {
     /* in locals: `box` could alias the records, which would keep it in memory */
@@ -318,7 +298,6 @@ static void range_box(const face_rec *recs, size_t lo, size_t hi, float box[6])
     }
     memcpy(box, m, sizeof m);
 }
-#endif
 
 static void pad_box(const float face_box[6], bwm_aabb_node *n)
 {
