@@ -201,8 +201,6 @@ int wm_platform_temp_open(const char *target, char **out_temp)
             return -1;
         int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666); /* the umask applies, as to any new file */
         free(dir);
-        if (fd >= 0)
-            wm_platform_write_around_cache(fd);
         if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
             return fd;
     }
@@ -216,7 +214,6 @@ int wm_platform_temp_open(const char *target, char **out_temp)
         return -1;
     }
     fcntl(fd, F_SETFD, FD_CLOEXEC);
-    wm_platform_write_around_cache(fd);
     *out_temp = temp;
     return fd;
 }

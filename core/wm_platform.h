@@ -12,7 +12,10 @@
 int wm_platform_open_read(const char *path);
 /* Whether the open file is a regular file, and its size; -1 with errno set on failure. */
 int wm_platform_file_info(int fd, int *out_regular, uint64_t *out_size);
-/* read()/write() that retry on EINTR; the count moved, or -1 with errno set. */
+/* read()/write() that retry on EINTR; the count moved, or -1 with errno set. On Linux a
+ * write of 64 KiB or more to a descriptor above 2 (the library's output temporaries,
+ * synced before they are placed), aligned to 4 KiB in memory, length and file offset, goes
+ * around the file cache (O_DIRECT, through a second descriptor); else through it. */
 ptrdiff_t wm_platform_read(int fd, void *buffer, size_t size);
 ptrdiff_t wm_platform_write(int fd, const void *buffer, size_t size);
 int wm_platform_close(int fd);
@@ -36,10 +39,6 @@ int wm_platform_temp_open(const char *target, char **out_temp);
 /* Syncs the file's data to the disk, gives it the permissions a new file gets and closes it
  * (a named temporary) or keeps it open (an unnamed one, placed from its descriptor). */
 int wm_platform_temp_finish(int fd, const char *temp);
-/* Asks that the temporary's large blocks (aligned to 4 KiB in memory and in the file, a
- * multiple of it long) go to the disk around the system's file cache: it is synced
- * before it is placed anyway. Advice; a no-op where unsupported. */
-void wm_platform_write_around_cache(int fd);
 /* Gives an unnamed temporary a name beside target ("<target>.tmp-XXXXXX", malloc'ed into
  * *out_temp) and closes it; a named one is only closed. */
 int wm_platform_temp_name(int fd, const char *target, char **out_temp);

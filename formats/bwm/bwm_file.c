@@ -196,7 +196,7 @@ wm_result bwm_read_file(wm_ctx *ctx, const char *path, bwm_file *out)
 typedef wm_result (*bwm_sink_fn)(wm_ctx *ctx, void *user, const uint8_t *data, size_t size);
 
 /* The block's start is aligned to this, and so is every full block's place in the file,
- * which lets the output go to the disk around the file cache (wm_platform_write_around_cache). */
+ * which lets the output go to the disk around the file cache (see wm_platform_write). */
 #define STAGE_ALIGN 4096
 
 typedef struct stage {
