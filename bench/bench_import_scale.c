@@ -3,8 +3,12 @@
  * the same file in the same round (a process that only reads the file and
  * parses its numbers, with the same plain-decimal loop walkmesh uses), and
  * at 5M the conversion to glTF, WOK, TRX (--base) and WMO with its peak
- * memory against the bound 1.5 x output + neutral mesh. Every figure is a
- * ratio from this one run; CPU is user + system time of each child.
+ * memory against the bound 1.5 x output + neutral mesh. Beside them, what no
+ * conversion avoids: an output floor (the parse floor, then a file of the
+ * WOK's byte count written through the library's sink as the WOK writer
+ * writes it) and, at 1M, the tree's share (every face read once a level, and
+ * a compact median partitioning). Every figure is a ratio from this one run;
+ * CPU is user + system time of each child.
  *
  *   bench_import_scale [WALKMESH_CLI [BASE.trx [BEFORE_CLI]]]   (files go to $TMPDIR)
  *
@@ -13,16 +17,19 @@
  */
 #define _GNU_SOURCE
 #include "bench_support.h"
+#include "wm_format.h"
 
 #include <fcntl.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* A grid of n x n vertices, 2 (n - 1)^2 triangles, Y-up as Blender writes it. */
@@ -54,6 +61,7 @@ typedef struct measure {
 static measure in_child(int (*fn)(char *const *), char *const *arg)
 {
     measure m = {0, 0, 0, -1};
+    sync(); /* the previous child's writes reach the disk first: its writeback does not run beside this one */
     pid_t pid = fork();
     if (pid == 0)
         _exit(fn(arg));
@@ -77,18 +85,19 @@ static int run_cli(char *const *argv)
     return 127;
 }
 
-/* The floor: read the file, parse every number of its v and f lines. */
-static int parse_floor(char *const *argv)
+/* The floor: read the file, parse every number of its v and f lines. Returns
+ * the sum of the numbers (keeps the work alive), NAN when the file is unreadable. */
+static double parse_numbers(const char *path)
 {
-    FILE *f = fopen(argv[0], "rb");
+    FILE *f = fopen(path, "rb");
     if (!f)
-        return 1;
+        return NAN;
     fseek(f, 0, SEEK_END);
     long size = ftell(f);
     fseek(f, 0, SEEK_SET);
     char *text = malloc((size_t)size);
     if (!text || fread(text, 1, (size_t)size, f) != (size_t)size)
-        return 1;
+        return NAN;
     fclose(f);
     double sum = 0;
     for (const char *p = text, *end = text + size; p < end;) {
@@ -112,7 +121,166 @@ static int parse_floor(char *const *argv)
         p = eol + 1;
     }
     free(text);
-    return sum == 12345.678 ? 2 : 0; /* keeps the sum alive */
+    return sum;
+}
+
+static int parse_floor(char *const *argv)
+{
+    double sum = parse_numbers(argv[0]);
+    return isnan(sum) ? 1 : sum == 12345.678 ? 2 : 0; /* keeps the sum alive */
+}
+
+/* The output floor: the parse floor, then a file of the WOK's byte count (argv[2])
+ * written through the library's output sink (temporary, sync, rename) in blocks of
+ * the WOK writer's size, as `convert` writes it: what no converter can avoid. */
+static int output_floor(char *const *argv)
+{
+    double sum = parse_numbers(argv[0]);
+    size_t left = (size_t)strtoull(argv[2], NULL, 10), block = (size_t)256 << 10;
+    uint8_t *data = aligned_alloc(4096, block); /* as the WOK writer aligns its block */
+    wm_ctx ctx;
+    wm_sink *sink = NULL;
+    wm_ctx_init(&ctx);
+    if (isnan(sum) || !data || wm_sink_open(&ctx, argv[1], 1, &sink))
+        return 1;
+    for (size_t i = 0; i < block; i++)
+        data[i] = (uint8_t)(i * 7 + (size_t)sum);
+    wm_result r = WM_OK;
+    for (size_t n; left > 0 && !r; left -= n)
+        r = wm_sink_write(sink, NULL, data, n = left < block ? left : block);
+    if (!r)
+        r = wm_sink_commit(sink);
+    wm_sink_close(sink);
+    free(data);
+    return r ? 3 : 0;
+}
+
+/* The tree's partitioning minimum: a top-down median split over compact 16-byte
+ * records (centroid as 3 floats, face index) of the grid's triangles, each node one
+ * pass for its centroid box (longest axis) and one selection (Hoare partitions, median
+ * of three): the least any top-down median tree touches, every face once or twice a
+ * level. The WOK tree also needs the faces' boxes, so its real cost is higher. */
+typedef struct centroid {
+    float c[3];
+    uint32_t face;
+} centroid;
+
+static int centroid_less(const centroid *a, const centroid *b, int axis)
+{
+    return a->c[axis] < b->c[axis] || (a->c[axis] == b->c[axis] && a->face < b->face);
+}
+
+static void select_median(centroid *r, long lo, long hi, long kth, int axis)
+{
+    while (hi > lo) {
+        long mid = lo + (hi - lo) / 2, i = lo, j = hi;
+        const centroid *a = &r[lo], *b = &r[mid], *c = &r[hi];
+        centroid pivot = centroid_less(a, b, axis) ? (centroid_less(b, c, axis)   ? *b
+                                                      : centroid_less(a, c, axis) ? *c
+                                                                                  : *a)
+                                                   : (centroid_less(a, c, axis)   ? *a
+                                                      : centroid_less(b, c, axis) ? *c
+                                                                                  : *b);
+        while (i <= j) {
+            while (centroid_less(&r[i], &pivot, axis))
+                i++;
+            while (centroid_less(&pivot, &r[j], axis))
+                j--;
+            if (i <= j) {
+                centroid t = r[i];
+                r[i++] = r[j];
+                r[j--] = t;
+            }
+        }
+        if (kth <= j)
+            hi = j;
+        else if (kth >= i)
+            lo = i;
+        else
+            return;
+    }
+}
+
+static void split_node(centroid *r, size_t lo, size_t hi)
+{
+    if (hi - lo < 2)
+        return;
+    float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t i = lo; i < hi; i++)
+        for (int k = 0; k < 3; k++) {
+            mn[k] = r[i].c[k] < mn[k] ? r[i].c[k] : mn[k];
+            mx[k] = r[i].c[k] > mx[k] ? r[i].c[k] : mx[k];
+        }
+    int axis = 0;
+    for (int k = 1; k < 3; k++)
+        axis = mx[k] - mn[k] > mx[axis] - mn[axis] ? k : axis;
+    size_t half = (hi - lo) / 2;
+    select_median(r, (long)lo, (long)hi - 1, (long)(lo + half), axis);
+    split_node(r, lo, lo + half);
+    split_node(r, lo + half, hi);
+}
+
+static double thread_cpu(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* The lower bound of any top-down median tree: every face's record read once a level
+ * (here a pass taking the box of all keys), ceil(log2 n) levels, nothing moved. */
+static float touch_levels(const centroid *r, size_t count)
+{
+    float sum = 0;
+    for (size_t level = 1; level < count; level *= 2) {
+        float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (size_t i = 0; i < count; i++)
+            for (int k = 0; k < 3; k++) {
+                mn[k] = r[i].c[k] < mn[k] ? r[i].c[k] : mn[k];
+                mx[k] = r[i].c[k] > mx[k] ? r[i].c[k] : mx[k];
+            }
+        sum += mx[0] - mn[0] + mx[1] - mn[1] + mx[2] - mn[2];
+    }
+    return sum;
+}
+
+/* Least CPU of three partitionings of the grid of n x n vertices (as generate() writes
+ * it) into *partition, and of three touch-once passes (touch_levels) into *touch. */
+static void partition_minimum(int n, double *partition, double *touch)
+{
+    size_t count = 2 * (size_t)(n - 1) * (size_t)(n - 1);
+    centroid *fresh = malloc(count * sizeof *fresh), *work = malloc(count * sizeof *work);
+    *partition = *touch = NAN;
+    if (!fresh || !work)
+        return;
+    for (int j = 0, f = 0; j + 1 < n; j++)
+        for (int i = 0; i + 1 < n; i++)
+            for (int half = 0; half < 2; half++, f++) {
+                int corner[2][3][2] = {{{0, 0}, {1, 0}, {1, 1}}, {{0, 0}, {1, 1}, {0, 1}}};
+                float c[3] = {0, 0, 0};
+                for (int v = 0; v < 3; v++) {
+                    int x = i + corner[half][v][0], y = j + corner[half][v][1];
+                    c[0] += x * 0.5f / 3;
+                    c[1] += y * 0.5f / 3;
+                    c[2] += ((x * 7 + y * 13) % 17) * 0.01f / 3;
+                }
+                fresh[f] = (centroid){{c[0], c[1], c[2]}, (uint32_t)f};
+            }
+    *partition = *touch = INFINITY;
+    volatile float keep = 0;
+    for (int round = 0; round < 3; round++) {
+        memcpy(work, fresh, count * sizeof *work);
+        double start = thread_cpu();
+        split_node(work, 0, count);
+        double middle = thread_cpu();
+        keep += touch_levels(fresh, count);
+        double end = thread_cpu();
+        *partition = middle - start < *partition ? middle - start : *partition;
+        *touch = end - middle < *touch ? end - middle : *touch;
+    }
+    (void)keep;
+    free(fresh);
+    free(work);
 }
 
 static long file_size(const char *path)
@@ -148,7 +316,9 @@ typedef struct size_point {
     int grid;
     long triangles;
     char obj[4096];
+    long wok_bytes;
     measure convert, floor, before; /* before: the earlier build's conversion, when given */
+    measure output;                 /* the output floor: parse, then write wok_bytes through the sink */
 } size_point;
 
 /* Keeps the run of least CPU in *best, the highest peak over all runs. */
@@ -165,26 +335,51 @@ static void keep_least(measure *best, measure m)
  * `rounds` times; keeps the least CPU of each (the least disturbed). */
 static int measure_point(const char *cli, const char *before, size_point *s, int rounds)
 {
-    char wok[4200];
+    char wok[4200], floor_out[4200], bytes[32];
     snprintf(wok, sizeof wok, "%s.wok", s->obj);
+    snprintf(floor_out, sizeof floor_out, "%s.floor.wok", s->obj);
     char *convert[] = {(char *)cli, "convert", s->obj, wok, "--force", "--quiet", NULL};
     char *convert_before[] = {(char *)before, "convert", s->obj, wok, "--force", "--quiet", NULL};
     char *floor_arg[] = {s->obj, NULL};
-    s->convert.cpu = s->floor.cpu = s->before.cpu = 1e30;
+    char *output_arg[] = {s->obj, floor_out, bytes, NULL};
+    s->convert.cpu = s->floor.cpu = s->before.cpu = s->output.cpu = 1e30;
     for (int i = 0; i < rounds; i++) {
         measure c = in_child(run_cli, convert), f = in_child(parse_floor, floor_arg);
+        s->wok_bytes = file_size(wok);
+        snprintf(bytes, sizeof bytes, "%ld", s->wok_bytes);
         measure b = before ? in_child(run_cli, convert_before) : c;
-        if (c.status || f.status || b.status) {
-            fprintf(stderr, "%s: convert exit %d, floor exit %d, before exit %d\n", s->obj, c.status, f.status,
-                    b.status);
+        measure o = in_child(output_floor, output_arg);
+        if (c.status || f.status || b.status || o.status || file_size(floor_out) != s->wok_bytes) {
+            fprintf(stderr, "%s: convert exit %d, floor exit %d, before exit %d, output floor exit %d\n", s->obj,
+                    c.status, f.status, b.status, o.status);
             return -1;
         }
         keep_least(&s->convert, c);
         keep_least(&s->floor, f);
         keep_least(&s->before, b);
+        keep_least(&s->output, o);
     }
     remove(wok);
+    remove(floor_out);
     return 0;
+}
+
+/* What no conversion avoids, as ratios to the parse floor: writing the output, the tree's partitioning. */
+static void floors_table(const size_point *points)
+{
+    printf("\n| triangles | WOK bytes | output floor CPU (system) | output floor / parse floor | convert / output "
+           "floor |\n|---|---|---|---|---|\n");
+    for (int i = 0; i < 3; i++) {
+        const size_point *s = &points[i];
+        printf("| %ld | %ld | %.3f s (%.3f s) | %.2f x | %.2f x |\n", s->triangles, s->wok_bytes, s->output.cpu,
+               s->output.sys, s->output.cpu / s->floor.cpu, s->convert.cpu / s->output.cpu);
+    }
+    double partition, touch;
+    partition_minimum(points[1].grid, &partition, &touch);
+    printf("tree at %ld triangles: every face's 16-byte record read once a level (the lower bound of any top-down "
+           "median tree) %.3f s, %.2f x the parse floor; a compact median partitioning (a centroid box pass and a "
+           "selection a node) %.3f s, %.2f x\n",
+           points[1].triangles, touch, touch / points[1].floor.cpu, partition, partition / points[1].floor.cpu);
 }
 
 /* Growth exponent of CPU (user time alone when `user`) from points[0] to points[2]. */
@@ -272,7 +467,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "cannot write %s\n", s->obj);
             return 1;
         }
-        if (measure_point(cli, argc > 3 ? argv[3] : NULL, s, i == 2 ? 2 : 3))
+        if (measure_point(cli, argc > 3 ? argv[3] : NULL, s, 3))
             return 1;
     }
     printf("| triangles | OBJ size | convert to WOK CPU (system) | parse floor CPU | ratio | peak memory | bytes per "
@@ -288,6 +483,7 @@ int main(int argc, char **argv)
     printf("convert / parse floor at 1M: %.2f x (target <= 3)\n", points[1].convert.cpu / points[1].floor.cpu);
     printf("bytes per triangle at peak at 5M: %.0f (target <= 120)\n",
            points[2].convert.peak_kb * 1024.0 / (double)points[2].triangles);
+    floors_table(points);
     if (argc > 3)
         before_table(points);
     memory_table(cli, &points[2], argc > 2 && *argv[2] ? argv[2] : NULL);

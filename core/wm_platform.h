@@ -12,7 +12,10 @@
 int wm_platform_open_read(const char *path);
 /* Whether the open file is a regular file, and its size; -1 with errno set on failure. */
 int wm_platform_file_info(int fd, int *out_regular, uint64_t *out_size);
-/* read()/write() that retry on EINTR; the count moved, or -1 with errno set. */
+/* read()/write() that retry on EINTR; the count moved, or -1 with errno set. On Linux a
+ * write of 64 KiB or more to a descriptor above 2 (the library's output temporaries,
+ * synced before they are placed), aligned to 4 KiB in memory, length and file offset, goes
+ * around the file cache (O_DIRECT, through a second descriptor); else through it. */
 ptrdiff_t wm_platform_read(int fd, void *buffer, size_t size);
 ptrdiff_t wm_platform_write(int fd, const void *buffer, size_t size);
 /* Writes at an offset of a file (its end, where plain writes go, stays where it was). */

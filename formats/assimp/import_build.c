@@ -101,11 +101,9 @@ void wm_import_to_game(const import_state *st, float v[3])
 /* A triangle without a known material is walkable when its normal is within
  * the slope of +Z (fallback surface), else blocking: an unknown name alone
  * never makes a wall walkable. */
-static void classify_by_slope(import_state *st, uint32_t t, unsigned material)
+static void classify_by_slope(import_state *st, uint32_t t, unsigned material, const float n[3])
 {
     const wm_surface_table *table = wm_surfaces(st->ctx);
-    float n[3];
-    wm_mesh_triangle_normal(st->out, t, n);
     int walkable = n[2] > 0.0f && n[2] >= cosf(st->slope * 3.14159265f / 180.0f);
     st->out->walkable[t] = (uint8_t)walkable;
     st->out->surfaces[t] = walkable ? slope_walk_surface(table) : WM_SURF_NONWALK;
@@ -118,15 +116,9 @@ static void classify_by_slope(import_state *st, uint32_t t, unsigned material)
     }
 }
 
-/* Floor candidates (walkable or unknown material) by the way they face. */
-static void measure_orientation(import_state *st, uint32_t t)
+/* Floor candidates (walkable or unknown material) by the way they face (unit normal n). */
+static void measure_orientation(import_state *st, const float n[3], double area)
 {
-    const wm_mesh *m = st->out;
-    const uint32_t *tri = m->indices + 3 * (size_t)t;
-    double area = wm_tri_area(m->positions + 3 * (size_t)tri[0], m->positions + 3 * (size_t)tri[1],
-                              m->positions + 3 * (size_t)tri[2]);
-    float n[3];
-    wm_mesh_triangle_normal(m, t, n);
     /* read Y-up: file z = -game y; read Z-up: file y = game y */
     float other_up = st->y_up ? -n[1] : n[1];
     st->floor_area += area;
@@ -225,10 +217,15 @@ wm_result wm_import_triangle(import_state *st, uint32_t a, uint32_t b, uint32_t 
     if (r)
         return r;
     out->objects[out->triangle_count - 1] = object;
+    if (known && !walkable)
+        return WM_OK;
+    uint32_t t = out->triangle_count - 1;
+    const float *p = out->positions;
+    float n[3]; /* one cross product for the slope and the orientation: wm_tri_area is half its length */
+    double area = 0.5f * wm_tri_normal(p + 3 * (size_t)a, p + 3 * (size_t)b, p + 3 * (size_t)c, n);
     if (!known)
-        classify_by_slope(st, out->triangle_count - 1, m);
-    if (!known || walkable)
-        measure_orientation(st, out->triangle_count - 1);
+        classify_by_slope(st, t, m, n);
+    measure_orientation(st, n, area);
     return WM_OK;
 }
 

@@ -99,6 +99,7 @@ typedef struct obj_reader {
     wm_polygon_work work;
     unsigned long line_number, face_lines;
     unsigned long odd_faces[2], odd_face_line[2]; /* not planar, self-intersecting */
+    int plain; /* no control byte but tab, line feed and CR before LF: lines need no check */
 } obj_reader;
 
 static const char *skip_blanks(const char *p, const char *end)
@@ -348,7 +349,7 @@ static wm_result read_line(obj_reader *r)
         r->end--;
     if (p == r->end || *p == '#')
         return WM_OK;
-    if (has_control(p, r->end)) {
+    if (!r->plain && has_control(p, r->end)) {
         long vertices = 0, faces = 0;
         return wm_obj_check_line(r->st.ctx, r->st.path, r->line_number, p, r->end, &vertices, &faces);
     }
@@ -385,21 +386,41 @@ static wm_result read_line(obj_reader *r)
  * the file's text need not be in memory all at once beside the mesh. */
 #define RELEASE_EVERY ((size_t)8 << 20)
 
-/* Line breaks and NUL bytes of the text, a block at a time. */
-static void scan_text(const char *text, size_t size, const wm_input *source, uint64_t *lines, int *has_nul)
+/* What one pass over the text finds, a block at a time: its lines, whether it holds a NUL
+ * byte, and whether it is plain: no byte below 0x20 but tab, line feed and carriage
+ * returns right before a line feed (the ones read_text strips), so that no line holds one. */
+typedef struct text_scan {
+    uint64_t lines;
+    int has_nul, plain;
+} text_scan;
+
+static text_scan scan_text(const char *text, size_t size, const wm_input *source)
 {
-    *lines = 1;
-    *has_nul = 0;
+    text_scan scan = {1, 0, 1};
     for (size_t at = 0; at < size; at += RELEASE_EVERY) {
         size_t n = size - at < RELEASE_EVERY ? size - at : RELEASE_EVERY;
-        const char *block = text + at;
-        *has_nul |= memchr(block, '\0', n) != NULL;
-        uint64_t count = 0;
-        for (size_t i = 0; i < n; i++)
-            count += block[i] == '\n';
-        *lines += count;
+        const unsigned char *block = (const unsigned char *)text + at;
+        scan.has_nul |= memchr(block, '\0', n) != NULL;
+        uint64_t breaks = 0;
+        unsigned char controls = 0, returns = 0;
+        for (size_t i = 0; i < n; i++) { /* without branches: vectorised */
+            breaks += block[i] == '\n';
+            returns |= block[i] == '\r';
+            controls |= block[i] < 0x20 && block[i] != '\t' && block[i] != '\n' && block[i] != '\r';
+        }
+        scan.lines += breaks;
+        scan.plain &= !controls;
+        if (returns) { /* every one right before a line feed? */
+            uint64_t all = 0, before_breaks = 0;
+            for (size_t i = 0; i < n; i++) {
+                all += block[i] == '\r';
+                before_breaks += (block[i] == '\r') & (at + i + 1 < size && block[i + 1] == '\n');
+            }
+            scan.plain &= all == before_breaks;
+        }
         wm_input_release(source, at + n);
     }
+    return scan;
 }
 
 /* Room for the mesh, sized once: no more vertices and no more triangles
@@ -418,14 +439,13 @@ static wm_result read_text(wm_ctx *ctx, const char *path, const wm_options *opts
                            const wm_input *source, wm_mesh *out)
 {
     obj_reader r;
-    uint64_t lines;
-    int has_nul;
     memset(&r, 0, sizeof r);
-    scan_text((const char *)data, size, source, &lines, &has_nul);
-    if (has_nul)
+    text_scan scan = scan_text((const char *)data, size, source);
+    r.plain = scan.plain;
+    if (scan.has_nul)
         return wm_error(ctx, WM_ERR_CORRUPT, "%s: not a text OBJ file (contains NUL bytes)", path);
     wm_result e = wm_import_begin(&r.st, ctx, path, "obj", opts, out);
-    if (!e && reserve(ctx, lines, out))
+    if (!e && reserve(ctx, scan.lines, out))
         e = WM_ERR_NOMEM;
     r.material = UINT32_MAX;
     snprintf(r.object, sizeof r.object, "defaultobject");

@@ -195,9 +195,14 @@ wm_result bwm_read_file(wm_ctx *ctx, const char *path, bwm_file *out)
 
 typedef wm_result (*bwm_sink_fn)(wm_ctx *ctx, void *user, const uint8_t *data, size_t size);
 
+/* The block's start is aligned to this, and so is every full block's place in the file,
+ * which lets the output go to the disk around the file cache (see wm_platform_write). */
+#define STAGE_ALIGN 4096
+
 typedef struct stage {
     wm_ctx *ctx;
-    uint8_t *data;
+    void *block;   /* as allocated */
+    uint8_t *data; /* inside block, aligned to STAGE_ALIGN */
     size_t used;
     bwm_sink_fn sink;
     void *user;
@@ -262,8 +267,9 @@ static wm_result layout(wm_ctx *ctx, const bwm_file *f, uint32_t off[BWM_SEC_COU
 static wm_result serialize_to(wm_ctx *ctx, const bwm_file *f, const uint32_t off[BWM_SEC_COUNT], bwm_sink_fn sink,
                               void *user)
 {
-    stage s = {ctx, wm_alloc_array(ctx, STAGE_WORDS, 4), 0, sink, user, WM_OK};
-    if (!s.data) return WM_ERR_NOMEM;
+    stage s = {ctx, wm_alloc_array(ctx, STAGE_WORDS * 4 + STAGE_ALIGN, 1), NULL, 0, sink, user, WM_OK};
+    if (!s.block) return WM_ERR_NOMEM;
+    s.data = (uint8_t *)s.block + (STAGE_ALIGN - (uintptr_t)s.block % STAGE_ALIGN) % STAGE_ALIGN;
     memcpy(s.data, BWM_MAGIC, 8); /* bytes as they are, not words */
     s.used = 8;
     put_words(&s, &f->type, 1);
@@ -298,7 +304,7 @@ static wm_result serialize_to(wm_ctx *ctx, const bwm_file *f, const uint32_t off
     }
     put_words(&s, f->perimeters, f->perimeter_count);
     stage_flush(&s);
-    wm_free(ctx, s.data);
+    wm_free(ctx, s.block);
     return s.status;
 }
 
