@@ -19,12 +19,14 @@
 
 /* A side's line in doubles, worked out once per tile: the walk's tests are
  * the same operations on the same values as with the floats converted at
- * each test. thr: 1e-8 times the side's squared length. With it (one cache
- * line a side), p against the line for the source `source` (+ 1). */
+ * each test. thr: 1e-8 times the side's squared length. With it, p against
+ * the line, worked out for every side when a source is prepared: a loop
+ * without branches costs less than deciding at each crossing whether the
+ * side was already seen from this source (a branch taken about 1 time in 5,
+ * unpredictably). */
 typedef struct walk_side {
     double x0, y0, dx, dy, thr;
     double e;       /* p against the line, signed, times the side's length */
-    uint32_t source;
     uint8_t p_near; /* p within 1e-4 of the line */
 } walk_side;
 
@@ -48,7 +50,6 @@ typedef struct walk_turn {
 typedef struct walk_source {
     double p[2];
     double dp[BAKE_MAX_TILE_POINTS][2]; /* each tile point minus p */
-    uint32_t source;                    /* sources prepared in this tile, + 1 */
     walk_side side[3 * NWN2_MAX_TILE_NODES]; /* side k of u at 3 u + k */
     walk_turn turn[NWN2_MAX_TILE_NODES][3];
     /* crossing side k of u into v by v's side entry[u][k]: 1 when that side's
@@ -74,10 +75,14 @@ static void prepare_source(const tile_graph *g, uint32_t from, walk_source *ws)
 {
     ws->p[0] = g->centre[from][0];
     ws->p[1] = g->centre[from][1];
-    ws->source++;
     for (uint32_t i = 0; i < g->tile_points; i++) {
         ws->dp[i][0] = (double)g->point_at[i][0] - ws->p[0];
         ws->dp[i][1] = (double)g->point_at[i][1] - ws->p[1];
+    }
+    for (uint32_t i = 0; i < 3 * g->n; i++) {
+        walk_side *s = &ws->side[i];
+        s->e = s->dx * (ws->p[1] - s->y0) - s->dy * (ws->p[0] - s->x0);
+        s->p_near = s->e * s->e <= s->thr;
     }
 }
 
@@ -92,14 +97,9 @@ static inline double side_of_point(const tile_graph *g, const walk_source *ws, c
 /* Side at (3 u + k), whose ends lie on either side of the line: -1 when an
  * end of the segment lies (nearly) on the side's line, 1 when p and q lie on
  * either side of it (the segment crosses it), 0 when not (the side behind p). */
-static inline int crosses(walk_source *ws, const walk_line *l, uint32_t at)
+static inline int crosses(const walk_source *ws, const walk_line *l, uint32_t at)
 {
-    walk_side *s = &ws->side[at];
-    if (s->source != ws->source) {
-        s->e = s->dx * (ws->p[1] - s->y0) - s->dy * (ws->p[0] - s->x0);
-        s->source = ws->source;
-        s->p_near = s->e * s->e <= s->thr;
-    }
+    const walk_side *s = &ws->side[at];
     const double ew = s->dx * (l->q[1] - s->y0) - s->dy * (l->q[0] - s->x0);
     if (s->p_near || ew * ew <= s->thr)
         return -1;
@@ -297,12 +297,11 @@ static void make_turn(const tile_graph *g, walk_source *ws, uint32_t v, int e)
 void bake_sight_pairs_start(const tile_graph *g, void *scratch)
 {
     walk_source *ws = scratch;
-    ws->source = 0;
     for (uint32_t u = 0; u < g->n; u++)
         for (int k = 0; k < 3; k++) {
             const float *f = g->side[u][k];
             ws->side[3 * u + k] = (walk_side){f[0], f[1], (double)f[2] - f[0], (double)f[3] - f[1],
-                                              1e-8 * g->side_len2[u][k], 0, 0, 0};
+                                              1e-8 * g->side_len2[u][k], 0, 0};
             ws->carry[u][k] = carry_of(g, u, k);
         }
     for (uint32_t u = 0; u < g->n; u++)
