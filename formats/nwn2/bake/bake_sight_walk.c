@@ -35,16 +35,24 @@ typedef struct walk_side {
  * (c, b), where a and b are the entry side's ends in order and c the third
  * corner. */
 typedef struct walk_turn {
-    uint16_t c;       /* c's tile point number */
-    uint16_t side[2]; /* 3 v + k of side h */
-    uint8_t node[2];  /* the node beyond side h (NWN2_PATH_NONE: none) */
-    int8_t back[2];   /* the side of that node leading back to v (entry[v][k]) */
-    /* bit 0: the next entry side's first end lies on the other side of the
-     * line than a (when it is c after crossing (a, c), or b after (c, b));
-     * bit 1: the node beyond, entered through back[h], is itself a walk_turn
-     * and its entry side's ends are this side's (walk_source.carry) */
-    uint8_t next[2];
+    uint32_t c;     /* c's tile point number */
+    uint32_t sides; /* 3 v + k of side h, at bit 16 h */
+    /* where crossing side h leads, at bit 32 h (shifted out rather than
+     * indexed: which side is crossed is known late, and a shift by it costs
+     * less than a load addressed by it):
+     *   bits 0-7: the node beyond (NWN2_PATH_NONE: none);
+     *   bits 8-9: 1 + the side of that node leading back to v (entry[v][k]);
+     *   bit 10: the next entry side's first end lies on the other side of the
+     *     line than a (when it is c after crossing (a, c), or b after (c, b));
+     *   bit 11: that node, entered through that side, is itself a walk_turn
+     *     and its entry side's ends are this side's (walk_source.carry) */
+    uint64_t go;
 } walk_turn;
+
+#define GO_NODE(go) ((go) & 0xFFu)
+#define GO_BACK(go) ((int)(((go) >> 8) & 3u) - 1)
+#define GO_FLIP(go) (((go) >> 10) & 1u)
+#define GO_TURN(go) (((go) >> 11) & 1u)
 
 /* What one tile's walks share, and one source's. */
 typedef struct walk_source {
@@ -181,16 +189,17 @@ static void carry_ends(const tile_graph *g, const walk_source *ws, walk_line *l,
  * crossed: its ends a and b are the ends of that side, whose values against
  * the line were clear of the margin and on either side of it (o: whether a's
  * value is > 0). Only c's value is new, and exactly one of the sides (a, c)
- * and (c, b) has its ends on either side of the line. Returns h, the side
- * crossed; -1 when the walk fails. */
-static inline int step_turn(walk_source *ws, const walk_line *l, const walk_turn *t, int o)
+ * and (c, b) has its ends on either side of the line. Returns where crossing
+ * it leads (walk_turn.go), GO_NODE NWN2_PATH_NONE when the walk fails. */
+static inline uint32_t step_turn(const walk_source *ws, const walk_line *l, const walk_turn *t, unsigned o)
 {
     const double *dc = ws->dp[t->c];
     const double sc = l->wx * dc[1] - l->wy * dc[0];
     if (sc * sc <= l->margin2)
-        return -1; /* the line passes (nearly) through a vertex */
-    const int h = o == (sc > 0);
-    return crosses(ws, l, t->side[h]) == 1 && t->node[h] != NWN2_PATH_NONE ? h : -1;
+        return NWN2_PATH_NONE; /* the line passes (nearly) through a vertex */
+    const unsigned h = o == (sc > 0);
+    const uint32_t go = (uint32_t)(t->go >> (32 * h));
+    return crosses(ws, l, (t->sides >> (16 * h)) & 0xFFFFu) == 1 ? go : NWN2_PATH_NONE;
 }
 
 /* 1: the segment from the source to node `to` stays clearly on the tile's
@@ -205,7 +214,8 @@ static int walk(const tile_graph *g, walk_source *ws, uint32_t from, uint32_t to
         return 0;
     l.margin2 = 1e-8 * len2; /* (1e-4 * |pq|)^2: how close the line may pass a vertex */
     uint32_t cur = from, came = NWN2_PATH_NONE;
-    int back = -1, turn = 0, o = 0; /* turn: cur entered through back is a walk_turn; o: its entry side's first end's value is > 0 */
+    int back = -1;
+    unsigned turn = 0, o = 0; /* turn: cur entered through back is a walk_turn; o: its entry side's first end's value is > 0 */
     double value[6];
     for (uint32_t steps = 0; steps <= g->n; steps++) {
         if (cur == to)
@@ -215,14 +225,14 @@ static int walk(const tile_graph *g, walk_source *ws, uint32_t from, uint32_t to
         --*budget;
         if (turn) {
             const walk_turn *t = &ws->turn[cur][back];
-            const int h = step_turn(ws, &l, t, o);
-            if (h < 0)
+            const uint32_t go = step_turn(ws, &l, t, o);
+            if (GO_NODE(go) == NWN2_PATH_NONE)
                 return 0;
-            o ^= t->next[h] & 1;
-            turn = t->next[h] >> 1;
-            back = t->back[h];
+            o ^= GO_FLIP(go);
+            turn = GO_TURN(go);
+            back = GO_BACK(go);
             came = cur;
-            cur = t->node[h];
+            cur = GO_NODE(go);
             continue;
         }
         const int k = back >= 0 && g->corner[cur][back][0] >= 0 ? step_sound(g, ws, &l, cur, back, value)
@@ -280,17 +290,17 @@ static void make_turn(const tile_graph *g, walk_source *ws, uint32_t v, int e)
     const int8_t *corner = g->corner[v][e];
     walk_turn *t = &ws->turn[v][e];
     t->c = g->point_id[v][corner[0]];
+    t->sides = 0;
+    t->go = 0;
     for (int h = 0; h < 2; h++) {
-        const int k = corner[1 + h];
+        const int k = corner[1 + h], back = g->entry[v][k];
         const uint8_t how = ws->carry[v][k], w = g->side_node[v][k];
         /* the point of this side whose value becomes the next entry side's first end's */
         const uint8_t first = g->side_point[v][k][how == 1 ? 0 : 1];
-        t->side[h] = (uint16_t)(3 * v + (uint32_t)k);
-        t->node[h] = w;
-        t->back[h] = g->entry[v][k];
-        t->next[h] = (uint8_t)((first == corner[0]) ^ h);
-        if (how && t->back[h] >= 0 && g->corner[w][t->back[h]][0] >= 0)
-            t->next[h] |= 2;
+        const uint32_t flip = (uint32_t)((first == corner[0]) ^ h);
+        const uint32_t turn = how && back >= 0 && g->corner[w][back][0] >= 0;
+        t->sides |= (3 * v + (uint32_t)k) << (16 * h);
+        t->go |= (uint64_t)(w | (uint32_t)(back + 1) << 8 | flip << 10 | turn << 11) << (32 * h);
     }
 }
 
