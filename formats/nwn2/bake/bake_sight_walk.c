@@ -17,18 +17,19 @@
 
 #define WALK_BUDGET(n) (16u * (n) + 64u)
 
-/* A side's line in doubles, worked out once per tile: the walk's tests are
- * the same operations on the same values as with the floats converted at
- * each test. thr: 1e-8 times the side's squared length. With it, p against
- * the line, worked out for every side when a source is prepared: a loop
- * without branches costs less than deciding at each crossing whether the
- * side was already seen from this source (a branch taken about 1 time in 5,
- * unpredictably). */
-typedef struct walk_side {
-    double x0, y0, dx, dy, thr;
-    double e;       /* p against the line, signed, times the side's length */
-    uint8_t p_near; /* p within 1e-4 of the line */
-} walk_side;
+/* The sides' lines in doubles, side k of u at 3 u + k, worked out once per
+ * tile: the walk's tests are the same operations on the same values as with
+ * the floats converted at each test. thr: 1e-8 times the side's squared
+ * length. With them, e: p against each line (signed, times the side's
+ * length), worked out for every side when a source is prepared: a loop
+ * without branches over arrays (the processor does several sides at once)
+ * costs less than deciding at each crossing whether the side was already
+ * seen from this source (a branch taken about 1 time in 5, unpredictably). */
+typedef struct walk_sides {
+    double x0[3 * NWN2_MAX_TILE_NODES], y0[3 * NWN2_MAX_TILE_NODES];
+    double dx[3 * NWN2_MAX_TILE_NODES], dy[3 * NWN2_MAX_TILE_NODES];
+    double thr[3 * NWN2_MAX_TILE_NODES], e[3 * NWN2_MAX_TILE_NODES];
+} walk_sides;
 
 /* A sound triangle v entered through its side e (corner[v][e][0] >= 0): what
  * a step through it needs, in one place. Side h = 0 is (a, c), h = 1 is
@@ -58,7 +59,7 @@ typedef struct walk_turn {
 typedef struct walk_source {
     double p[2];
     double dp[BAKE_MAX_TILE_POINTS][2]; /* each tile point minus p */
-    walk_side side[3 * NWN2_MAX_TILE_NODES]; /* side k of u at 3 u + k */
+    walk_sides side;
     walk_turn turn[NWN2_MAX_TILE_NODES][3];
     /* crossing side k of u into v by v's side entry[u][k]: 1 when that side's
      * ends are u's side's ends in order, 2 reversed, 0 otherwise (their
@@ -87,11 +88,10 @@ static void prepare_source(const tile_graph *g, uint32_t from, walk_source *ws)
         ws->dp[i][0] = (double)g->point_at[i][0] - ws->p[0];
         ws->dp[i][1] = (double)g->point_at[i][1] - ws->p[1];
     }
-    for (uint32_t i = 0; i < 3 * g->n; i++) {
-        walk_side *s = &ws->side[i];
-        s->e = s->dx * (ws->p[1] - s->y0) - s->dy * (ws->p[0] - s->x0);
-        s->p_near = s->e * s->e <= s->thr;
-    }
+    walk_sides *s = &ws->side;
+    const double px = ws->p[0], py = ws->p[1];
+    for (uint32_t i = 0; i < 3 * g->n; i++)
+        s->e[i] = s->dx[i] * (py - s->y0[i]) - s->dy[i] * (px - s->x0[i]);
 }
 
 /* Point i of node u against the line (times |pq|). */
@@ -103,15 +103,16 @@ static inline double side_of_point(const tile_graph *g, const walk_source *ws, c
 }
 
 /* Side at (3 u + k), whose ends lie on either side of the line: -1 when an
- * end of the segment lies (nearly) on the side's line, 1 when p and q lie on
- * either side of it (the segment crosses it), 0 when not (the side behind p). */
+ * end of the segment lies within 1e-4 of the side's line, 1 when p and q lie
+ * on either side of it (the segment crosses it), 0 when not (the side behind p). */
 static inline int crosses(const walk_source *ws, const walk_line *l, uint32_t at)
 {
-    const walk_side *s = &ws->side[at];
-    const double ew = s->dx * (l->q[1] - s->y0) - s->dy * (l->q[0] - s->x0);
-    if (s->p_near || ew * ew <= s->thr)
+    const walk_sides *s = &ws->side;
+    const double ep = s->e[at], thr = s->thr[at];
+    const double ew = s->dx[at] * (l->q[1] - s->y0[at]) - s->dy[at] * (l->q[0] - s->x0[at]);
+    if (ep * ep <= thr || ew * ew <= thr)
         return -1;
-    return (s->e > 0) != (ew > 0);
+    return (ep > 0) != (ew > 0);
 }
 
 /* One step from cur (entered from came, NWN2_PATH_NONE at the source): every
@@ -310,8 +311,12 @@ void bake_sight_pairs_start(const tile_graph *g, void *scratch)
     for (uint32_t u = 0; u < g->n; u++)
         for (int k = 0; k < 3; k++) {
             const float *f = g->side[u][k];
-            ws->side[3 * u + k] = (walk_side){f[0], f[1], (double)f[2] - f[0], (double)f[3] - f[1],
-                                              1e-8 * g->side_len2[u][k], 0, 0};
+            const uint32_t at = 3 * u + (uint32_t)k;
+            ws->side.x0[at] = f[0];
+            ws->side.y0[at] = f[1];
+            ws->side.dx[at] = (double)f[2] - f[0];
+            ws->side.dy[at] = (double)f[3] - f[1];
+            ws->side.thr[at] = 1e-8 * g->side_len2[u][k];
             ws->carry[u][k] = carry_of(g, u, k);
         }
     for (uint32_t u = 0; u < g->n; u++)
