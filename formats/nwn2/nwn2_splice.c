@@ -61,14 +61,36 @@ static size_t first_difference(const uint8_t *a, const uint8_t *b, size_t n)
 #define MAX_CODE_BITS 15u
 #define MAX_SYMBOLS 320u /* 286 literal/length + 30 distance codes at most, read in one run */
 
+/* Extra bits after each length code (257..285) and distance code (0..29),
+ * the bytes a length code stands for before them (RFC 1951, 3.2.5). */
+static const uint8_t length_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+                                         2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+static const uint16_t length_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
+                                         31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+static const uint8_t distance_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
+                                           6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+
+/* A symbol as decoded: symbol << 16 | extra bits << 8 | code length + extra bits. */
+#define ENTRY(sym, extra, bits) ((uint32_t)(sym) << 16 | (uint32_t)(extra) << 8 | ((bits) + (extra)))
+#define NO_ENTRY UINT32_MAX
+
 /* A canonical Huffman code: fast[] by the next FAST_BITS bits of the stream
- * (symbol << 4 | length; 0: a longer code or none), and what the bit-by-bit
- * decode needs (codes per length, symbols in code order). */
+ * (an ENTRY, with the extra bits that follow the symbol, so that one shift
+ * passes both; 0: a longer code or none), and what the bit-by-bit decode
+ * needs (codes per length, symbols in code order, each symbol's extra bits). */
 typedef struct huffman {
-    uint16_t fast[1u << FAST_BITS];
+    uint32_t fast[1u << FAST_BITS];
     uint16_t count[MAX_CODE_BITS + 1];
     uint16_t sorted[MAX_SYMBOLS];
+    const uint8_t *extra; /* from symbol extra_from on; NULL: none */
+    unsigned extra_from, extra_count;
 } huffman;
+
+static uint32_t extra_of(const huffman *h, unsigned sym)
+{
+    return h->extra && sym >= h->extra_from && sym - h->extra_from < h->extra_count ? h->extra[sym - h->extra_from]
+                                                                                     : 0;
+}
 
 /* Bits of the stream, least significant first, as deflate packs them. Bytes
  * past the end read as zeros; the caller checks that no block ends past it. */
@@ -138,34 +160,34 @@ static int huffman_build(huffman *h, const uint8_t *length, unsigned n)
             uint32_t reversed = 0; /* codes are sent most significant bit first */
             for (unsigned k = 0; k < b; k++)
                 reversed |= ((code >> k) & 1u) << (b - 1 - k);
+            const uint32_t entry = ENTRY(h->sorted[index], extra_of(h, h->sorted[index]), b);
             for (uint32_t e = reversed; e < (1u << FAST_BITS); e += 1u << b)
-                h->fast[e] = (uint16_t)(h->sorted[index] << 4 | b);
+                h->fast[e] = entry;
             index++;
         }
     return 1;
 }
 
-/* The next symbol (hold must have MAX_CODE_BITS bits); -1 when no code matches. */
-static inline int decode(bit_reader *br, const huffman *h)
+/* The next symbol's ENTRY, nothing taken (hold must have MAX_CODE_BITS
+ * bits); NO_ENTRY when no code matches. */
+static inline uint32_t decode(const bit_reader *br, const huffman *h)
 {
-    const uint16_t e = h->fast[br->hold & ((1u << FAST_BITS) - 1)];
-    if (e & 15u) {
-        take(br, e & 15u);
-        return e >> 4;
-    }
+    const uint32_t e = h->fast[br->hold & ((1u << FAST_BITS) - 1)];
+    if (e)
+        return e;
     int code = 0, first = 0, index = 0;
     for (unsigned b = 1; b <= MAX_CODE_BITS; b++) {
         code |= (int)((br->hold >> (b - 1)) & 1u);
         const int count = h->count[b];
         if (code - first < count) {
-            take(br, b);
-            return h->sorted[index + code - first];
+            const unsigned sym = h->sorted[index + code - first];
+            return ENTRY(sym, extra_of(h, sym), b);
         }
         index += count;
         first = (first + count) << 1;
         code <<= 1;
     }
-    return -1;
+    return NO_ENTRY;
 }
 
 /* The codes of a dynamic block's header (literal/length and distance); 0 when invalid. */
@@ -181,14 +203,17 @@ static int read_dynamic_codes(bit_reader *br, huffman *lit, huffman *dist)
         refill(br);
         length[order[i]] = (uint8_t)take(br, 3);
     }
-    if (!huffman_build(lit, length, 19)) /* lit holds the code length code meanwhile */
+    lit->extra = NULL; /* lit holds the code length code meanwhile */
+    if (!huffman_build(lit, length, 19))
         return 0;
     memset(length, 0, sizeof length);
     for (unsigned i = 0; i < nlit + ndist;) {
         refill(br);
-        const int sym = decode(br, lit);
-        if (sym < 0)
+        const uint32_t e = decode(br, lit);
+        if (e == NO_ENTRY)
             return 0;
+        take(br, e & 31u);
+        const uint32_t sym = e >> 16;
         if (sym < 16) {
             length[i++] = (uint8_t)sym;
             continue;
@@ -200,6 +225,7 @@ static int read_dynamic_codes(bit_reader *br, huffman *lit, huffman *dist)
         memset(length + i, value, repeat);
         i += repeat;
     }
+    lit->extra = length_extra;
     return huffman_build(lit, length, nlit) && huffman_build(dist, length + nlit, ndist);
 }
 
@@ -210,6 +236,7 @@ static void fixed_codes(huffman *lit, huffman *dist)
     memset(length + 144, 9, 112);
     memset(length + 256, 7, 24);
     memset(length + 280, 8, 8);
+    lit->extra = length_extra;
     huffman_build(lit, length, 288);
     memset(length, 5, 30);
     huffman_build(dist, length, 30);
@@ -219,31 +246,36 @@ static void fixed_codes(huffman *lit, huffman *dist)
  * (1) or until *out passes limit (1 too; the caller stops); 0 when invalid. */
 static int skip_symbols(bit_reader *br, const huffman *lit, const huffman *dist, size_t limit, size_t *out)
 {
-    static const uint16_t base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
-                                      31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
-    static const uint8_t extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+    size_t at = *out;
+    int ok = 0;
     for (;;) {
         if (br->count < 48) /* a symbol takes at most 15 + 5 + 15 + 13 bits */
             refill(br);
-        const int sym = decode(br, lit);
+        const uint32_t e = decode(br, lit), sym = e >> 16;
         if (sym < 256) {
-            if (sym < 0)
-                return 0;
-            ++*out;
+            take(br, e & 31u);
+            at++;
             continue;
         }
-        if (sym == 256)
-            return 1;
-        if (sym > 285)
-            return 0;
-        *out += base[sym - 257] + take(br, extra[sym - 257]);
-        const int d = decode(br, dist);
-        if (d < 0 || d > 29)
-            return 0;
-        take(br, d < 4 ? 0 : (unsigned)(d - 2) / 2);
-        if (*out > limit)
-            return 1;
+        if (sym == 256 || sym > 285) {
+            take(br, e & 31u);
+            ok = sym == 256;
+            break;
+        }
+        const uint32_t extra = (e >> 8) & 15u, bits = e & 31u;
+        at += length_base[sym - 257] + (uint32_t)((br->hold >> (bits - extra)) & ((1u << extra) - 1));
+        take(br, bits);
+        const uint32_t d = decode(br, dist);
+        if (d >> 16 > 29) /* NO_ENTRY too */
+            break;
+        take(br, d & 31u);
+        if (at > limit) {
+            ok = 1;
+            break;
+        }
     }
+    *out = at;
+    return ok;
 }
 
 /* The last block boundary of the zlib stream at or before uncompressed byte
@@ -253,6 +285,11 @@ static int skip_symbols(bit_reader *br, const huffman *lit, const huffman *dist,
 static int last_boundary_before(const uint8_t *stream, size_t size, size_t limit, uint64_t *bit, size_t *at)
 {
     huffman codes[2];
+    codes[0].extra_from = 257; /* codes[0].extra: set per block (none while it holds the code length code) */
+    codes[0].extra_count = 29;
+    codes[1].extra = distance_extra;
+    codes[1].extra_from = 0;
+    codes[1].extra_count = 30;
     bit_reader br = {stream + 2, size >= 2 ? size - 2 : 0, 0, 0, 0}; /* after the 2-byte zlib header */
     size_t out = 0;
     *bit = 0;
