@@ -33,26 +33,6 @@
 #endif
 
 #define COMP_HEADER 12u
-#ifdef WALKMESH_HAVE_LIBDEFLATE /* the rest's raw deflate and the Adler-32 are libdeflate's */
-/* A start shorter than this is deflated again rather than looked for. */
-#define SPLICE_MIN_KEPT (64u * 1024u)
-
-/* Index of the first byte where a and b differ, n when none. */
-static size_t first_difference(const uint8_t *a, const uint8_t *b, size_t n)
-{
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t x, y;
-        memcpy(&x, a + i, 8);
-        memcpy(&y, b + i, 8);
-        if (x != y)
-            break;
-    }
-    while (i < n && a[i] == b[i])
-        i++;
-    return i;
-}
-
 /* The old stream's block boundaries, found by decoding its symbols without
  * writing their bytes (what zlib's Z_BLOCK inflate reports, at about a third
  * of its cost: no output, no window). Deflate's format (RFC 1951): blocks
@@ -278,11 +258,7 @@ static int skip_symbols(bit_reader *br, const huffman *lit, const huffman *dist,
     return ok;
 }
 
-/* The last block boundary of the zlib stream at or before uncompressed byte
- * `limit`: *bit (from the stream's start) and *at (uncompressed): the end of
- * the last block that is not the final one and ends there or before.
- * Returns 0 when none is found past the zlib header. */
-static int last_boundary_before(const uint8_t *stream, size_t size, size_t limit, uint64_t *bit, size_t *at)
+int nwn2_deflate_last_boundary(const uint8_t *stream, size_t size, size_t limit, uint64_t *bit, size_t *at)
 {
     huffman codes[2];
     codes[0].extra_from = 257; /* codes[0].extra: set per block (none while it holds the code length code) */
@@ -324,6 +300,26 @@ static int last_boundary_before(const uint8_t *stream, size_t size, size_t limit
     return *at > 0;
 }
 
+#ifdef WALKMESH_HAVE_LIBDEFLATE /* the rest's raw deflate and the Adler-32 are libdeflate's */
+/* A start shorter than this is deflated again rather than looked for. */
+#define SPLICE_MIN_KEPT (64u * 1024u)
+
+/* Index of the first byte where a and b differ, n when none. */
+static size_t first_difference(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if (x != y)
+            break;
+    }
+    while (i < n && a[i] == b[i])
+        i++;
+    return i;
+}
+
 /* Appends a raw deflate of raw[0..size) on the calling thread. */
 static wm_result deflate_rest(wm_ctx *ctx, const uint8_t *raw, size_t size, int lib_level, wm_buffer *out)
 {
@@ -356,7 +352,7 @@ typedef struct boundary_scan {
 static void run_scan(void *user)
 {
     boundary_scan *s = user;
-    s->found = last_boundary_before(s->stream, s->size, s->limit, &s->bit, &s->at) &&
+    s->found = nwn2_deflate_last_boundary(s->stream, s->size, s->limit, &s->bit, &s->at) &&
                s->at >= SPLICE_MIN_KEPT;
 }
 
