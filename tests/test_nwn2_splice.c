@@ -218,6 +218,42 @@ static void test_cut_is_zlibs_last_block_boundary(void **state)
     assert_true(checked > 0);
 }
 
+/* Damaged streams (bytes changed, the stream cut short): the cut, when one
+ * is found, lies inside the bytes given, and nothing outside them is read
+ * (the sanitiser build checks that on the copies, each in its own block). */
+static void test_cut_of_damaged_streams_stays_inside(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    nwn2_file f;
+    char *path;
+    const nwn2_packet *p = load_caves(&ctx, &f, &path);
+    const size_t size = p->size - 12, head = size < 65536 ? size : 65536;
+    uint32_t x = 12345;
+    size_t found = 0;
+    for (int round = 0; round < 300; round++) {
+        x = x * 1664525u + 1013904223u;
+        const size_t keep = round % 3 == 0 ? 2 + (x >> 8) % (head - 2) : head; /* cut short, or whole */
+        uint8_t *copy = malloc(keep);
+        memcpy(copy, p->payload + 12, keep);
+        for (int k = 0; k < 1 + round % 4; k++) { /* a few bytes changed after the zlib header */
+            x = x * 1664525u + 1013904223u;
+            copy[2 + (x >> 8) % (keep - 2)] ^= (uint8_t)(1u + (x >> 24) % 255u);
+        }
+        uint64_t bit;
+        size_t at;
+        if (nwn2_deflate_last_boundary(copy, keep, SIZE_MAX, &bit, &at)) {
+            assert_true(bit > 16 && bit <= 8 * (uint64_t)keep);
+            assert_true(at > 0);
+            found++;
+        }
+        free(copy);
+    }
+    print_message("300 damaged copies of the first %zu bytes: %zu with a cut, all inside\n", head, found);
+    nwn2_file_free(&ctx, &f);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_change_at_the_start_is_encoded_whole),
         cmocka_unit_test(test_rebakes_inflate_and_stay_small),
         cmocka_unit_test(test_cut_is_zlibs_last_block_boundary),
+        cmocka_unit_test(test_cut_of_damaged_streams_stays_inside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

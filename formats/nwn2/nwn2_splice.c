@@ -229,8 +229,11 @@ static int skip_symbols(bit_reader *br, const huffman *lit, const huffman *dist,
     size_t at = *out;
     int ok = 0;
     for (;;) {
-        if (br->count < 48) /* a symbol takes at most 15 + 5 + 15 + 13 bits */
+        if (br->count < 48) { /* a symbol takes at most 15 + 5 + 15 + 13 bits */
             refill(br);
+            if (br->next > br->size && bits_read(br) > 8ull * br->size)
+                break; /* past the end (the zeros read there could go on for ever) */
+        }
         const uint32_t e = decode(br, lit), sym = e >> 16;
         if (sym < 256) {
             take(br, e & 31u);
