@@ -170,6 +170,12 @@ wm_result nwn2_aswm_encode_packet(wm_ctx *ctx, const uint8_t *raw, size_t size, 
 wm_result nwn2_aswm_encode_spliced(wm_ctx *ctx, const uint8_t *raw, size_t size, const uint8_t *old_raw,
                                    size_t old_size, const uint8_t *old_payload, size_t old_payload_size, int level,
                                    unsigned threads, wm_buffer *out, int *spliced);
+/* Where nwn2_aswm_encode_spliced cuts the old zlib stream (nwn2_splice.c):
+ * the end of its last block that is not the final one and ends at or before
+ * uncompressed byte `limit` (where zlib's Z_BLOCK inflate stops), as *bit
+ * from the stream's start and *at uncompressed. Returns 0 when there is none
+ * past the 2-byte zlib header. */
+int nwn2_deflate_last_boundary(const uint8_t *stream, size_t size, size_t limit, uint64_t *bit, size_t *at);
 
 /* Deflating on several threads (nwn2_deflate_parallel.c): bytes to deflate
  * from which it pays (smaller ones are deflated whole, on one thread). */

@@ -17,27 +17,50 @@
 
 #define WALK_BUDGET(n) (16u * (n) + 64u)
 
-/* A side's line in doubles, worked out once per tile: the walk's tests are
- * the same operations on the same values as with the floats converted at
- * each test. thr: 1e-8 times the side's squared length. */
-typedef struct walk_side {
-    double x0, y0, dx, dy, thr;
-} walk_side;
+/* The sides' lines in doubles, side k of u at 3 u + k, worked out once per
+ * tile: the walk's tests are the same operations on the same values as with
+ * the floats converted at each test. thr: 1e-8 times the side's squared
+ * length. With them, e: p against each line (signed, times the side's
+ * length), worked out for every side when a source is prepared: a loop
+ * without branches over arrays (the processor does several sides at once)
+ * costs less than deciding at each crossing whether the side was already
+ * seen from this source (a branch taken about 1 time in 5, unpredictably). */
+typedef struct walk_sides {
+    double x0[3 * NWN2_MAX_TILE_NODES], y0[3 * NWN2_MAX_TILE_NODES];
+    double dx[3 * NWN2_MAX_TILE_NODES], dy[3 * NWN2_MAX_TILE_NODES];
+    double thr[3 * NWN2_MAX_TILE_NODES], e[3 * NWN2_MAX_TILE_NODES];
+} walk_sides;
 
-/* p against one side's line, for the source `source` (+ 1). */
-typedef struct walk_ep {
-    double e;       /* signed, times the side's length */
-    uint32_t source;
-    uint8_t p_near; /* p within 1e-4 of the line */
-} walk_ep;
+/* A sound triangle v entered through its side e (corner[v][e][0] >= 0): what
+ * a step through it needs, in one place. Side h = 0 is (a, c), h = 1 is
+ * (c, b), where a and b are the entry side's ends in order and c the third
+ * corner. */
+typedef struct walk_turn {
+    uint32_t c;     /* c's tile point number */
+    uint32_t sides; /* 3 v + k of side h, at bit 16 h */
+    /* where crossing side h leads, at bit 32 h (shifted out rather than
+     * indexed: which side is crossed is known late, and a shift by it costs
+     * less than a load addressed by it):
+     *   bits 0-7: the node beyond (NWN2_PATH_NONE: none);
+     *   bits 8-9: 1 + the side of that node leading back to v (entry[v][k]);
+     *   bit 10: the next entry side's first end lies on the other side of the
+     *     line than a (when it is c after crossing (a, c), or b after (c, b));
+     *   bit 11: that node, entered through that side, is itself a walk_turn
+     *     and its entry side's ends are this side's (walk_source.carry) */
+    uint64_t go;
+} walk_turn;
+
+#define GO_NODE(go) ((go) & 0xFFu)
+#define GO_BACK(go) ((int)(((go) >> 8) & 3u) - 1)
+#define GO_FLIP(go) (((go) >> 10) & 1u)
+#define GO_TURN(go) (((go) >> 11) & 1u)
 
 /* What one tile's walks share, and one source's. */
 typedef struct walk_source {
     double p[2];
     double dp[BAKE_MAX_TILE_POINTS][2]; /* each tile point minus p */
-    uint32_t source;                    /* sources prepared in this tile, + 1 */
-    walk_side side[NWN2_MAX_TILE_NODES][3];
-    walk_ep ep[NWN2_MAX_TILE_NODES][3];
+    walk_sides side;
+    walk_turn turn[NWN2_MAX_TILE_NODES][3];
     /* crossing side k of u into v by v's side entry[u][k]: 1 when that side's
      * ends are u's side's ends in order, 2 reversed, 0 otherwise (their
      * values against the line are then worked out again) */
@@ -61,11 +84,14 @@ static void prepare_source(const tile_graph *g, uint32_t from, walk_source *ws)
 {
     ws->p[0] = g->centre[from][0];
     ws->p[1] = g->centre[from][1];
-    ws->source++;
     for (uint32_t i = 0; i < g->tile_points; i++) {
         ws->dp[i][0] = (double)g->point_at[i][0] - ws->p[0];
         ws->dp[i][1] = (double)g->point_at[i][1] - ws->p[1];
     }
+    walk_sides *s = &ws->side;
+    const double px = ws->p[0], py = ws->p[1];
+    for (uint32_t i = 0; i < 3 * g->n; i++)
+        s->e[i] = s->dx[i] * (py - s->y0[i]) - s->dy[i] * (px - s->x0[i]);
 }
 
 /* Point i of node u against the line (times |pq|). */
@@ -76,22 +102,17 @@ static inline double side_of_point(const tile_graph *g, const walk_source *ws, c
     return l->wx * d[1] - l->wy * d[0];
 }
 
-/* Side k of u, whose ends lie on either side of the line: -1 when an end of
- * the segment lies (nearly) on the side's line, 1 when p and q lie on either
- * side of it (the segment crosses it), 0 when not (the side behind p). */
-static inline int crosses(walk_source *ws, const walk_line *l, uint32_t u, int k)
+/* Side at (3 u + k), whose ends lie on either side of the line: -1 when an
+ * end of the segment lies within 1e-4 of the side's line, 1 when p and q lie
+ * on either side of it (the segment crosses it), 0 when not (the side behind p). */
+static inline int crosses(const walk_source *ws, const walk_line *l, uint32_t at)
 {
-    const walk_side *s = &ws->side[u][k];
-    walk_ep *ep = &ws->ep[u][k];
-    if (ep->source != ws->source) {
-        ep->e = s->dx * (ws->p[1] - s->y0) - s->dy * (ws->p[0] - s->x0);
-        ep->source = ws->source;
-        ep->p_near = ep->e * ep->e <= s->thr;
-    }
-    const double ew = s->dx * (l->q[1] - s->y0) - s->dy * (l->q[0] - s->x0);
-    if (ep->p_near || ew * ew <= s->thr)
+    const walk_sides *s = &ws->side;
+    const double ep = s->e[at], thr = s->thr[at];
+    const double ew = s->dx[at] * (l->q[1] - s->y0[at]) - s->dy[at] * (l->q[0] - s->x0[at]);
+    if (ep * ep <= thr || ew * ew <= thr)
         return -1;
-    return (ep->e > 0) != (ew > 0);
+    return (ep > 0) != (ew > 0);
 }
 
 /* One step from cur (entered from came, NWN2_PATH_NONE at the source): every
@@ -113,7 +134,7 @@ static int step_any(const tile_graph *g, walk_source *ws, const walk_line *l, ui
         }
         if ((su > 0) == (sw > 0) || back)
             continue;
-        const int c = crosses(ws, l, cur, k);
+        const int c = crosses(ws, l, 3 * cur + (uint32_t)k);
         if (c < 0)
             return -1;
         crossings += c;
@@ -123,26 +144,17 @@ static int step_any(const tile_graph *g, walk_source *ws, const walk_line *l, ui
 }
 
 /* The same step through a sound triangle entered by its only side back to
- * came, `back`: the sides (a, c) and (b, c) are the ones to check. The values
- * of a and b come from the step before when it had them (the same points,
- * the same line: the same values, already clear of the margin there). */
+ * came, `back`, without the values of the entry side's ends (the step before
+ * crossed a side whose ends are other points): the sides (a, c) and (b, c)
+ * are the ones to check. */
 static int step_sound(const tile_graph *g, walk_source *ws, const walk_line *l, uint32_t cur, int back,
                       double *value)
 {
     const int8_t *corner = g->corner[cur][back];
     const uint8_t a = g->side_point[cur][back][0], b = g->side_point[cur][back][1];
     const double sc = side_of_point(g, ws, l, cur, (uint32_t)corner[0]);
-    double sa, sb;
-    if (l->have_ends) {
-        sa = l->end_value[0];
-        sb = l->end_value[1];
-    } else {
-        sa = side_of_point(g, ws, l, cur, a);
-        sb = side_of_point(g, ws, l, cur, b);
-        if (sa * sa <= l->margin2 || sb * sb <= l->margin2)
-            return -1;
-    }
-    if (sc * sc <= l->margin2)
+    const double sa = side_of_point(g, ws, l, cur, a), sb = side_of_point(g, ws, l, cur, b);
+    if (sa * sa <= l->margin2 || sb * sb <= l->margin2 || sc * sc <= l->margin2)
         return -1; /* the line passes (nearly) through a vertex */
     value[a] = sa;
     value[b] = sb;
@@ -152,7 +164,7 @@ static int step_sound(const tile_graph *g, walk_source *ws, const walk_line *l, 
         const double s = h ? sb : sa;
         if ((s > 0) == (sc > 0))
             continue;
-        const int c = crosses(ws, l, cur, corner[1 + h]);
+        const int c = crosses(ws, l, 3 * cur + (uint32_t)corner[1 + h]);
         if (c < 0)
             return -1;
         crossings += c;
@@ -174,6 +186,23 @@ static void carry_ends(const tile_graph *g, const walk_source *ws, walk_line *l,
     l->end_value[1] = how == 1 ? y : x;
 }
 
+/* The step of step_sound through the turn t, entered through a side just
+ * crossed: its ends a and b are the ends of that side, whose values against
+ * the line were clear of the margin and on either side of it (o: whether a's
+ * value is > 0). Only c's value is new, and exactly one of the sides (a, c)
+ * and (c, b) has its ends on either side of the line. Returns where crossing
+ * it leads (walk_turn.go), GO_NODE NWN2_PATH_NONE when the walk fails. */
+static inline uint32_t step_turn(const walk_source *ws, const walk_line *l, const walk_turn *t, unsigned o)
+{
+    const double *dc = ws->dp[t->c];
+    const double sc = l->wx * dc[1] - l->wy * dc[0];
+    if (sc * sc <= l->margin2)
+        return NWN2_PATH_NONE; /* the line passes (nearly) through a vertex */
+    const unsigned h = o == (sc > 0);
+    const uint32_t go = (uint32_t)(t->go >> (32 * h));
+    return crosses(ws, l, (t->sides >> (16 * h)) & 0xFFFFu) == 1 ? go : NWN2_PATH_NONE;
+}
+
 /* 1: the segment from the source to node `to` stays clearly on the tile's
  * walkable triangles; 0: not provably; -1: the source's budget ran out. */
 static int walk(const tile_graph *g, walk_source *ws, uint32_t from, uint32_t to, uint32_t *budget)
@@ -187,6 +216,7 @@ static int walk(const tile_graph *g, walk_source *ws, uint32_t from, uint32_t to
     l.margin2 = 1e-8 * len2; /* (1e-4 * |pq|)^2: how close the line may pass a vertex */
     uint32_t cur = from, came = NWN2_PATH_NONE;
     int back = -1;
+    unsigned turn = 0, o = 0; /* turn: cur entered through back is a walk_turn; o: its entry side's first end's value is > 0 */
     double value[6];
     for (uint32_t steps = 0; steps <= g->n; steps++) {
         if (cur == to)
@@ -194,6 +224,18 @@ static int walk(const tile_graph *g, walk_source *ws, uint32_t from, uint32_t to
         if (*budget == 0)
             return -1;
         --*budget;
+        if (turn) {
+            const walk_turn *t = &ws->turn[cur][back];
+            const uint32_t go = step_turn(ws, &l, t, o);
+            if (GO_NODE(go) == NWN2_PATH_NONE)
+                return 0;
+            o ^= GO_FLIP(go);
+            turn = GO_TURN(go);
+            back = GO_BACK(go);
+            came = cur;
+            cur = GO_NODE(go);
+            continue;
+        }
         const int k = back >= 0 && g->corner[cur][back][0] >= 0 ? step_sound(g, ws, &l, cur, back, value)
                                                                 : step_any(g, ws, &l, cur, came, value);
         if (k < 0)
@@ -202,6 +244,8 @@ static int walk(const tile_graph *g, walk_source *ws, uint32_t from, uint32_t to
         back = g->entry[cur][k];
         came = cur;
         cur = g->side_node[cur][k];
+        turn = l.have_ends && back >= 0 && g->corner[cur][back][0] >= 0;
+        o = l.end_value[0] > 0;
     }
     return 0;
 }
@@ -241,17 +285,43 @@ static uint8_t carry_of(const tile_graph *g, uint32_t u, int k)
     return x == a && y == b ? 1 : x == b && y == a ? 2 : 0;
 }
 
+/* ws->turn[v][e] (when v entered through e is sound; after ws->carry). */
+static void make_turn(const tile_graph *g, walk_source *ws, uint32_t v, int e)
+{
+    const int8_t *corner = g->corner[v][e];
+    walk_turn *t = &ws->turn[v][e];
+    t->c = g->point_id[v][corner[0]];
+    t->sides = 0;
+    t->go = 0;
+    for (int h = 0; h < 2; h++) {
+        const int k = corner[1 + h], back = g->entry[v][k];
+        const uint8_t how = ws->carry[v][k], w = g->side_node[v][k];
+        /* the point of this side whose value becomes the next entry side's first end's */
+        const uint8_t first = g->side_point[v][k][how == 1 ? 0 : 1];
+        const uint32_t flip = (uint32_t)((first == corner[0]) ^ h);
+        const uint32_t turn = how && back >= 0 && g->corner[w][back][0] >= 0;
+        t->sides |= (3 * v + (uint32_t)k) << (16 * h);
+        t->go |= (uint64_t)(w | (uint32_t)(back + 1) << 8 | flip << 10 | turn << 11) << (32 * h);
+    }
+}
+
 void bake_sight_pairs_start(const tile_graph *g, void *scratch)
 {
     walk_source *ws = scratch;
-    ws->source = 0;
     for (uint32_t u = 0; u < g->n; u++)
         for (int k = 0; k < 3; k++) {
             const float *f = g->side[u][k];
-            ws->side[u][k] = (walk_side){f[0], f[1], (double)f[2] - f[0], (double)f[3] - f[1],
-                                         1e-8 * g->side_len2[u][k]};
-            ws->ep[u][k].source = 0;
+            const uint32_t at = 3 * u + (uint32_t)k;
+            ws->side.x0[at] = f[0];
+            ws->side.y0[at] = f[1];
+            ws->side.dx[at] = (double)f[2] - f[0];
+            ws->side.dy[at] = (double)f[3] - f[1];
+            ws->side.thr[at] = 1e-8 * g->side_len2[u][k];
             ws->carry[u][k] = carry_of(g, u, k);
         }
+    for (uint32_t u = 0; u < g->n; u++)
+        for (int e = 0; e < 3; e++)
+            if (g->corner[u][e][0] >= 0)
+                make_turn(g, ws, u, e);
     bake_sight_start((unsigned char *)scratch + SWEEP_SCRATCH_AT);
 }
