@@ -14,8 +14,8 @@
 
 #include "test_support.h"
 #include "nwn2/bake/bake.h"
+#include "test_nwn2_corpus.h"
 
-static const char *const trx_suffixes[] = {".trx", NULL};
 
 /* Compressible bytes that are not all alike: words and numbers from a
  * linear congruential generator. */
@@ -103,63 +103,56 @@ static size_t inflate_counting_joins(const uint8_t *stream, size_t stream_size, 
  * single run on every core: both must write the same file), zlib inflates the
  * packet to the serialised walkmesh, and no file is larger than the
  * toolset's. */
+typedef struct two_thread_totals {
+    size_t parallel, bytes_one, bytes_two;
+} two_thread_totals;
+
+/* One corpus TRX re-baked and written on one and on two deflate threads. */
+static void rebake_on_two_threads(const char *path, wm_ctx *ctx, nwn2_file *f, void *user)
+{
+    two_thread_totals *totals = user;
+    size_t toolset_size;
+    free(wmt_read_file(path, &toolset_size));
+    assert_int_equal(nwn2_bake(ctx, &f->aswm, NULL, NULL), WM_OK);
+    wm_buffer out[2];
+    uint8_t *raw[2];
+    uint32_t raw_size[2], payload_size[2];
+    nwn2_container c[2];
+    for (int t = 0; t < 2; t++) {
+        f->deflate_threads = (unsigned)t + 1;
+        wm_buffer_init(&out[t], ctx);
+        assert_int_equal(nwn2_file_serialize(ctx, f, -1, &out[t]), WM_OK);
+        const uint8_t *payload = aswm_payload(ctx, &out[t], &c[t], &payload_size[t]);
+        raw[t] = zlib_inflate_payload(payload, payload_size[t], &raw_size[t]);
+        if (out[t].size > toolset_size)
+            fail_msg("%s: %zu bytes on %d threads, the toolset's file %zu", path, out[t].size, t + 1, toolset_size);
+    }
+    assert_int_equal(raw_size[0], raw_size[1]);
+    assert_memory_equal(raw[0], raw[1], raw_size[0]);
+    if (out[0].size != out[1].size || memcmp(out[0].data, out[1].data, out[0].size) != 0)
+        fail_msg("%s: %zu bytes on one thread, %zu on two, not the same file", path, out[0].size, out[1].size);
+    totals->parallel += raw_size[0] >= NWN2_PARALLEL_DEFLATE_MIN;
+    totals->bytes_one += out[0].size;
+    totals->bytes_two += out[1].size;
+    for (int t = 0; t < 2; t++) {
+        free(raw[t]);
+        nwn2_container_free(ctx, &c[t]);
+        wm_buffer_free(&out[t]);
+    }
+}
+
 static void test_corpus_rebakes_on_two_threads(void **state)
 {
     (void)state;
-    const char *const folders[] = {"nwn2", "nwn2-areas"};
-    size_t files = 0, parallel = 0, bytes_one = 0, bytes_two = 0;
-    for (size_t folder = 0; folder < 2; folder++) {
-        char **list = NULL;
-        size_t n = wmt_corpus_list(folders[folder], trx_suffixes, &list);
-        if (n == 0)
-            skip();
-        for (size_t i = 0; i < n; i++) {
-            wm_ctx ctx;
-            nwn2_file f;
-            wmt_ctx_init(&ctx);
-            nwn2_file_init(&f);
-            if (nwn2_file_read(&ctx, list[i], &f))
-                fail_msg("%s: %s", list[i], wm_ctx_message(&ctx));
-            size_t toolset_size;
-            free(wmt_read_file(list[i], &toolset_size));
-            assert_int_equal(nwn2_bake(&ctx, &f.aswm, NULL, NULL), WM_OK);
-            wm_buffer out[2];
-            uint8_t *raw[2];
-            uint32_t raw_size[2], payload_size[2];
-            nwn2_container c[2];
-            for (int t = 0; t < 2; t++) {
-                f.deflate_threads = (unsigned)t + 1;
-                wm_buffer_init(&out[t], &ctx);
-                assert_int_equal(nwn2_file_serialize(&ctx, &f, -1, &out[t]), WM_OK);
-                const uint8_t *payload = aswm_payload(&ctx, &out[t], &c[t], &payload_size[t]);
-                raw[t] = zlib_inflate_payload(payload, payload_size[t], &raw_size[t]);
-                if (out[t].size > toolset_size)
-                    fail_msg("%s: %zu bytes on %d threads, the toolset's file %zu", list[i], out[t].size, t + 1,
-                             toolset_size);
-            }
-            assert_int_equal(raw_size[0], raw_size[1]);
-            assert_memory_equal(raw[0], raw[1], raw_size[0]);
-            if (out[0].size != out[1].size || memcmp(out[0].data, out[1].data, out[0].size) != 0)
-                fail_msg("%s: %zu bytes on one thread, %zu on two, not the same file", list[i], out[0].size,
-                         out[1].size);
-            parallel += raw_size[0] >= NWN2_PARALLEL_DEFLATE_MIN;
-            bytes_one += out[0].size;
-            bytes_two += out[1].size;
-            files++;
-            for (int t = 0; t < 2; t++) {
-                free(raw[t]);
-                nwn2_container_free(&ctx, &c[t]);
-                wm_buffer_free(&out[t]);
-            }
-            nwn2_file_free(&ctx, &f);
-        }
-        wmt_free_list(list, n);
-    }
+    two_thread_totals totals = {0};
+    const size_t files = nwn2t_each_corpus_trx(rebake_on_two_threads, &totals);
+    if (files == 0)
+        skip();
     print_message("%zu re-baked TRX: %zu walkmeshes of 1 MiB or more (those with 1 MiB or more to deflate go in pieces); "
                   "%zu bytes in all on two threads, %zu on one\n",
-                  files, parallel, bytes_two, bytes_one);
+                  files, totals.parallel, totals.bytes_two, totals.bytes_one);
     if (nwn2_deflate_is_libdeflate())
-        assert_true(parallel > 0);
+        assert_true(totals.parallel > 0);
 }
 
 /* A walkmesh of exactly NWN2_PARALLEL_DEFLATE_MIN bytes is deflated in
