@@ -6,7 +6,7 @@
  * pieces. Besides the mesh it holds one index per triangle (the triangles
  * sorted by object and material) and one per vertex (the current
  * primitive's vertex numbers). Y-up, as the specification says. */
-#include "gltf_write.h"
+#include "gltf_plan.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,16 +17,6 @@ static void to_y_up(const float *p, float out[3])
     out[0] = p[0];
     out[1] = p[2];
     out[2] = -p[1] + 0.0f;
-}
-
-uint64_t wm_gltf_positions_size(const gltf_group *g)
-{
-    return 12u * (uint64_t)g->vertices;
-}
-
-uint64_t wm_gltf_indices_size(const gltf_group *g, int lines)
-{
-    return (lines ? 8u : 12u) * (uint64_t)g->faces;
 }
 
 static uint32_t material_key(const wm_mesh *mesh, uint32_t t)

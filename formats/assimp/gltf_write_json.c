@@ -3,7 +3,7 @@
  * node and line mesh per transition value ("transition_<value>"), and one
  * empty per named point ("point_<name>", placed by its translation). A
  * material per surface, named as the reader maps it back. */
-#include "gltf_write.h"
+#include "gltf_plan.h"
 
 #include "wm_platform.h"
 #include <stdio.h>

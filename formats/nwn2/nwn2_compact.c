@@ -3,6 +3,7 @@
 #include "nwn2_compact.h"
 #include "nwn2_tiles.h"
 
+#include <math.h>
 #include <string.h>
 
 void nwn2_compact_free(wm_ctx *ctx, nwn2_compact *c)
@@ -103,4 +104,30 @@ wm_result nwn2_compact_expand(wm_ctx *ctx, nwn2_compact *c, nwn2_aswm *a)
     a->edge_count = c->edge_count;
     nwn2_compact_free(ctx, c);
     return WM_OK;
+}
+
+void nwn2_geometry_of(const float *vertices, uint32_t vertex_count, const uint32_t v[3], uint16_t flags,
+                      float centre[2], float normal[3], float *d)
+{
+    double p[3][3];
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            p[i][k] = v[i] < vertex_count ? vertices[3 * (size_t)v[i] + k] : 0.0;
+    double u[3], w[3], n[3];
+    for (int k = 0; k < 3; k++) {
+        u[k] = p[1][k] - p[0][k];
+        w[k] = p[2][k] - p[0][k];
+    }
+    n[0] = u[1] * w[2] - u[2] * w[1];
+    n[1] = u[2] * w[0] - u[0] * w[2];
+    n[2] = u[0] * w[1] - u[1] * w[0];
+    double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    double sign = (flags & NWN2_TRI_CLOCKWISE) ? -1.0 : 1.0;
+    for (int k = 0; k < 3; k++)
+        n[k] = len > 0.0 ? sign * n[k] / len : (k == 0 ? 1.0 : 0.0); /* the toolset's placeholder */
+    centre[0] = (float)((p[0][0] + p[1][0] + p[2][0]) / 3.0);
+    centre[1] = (float)((p[0][1] + p[1][1] + p[2][1]) / 3.0);
+    for (int k = 0; k < 3; k++)
+        normal[k] = (float)n[k];
+    *d = (float)-(n[0] * p[0][0] + n[1] * p[0][1] + n[2] * p[0][2]);
 }

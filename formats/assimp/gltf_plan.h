@@ -1,8 +1,8 @@
-/* walkmesh's own glTF 2.0 writer (.gltf + .bin, .glb), shared by its two
- * files: gltf_write.c plans the layout and streams the binary buffer,
- * gltf_write_json.c writes the JSON from the plan. */
-#ifndef WM_GLTF_WRITE_H
-#define WM_GLTF_WRITE_H
+/* The layout walkmesh's own glTF 2.0 writer (.gltf + .bin, .glb) plans, which
+ * both of its files read: gltf_write.c plans it and streams the binary buffer,
+ * gltf_write_json.c writes the JSON from it. */
+#ifndef WM_GLTF_PLAN_H
+#define WM_GLTF_PLAN_H
 
 #include "assimp_module.h"
 
@@ -34,8 +34,15 @@ typedef struct gltf_plan {
 } gltf_plan;
 
 /* Bytes of a group's positions and of its indices. */
-uint64_t wm_gltf_positions_size(const gltf_group *g);
-uint64_t wm_gltf_indices_size(const gltf_group *g, int lines);
+static inline uint64_t wm_gltf_positions_size(const gltf_group *g)
+{
+    return 12u * (uint64_t)g->vertices;
+}
+
+static inline uint64_t wm_gltf_indices_size(const gltf_group *g, int lines)
+{
+    return (lines ? 8u : 12u) * (uint64_t)g->faces;
+}
 
 /* The JSON of the plan; buffer_uri NULL for a GLB (its buffer is the BIN chunk). */
 void wm_gltf_json(const gltf_plan *plan, const char *buffer_uri, wm_buffer *out);
