@@ -1,7 +1,9 @@
 /* NWN2 through the command line, on midwood_caverns_level_2.trx: TRX -> OBJ keeps the
  * corpus README's 2,046 walkable triangles, OBJ -> TRX with --base validates, TRX -> TRX
  * is byte-identical, `info` finds the 127-walkable tile, a broken neighbour makes
- * `validate` exit 5 naming the triangle, and OBJ -> TRX without --base is refused. */
+ * `validate` exit 5 naming the triangle, and OBJ -> TRX without --base is refused.
+ * A bake's progress written to a log (not a terminal) names each stage's steps as the
+ * file's tile and island counts, in at most eleven lines a stage. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -77,10 +79,55 @@ static void test_cli_round_trip(void **state)
     free(trx);
 }
 
+static unsigned count_lines_with(const char *text, const char *label)
+{
+    unsigned n = 0;
+    for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        const char *end = strchr(line, '\n');
+        const char *hit = strstr(line, label);
+        n += hit && (!end || hit < end);
+    }
+    return n;
+}
+
+static void test_bake_progress_in_a_log(void **state)
+{
+    (void)state;
+    char *trx = wmt_corpus_path_or_skip("nwn2/midwood_caverns_level_2.trx");
+    wm_ctx ctx;
+    nwn2_file f;
+    wmt_ctx_init(&ctx);
+    assert_int_equal(nwn2_file_read(&ctx, trx, &f), WM_OK);
+    const unsigned tiles = f.aswm.grid_width * f.aswm.grid_height;
+    nwn2_file_free(&ctx, &f);
+    char *dir = wmt_make_temp_dir();
+    char *out = wmt_join(dir, "baked.trx");
+    const char *bake[] = {"bake", trx, "-o", out, "--threads", "1", NULL};
+    char *text = NULL, *err = NULL;
+    assert_int_equal(wmt_run_cli(&text, &err, bake), 0);
+    assert_non_null(err);
+    char last[64];
+    snprintf(last, sizeof last, "[%u/%u] tile path tables", tiles, tiles);
+    assert_non_null(strstr(err, last));
+    assert_non_null(strstr(err, "[1/"));
+    const unsigned tile_lines = count_lines_with(err, "tile path tables");
+    const unsigned island_lines = count_lines_with(err, "island path table");
+    print_message("%u tiles: %u progress lines; islands: %u lines\n", tiles, tile_lines, island_lines);
+    assert_true(tile_lines >= 2 && tile_lines <= 11);
+    assert_true(island_lines >= 1 && island_lines <= 11);
+    free(text);
+    free(err);
+    wmt_remove_tree(dir);
+    free(out);
+    free(dir);
+    free(trx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cli_round_trip),
+        cmocka_unit_test(test_bake_progress_in_a_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

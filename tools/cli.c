@@ -84,27 +84,52 @@ int cli_exit_code(wm_result result, int is_output)
 }
 
 static int progress_shown;
+static char progress_label[64];
+static int progress_step = -1; /* the last step shown of the current label */
+
+/* Whether this call moves the display: a new label, the last step, or the next
+ * of `steps` equal parts. A re-bake reports 941 steps in 50 ms; a line or a
+ * repaint for each cost more CPU than some of its stages. */
+static int progress_moves(unsigned done, unsigned total, const char *label, int steps)
+{
+    const char *name = label ? label : "";
+    int step = total ? (int)((double)done / total * steps) : steps;
+    if (strncmp(progress_label, name, sizeof progress_label - 1) != 0) {
+        snprintf(progress_label, sizeof progress_label, "%s", name);
+        progress_step = step;
+        return 1;
+    }
+    if (step == progress_step && done != total)
+        return 0;
+    progress_step = step;
+    return 1;
+}
 
 void cli_progress(int quiet, unsigned done, unsigned total, const char *label)
 {
     if (quiet)
         return;
     if (!isatty(STDERR_FILENO)) {
-        if (label)
+        if (label && (total <= 10 || progress_moves(done, total, label, 10)))
             fprintf(stderr, "[%u/%u] %s\n", done, total, label);
         return;
     }
-    int width = 30, filled = total ? (int)((double)done / total * width) : width;
-    fprintf(stderr, "\r[");
+    enum { width = 30 };
+    if (!progress_moves(done, total, label, width))
+        return;
+    int filled = total ? (int)((double)done / total * width) : width;
+    char bar[width + 1];
     for (int i = 0; i < width; i++)
-        fputc(i < filled ? '#' : '.', stderr);
-    fprintf(stderr, "] %u/%u %-40.40s", done, total, label ? label : "");
+        bar[i] = i < filled ? '#' : '.';
+    bar[width] = '\0';
+    fprintf(stderr, "\r[%s] %u/%u %-40.40s", bar, done, total, label ? label : "");
     fflush(stderr);
     progress_shown = 1;
 }
 
 void cli_progress_end(void)
 {
+    progress_label[0] = '\0';
     if (progress_shown) {
         fputc('\n', stderr);
         progress_shown = 0;
