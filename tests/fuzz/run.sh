@@ -2,7 +2,8 @@
 # Fuzzes every libFuzzer target of a fuzz build (CC=clang -DWALKMESH_FUZZ=ON) for a
 # bounded time each, starting from the kept crashers (tests/fuzz/regressions/<target>/)
 # and the real-file corpus (WALKMESH_CORPUS_DIR, when set) as seeds.
-#   tests/fuzz/run.sh BUILD_DIR            # WALKMESH_FUZZ_SECONDS per target (default 60)
+#   tests/fuzz/run.sh BUILD_DIR            # WALKMESH_FUZZ_SECONDS per target (default 60),
+#                                          # WALKMESH_FUZZ_JOBS targets at once (default: processors)
 # A target that crashes, leaks, trips UBSan, runs past the per-input timeout or over the
 # memory limit fails the run; its input is saved under BUILD_DIR/fuzz/new-crashers/<target>/
 # and the script names the path: fix the defect, then add that file to
@@ -66,19 +67,19 @@ add_seeds() { # target seed_dir
   done
 }
 
-status=0
-summary=""
-for exe in "$build"/tests/fuzz/fuzz_*; do
-  [ -x "$exe" ] || continue
+# One target: fuzz it, then record its executions and, on a failure, keep its inputs.
+# Writes $work/$target.log, .result (executions) and .report (what to tell on a failure).
+fuzz_target() { # exe
+  local exe="$1" target regressions seeds grown artifacts log code execs
   target="$(basename "$exe")"
   regressions="$here/regressions/$target"
   seeds="$work/seeds/$target"
   grown="$work/corpus/$target"          # what libFuzzer adds; kept between local runs
   artifacts="$work/artifacts/$target"
   mkdir -p "$seeds" "$grown" "$artifacts"
-  rm -f "$artifacts"/*
+  rm -f "$artifacts"/* "$work/$target.report"
   add_seeds "$target" "$seeds"
-  dirs=("$grown" "$seeds")
+  local dirs=("$grown" "$seeds")
   [ -d "$regressions" ] && dirs+=("$regressions")
   log="$work/$target.log"
   echo "== $target: ${seconds}s from $(find "${dirs[@]}" -type f | wc -l) inputs"
@@ -86,12 +87,12 @@ for exe in "$build"/tests/fuzz/fuzz_*; do
     -artifact_prefix="$artifacts/" "${dirs[@]}" > "$log" 2>&1
   code=$?
   execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
-  summary+="$(printf '%-20s %10s executions' "$target" "${execs:-?}")"$'\n'
-  if [ "$code" -ne 0 ]; then
-    status=1
-    mkdir -p "$work/new-crashers/$target"
+  printf '%-20s %10s executions\n' "$target" "${execs:-?}" > "$work/$target.result"
+  [ "$code" -eq 0 ] && return 0
+  {
     tail -n 40 "$log"
-    found=0
+    local found=0 crash
+    mkdir -p "$work/new-crashers/$target"
     for crash in "$artifacts"/*; do
       [ -f "$crash" ] || continue
       cp "$crash" "$work/new-crashers/$target/"
@@ -100,7 +101,27 @@ for exe in "$build"/tests/fuzz/fuzz_*; do
       echo "  fix it, then add that file to tests/fuzz/regressions/$target/ (the test suite replays it)"
     done
     [ "$found" = 1 ] || echo "walkmesh fuzz: $target failed (exit $code) without an artifact; see $log"
+  } > "$work/$target.report"
+}
+
+# Targets run side by side, one a processor (WALKMESH_FUZZ_JOBS overrides): each still gets
+# its full time, and CI's wall time is the sum divided by the processors.
+jobs="${WALKMESH_FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)}"
+targets=()
+for exe in "$build"/tests/fuzz/fuzz_*; do [ -x "$exe" ] && targets+=("$exe"); done
+for exe in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  fuzz_target "$exe" &
+done
+wait
+
+status=0
+for exe in "${targets[@]}"; do
+  target="$(basename "$exe")"
+  cat "$work/$target.result" 2> /dev/null || printf '%-20s %10s executions\n' "$target" "?"
+  if [ -f "$work/$target.report" ]; then
+    status=1
+    cat "$work/$target.report"
   fi
 done
-printf '%s' "$summary"
 exit "$status"
