@@ -10,11 +10,6 @@
 /* How much of the segment's neighbourhood a search over pieces follows. */
 #define SEGMENT_TOLERANCE 1e-4
 
-double bake_orient(const float *a, const float *b, double px, double py)
-{
-    return ((double)b[0] - a[0]) * (py - a[1]) - ((double)b[1] - a[1]) * (px - a[0]);
-}
-
 static double point_segment_distance(double px, double py, double ax, double ay, double bx, double by)
 {
     double dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy;
