@@ -35,26 +35,71 @@ static wm_result read_stream(wm_ctx *ctx, int fd, const char *name, uint8_t **ou
     return WM_OK;
 }
 
+/* The bytes of a file open for reading (fd, closed on return); errors name path. */
+static wm_result read_open_file(wm_ctx *ctx, int fd, const char *path, uint8_t **out_data, size_t *out_size)
+{
+    *out_data = NULL;
+    *out_size = 0;
+    int regular = 0;
+    uint64_t file_size = 0;
+    if (wm_platform_file_info(fd, &regular, &file_size) != 0 || !regular) {
+        wm_platform_close(fd);
+        return wm_error(ctx, WM_ERR_IO, "%s: not a regular file", path);
+    }
+    if (file_size > ctx->limits.max_bytes) {
+        wm_platform_close(fd);
+        return wm_error(ctx, WM_ERR_LIMIT, "%s: file of %llu bytes is over the limit of %llu bytes", path,
+                        (unsigned long long)file_size, (unsigned long long)ctx->limits.max_bytes);
+    }
+    size_t size = (size_t)file_size;
+    uint8_t *data = wm_realloc_array(ctx, NULL, size ? size : 1, 1);
+    if (!data) {
+        wm_platform_close(fd);
+        return WM_ERR_NOMEM;
+    }
+    size_t got = 0;
+    while (got < size) {
+        ptrdiff_t n = wm_platform_read(fd, data + got, size - got);
+        if (n <= 0) {
+            wm_free(ctx, data);
+            wm_platform_close(fd);
+            return wm_error(ctx, WM_ERR_IO, "%s: read failed at byte %zu", path, got);
+        }
+        got += (size_t)n;
+    }
+    wm_platform_close(fd);
+    *out_data = data;
+    *out_size = size;
+    return WM_OK;
+}
+
+wm_result wm_file_read(wm_ctx *ctx, const char *path, uint8_t **out_data, size_t *out_size)
+{
+    *out_data = NULL;
+    *out_size = 0;
+    int fd = wm_platform_open_read(path);
+    if (fd < 0)
+        return wm_error(ctx, WM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    return read_open_file(ctx, fd, path, out_data, out_size);
+}
+
 /* Files from this size on are mapped rather than read, when the context uses the default
  * allocator (a caller's allocator is asked for their memory as before): the bytes are not
  * copied into fresh memory, and a reader can let the pages it has read go (wm_input_release). */
 #define WM_MAP_FROM ((uint64_t)16 << 20)
 
-static int map_file(const wm_ctx *ctx, const char *path, wm_input *out)
+/* Maps the open file fd when that applies; fd stays open either way. */
+static int map_file(const wm_ctx *ctx, int fd, wm_input *out)
 {
     if (ctx->alloc.realloc_fn != wm_platform_realloc)
-        return 0;
-    int fd = wm_platform_open_read(path);
-    if (fd < 0)
         return 0;
     int regular = 0;
     uint64_t size = 0;
     void *data = NULL;
-    /* anything odd (not a regular file, over the limit) is left to wm_file_read's messages */
+    /* anything odd (not a regular file, over the limit) is left to read_open_file's messages */
     if (wm_platform_file_info(fd, &regular, &size) == 0 && regular && size >= WM_MAP_FROM &&
         size <= ctx->limits.max_bytes && size <= SIZE_MAX)
         data = wm_platform_map_file(fd, (size_t)size);
-    wm_platform_close(fd);
     if (!data)
         return 0;
     out->data = out->owned = data;
@@ -89,9 +134,14 @@ wm_result wm_input_load(wm_ctx *ctx, const char *path, wm_input *out)
         r = read_stream(ctx, wm_platform_standard_stream(0), out->name, &data, &size);
     } else {
         out->name = out->path = path;
-        if (map_file(ctx, path, out))
+        int fd = wm_platform_open_read(path);
+        if (fd < 0)
+            return wm_error(ctx, WM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        if (map_file(ctx, fd, out)) {
+            wm_platform_close(fd);
             return WM_OK;
-        r = wm_file_read(ctx, path, &data, &size);
+        }
+        r = read_open_file(ctx, fd, path, &data, &size);
     }
     if (r)
         return r;
