@@ -106,16 +106,17 @@ wm_result wm_mesh_check_finite(wm_ctx *ctx, const wm_mesh *mesh)
     return WM_OK;
 }
 
-wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *out_merged)
+wm_result wm_mesh_weld_map(wm_ctx *ctx, const wm_mesh *mesh, float tolerance, uint32_t *remap, uint32_t *out_merged)
 {
-    if (out_merged)
-        *out_merged = 0;
-    if (!(tolerance > 0.0f) || mesh->vertex_count == 0)
+    uint32_t n = mesh->vertex_count, merged = 0;
+    *out_merged = 0;
+    for (uint32_t v = 0; !(tolerance > 0.0f) && v < n; v++)
+        remap[v] = v;
+    if (!(tolerance > 0.0f) || n == 0)
         return WM_OK;
     wm_result finite = wm_mesh_check_finite(ctx, mesh);
     if (finite)
         return finite;
-    uint32_t n = mesh->vertex_count;
     if (n > (1u << 30))
         return wm_error(ctx, WM_ERR_NOMEM, "weld: %u vertices are more than its table holds", n);
     /* at most two thirds full: runs stay within a cache line or two, and the
@@ -127,12 +128,8 @@ wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *ou
     while (index_bits < 32 && (n >> index_bits) != 0) /* n < 2^index_bits: v + 1 fits */
         index_bits++;
     weld_table table = {wm_alloc_array(ctx, slots, sizeof(uint32_t)), slots - 1, ~((1u << index_bits) - 1u)};
-    uint32_t *remap = wm_alloc_array(ctx, n, sizeof(uint32_t));
-    if (!table.entries || !remap) {
-        wm_free(ctx, table.entries);
-        wm_free(ctx, remap);
+    if (!table.entries)
         return WM_ERR_NOMEM;
-    }
     const float *p = mesh->positions;
     /* Cells sixteen times the tolerance: the box of +-tolerance around a
      * vertex overlaps 1 or 2 cells per axis (1.4 cells on average, against
@@ -143,7 +140,6 @@ wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *ou
      * cells are looked at, never the result: every representative within
      * the tolerance is in one of them. */
     float cell = 16.0f * tolerance;
-    uint32_t merged = 0;
     /* Each vertex's home cell is hashed eight vertices ahead and its slot
      * fetched then, so that the cache miss overlaps the probes in between;
      * the hash is kept for the insertion, so nothing is computed twice. */
@@ -166,11 +162,28 @@ wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *ou
             table_insert(&table, home, v);
         }
     }
-    for (size_t i = 0; merged && i < 3 * (size_t)mesh->triangle_count; i++) /* none merged: remap is identity */
+    wm_free(ctx, table.entries);
+    *out_merged = merged;
+    return WM_OK;
+}
+
+wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *out_merged)
+{
+    if (out_merged)
+        *out_merged = 0;
+    if (!(tolerance > 0.0f) || mesh->vertex_count == 0)
+        return WM_OK;
+    uint32_t n = mesh->vertex_count, merged = 0;
+    uint32_t *remap = wm_realloc_array(ctx, NULL, n, sizeof(uint32_t)); /* every entry written */
+    if (!remap)
+        return WM_ERR_NOMEM;
+    wm_result r = wm_mesh_weld_map(ctx, mesh, tolerance, remap, &merged);
+    for (size_t i = 0; !r && merged && i < 3 * (size_t)mesh->triangle_count; i++) /* none merged: identity */
         if (mesh->indices[i] < n)
             mesh->indices[i] = remap[mesh->indices[i]];
-    wm_free(ctx, table.entries);
     wm_free(ctx, remap);
+    if (r)
+        return r;
     if (out_merged)
         *out_merged = merged;
     return merged ? wm_mesh_compact(ctx, mesh) : WM_OK;

@@ -80,6 +80,12 @@ WM_API wm_result wm_mesh_check_finite(wm_ctx *ctx, const wm_mesh *mesh);
  * Weld and compact read and write only positions, vertex_count and indices
  * (the per-triangle attributes may be absent). */
 WM_API wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *out_merged);
+/* What wm_mesh_weld would merge, the mesh unchanged: remap[v] (vertex_count
+ * entries) is the vertex v merges into, v itself when kept; *out_merged
+ * counts those that merge. The indices wm_mesh_weld leaves are remap[index]
+ * before its compaction. */
+WM_API wm_result wm_mesh_weld_map(wm_ctx *ctx, const wm_mesh *mesh, float tolerance, uint32_t *remap,
+                                  uint32_t *out_merged);
 /* Removes triangles with repeated indices or area below min_area. */
 WM_API wm_result wm_mesh_remove_degenerate(wm_ctx *ctx, wm_mesh *mesh, float min_area, uint32_t *out_removed);
 /* Drops vertices no triangle uses, keeping the order of the rest. */

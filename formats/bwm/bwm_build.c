@@ -283,7 +283,24 @@ typedef struct taken_arrays {
     float *vertices;
     uint32_t *faces, *materials;
     int for_writing; /* a WOK's planes, tree and adjacency derived when written (bwm_derived) */
+    int borrowed;    /* vertices and faces stay the caller's (bwm_build_borrowing) */
 } taken_arrays;
+
+/* Borrowed faces in walkable-first order: the input's own array when that is
+ * its order already (every face walkable, or the walkable ones first), else
+ * a copy of the file's own to put in order. */
+static wm_result own_faces_unless_in_order(wm_ctx *ctx, bwm_file *f, const uint32_t *order)
+{
+    uint32_t n = f->face_count, i = 0;
+    while (i < n && order[i] == i) i++;
+    if (!(f->borrowed & BWM_BORROWED_FACES) || i == n) return WM_OK;
+    uint32_t *own = wm_realloc_array(ctx, NULL, n, 3 * sizeof(uint32_t));
+    if (!own) return WM_ERR_NOMEM;
+    memcpy(own, f->faces, (size_t)n * 3 * sizeof(uint32_t));
+    f->faces = own;
+    f->borrowed &= ~BWM_BORROWED_FACES;
+    return WM_OK;
+}
 
 /* The file's arrays of per-vertex and per-face data: vertices, faces and
  * materials taken over or room for copies, normals and distances. */
@@ -431,6 +448,7 @@ static wm_result build(wm_ctx *ctx, const bwm_build_input *in, const taken_array
         f->vertices = taken->vertices;
         f->faces = taken->faces;
         f->materials = taken->materials;
+        f->borrowed = taken->borrowed ? BWM_BORROWED_VERTICES | BWM_BORROWED_FACES : 0;
     }
     for (size_t i = 0; i < (size_t)nf * 3; i++)
         if (in->faces[i] >= in->vertex_count) {
@@ -449,7 +467,7 @@ static wm_result build(wm_ctx *ctx, const bwm_build_input *in, const taken_array
 
     if (walkable_first_order(ctx, in, lent, order, &walkable)) goto nomem;
     if (adopt) {
-        if (permute_in_place(ctx, f, order, lent)) goto nomem;
+        if (own_faces_unless_in_order(ctx, f, order) || permute_in_place(ctx, f, order, lent)) goto nomem;
     } else {
         for (uint32_t i = 0; i < nf; i++) {
             memcpy(&f->faces[3 * (size_t)i], &in->faces[3 * (size_t)order[i]], 3 * sizeof(uint32_t));
@@ -481,13 +499,20 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
 wm_result bwm_build_taking(wm_ctx *ctx, const bwm_build_input *in, float *vertices, uint32_t *faces,
                            uint32_t *materials, bwm_file *out)
 {
-    taken_arrays taken = {vertices, faces, materials, 0};
+    taken_arrays taken = {vertices, faces, materials, 0, 0};
     return build(ctx, in, &taken, out);
 }
 
 wm_result bwm_build_for_writing(wm_ctx *ctx, const bwm_build_input *in, float *vertices, uint32_t *faces,
                                 uint32_t *materials, bwm_file *out)
 {
-    taken_arrays taken = {vertices, faces, materials, 1};
+    taken_arrays taken = {vertices, faces, materials, 1, 0};
+    return build(ctx, in, &taken, out);
+}
+
+wm_result bwm_build_borrowing(wm_ctx *ctx, const bwm_build_input *in, uint32_t *materials, bwm_file *out)
+{
+    /* the file writes to borrowed arrays never: faces out of order are copied first */
+    taken_arrays taken = {(float *)(uintptr_t)in->vertices, (uint32_t *)(uintptr_t)in->faces, materials, 1, 1};
     return build(ctx, in, &taken, out);
 }
