@@ -106,12 +106,24 @@ wm_result wm_mesh_check_finite(wm_ctx *ctx, const wm_mesh *mesh)
     return WM_OK;
 }
 
-wm_result wm_mesh_weld_map(wm_ctx *ctx, const wm_mesh *mesh, float tolerance, uint32_t *remap, uint32_t *out_merged)
+/* remap[v] = to, allocating the map (kept vertices before v map to themselves) at the first merge. */
+static int map_merge(wm_ctx *ctx, uint32_t **remap, uint32_t n, uint32_t v, uint32_t to)
 {
-    uint32_t n = mesh->vertex_count, merged = 0;
+    if (!*remap) {
+        *remap = wm_realloc_array(ctx, NULL, n, sizeof(uint32_t));
+        for (uint32_t w = 0; *remap && w < v; w++)
+            (*remap)[w] = w;
+    }
+    if (*remap)
+        (*remap)[v] = to;
+    return *remap != NULL;
+}
+
+wm_result wm_mesh_weld_map(wm_ctx *ctx, const wm_mesh *mesh, float tolerance, uint32_t **out_map, uint32_t *out_merged)
+{
+    uint32_t n = mesh->vertex_count, merged = 0, *remap = NULL;
     *out_merged = 0;
-    for (uint32_t v = 0; !(tolerance > 0.0f) && v < n; v++)
-        remap[v] = v;
+    *out_map = NULL;
     if (!(tolerance > 0.0f) || n == 0)
         return WM_OK;
     wm_result finite = wm_mesh_check_finite(ctx, mesh);
@@ -158,31 +170,31 @@ wm_result wm_mesh_weld_map(wm_ctx *ctx, const wm_mesh *mesh, float tolerance, ui
             WELD_PREFETCH(&table.entries[ahead[v % WELD_AHEAD] & table.mask]);
         }
         uint32_t found = nearest(&table, p, q, tolerance, cell);
-        if (found != UINT32_MAX) {
-            remap[v] = found;
+        if (found == UINT32_MAX) {
+            table_insert(&table, home, v);
+            if (remap)
+                remap[v] = v;
+        } else if (map_merge(ctx, &remap, n, v, found)) {
             merged++;
         } else {
-            remap[v] = v;
-            table_insert(&table, home, v);
+            break;
         }
     }
     wm_free(ctx, table.entries);
+    if (merged && !remap)
+        return WM_ERR_NOMEM;
+    *out_map = remap;
     *out_merged = merged;
     return WM_OK;
 }
 
 wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *out_merged)
 {
+    uint32_t n = mesh->vertex_count, merged = 0, *remap = NULL;
     if (out_merged)
         *out_merged = 0;
-    if (!(tolerance > 0.0f) || mesh->vertex_count == 0)
-        return WM_OK;
-    uint32_t n = mesh->vertex_count, merged = 0;
-    uint32_t *remap = wm_realloc_array(ctx, NULL, n, sizeof(uint32_t)); /* every entry written */
-    if (!remap)
-        return WM_ERR_NOMEM;
-    wm_result r = wm_mesh_weld_map(ctx, mesh, tolerance, remap, &merged);
-    for (size_t i = 0; !r && merged && i < 3 * (size_t)mesh->triangle_count; i++) /* none merged: identity */
+    wm_result r = wm_mesh_weld_map(ctx, mesh, tolerance, &remap, &merged);
+    for (size_t i = 0; remap && i < 3 * (size_t)mesh->triangle_count; i++) /* none merged: no map */
         if (mesh->indices[i] < n)
             mesh->indices[i] = remap[mesh->indices[i]];
     wm_free(ctx, remap);
@@ -222,30 +234,56 @@ wm_result wm_mesh_remove_degenerate(wm_ctx *ctx, wm_mesh *mesh, float min_area, 
     return WM_OK;
 }
 
+/* A bit a vertex, set for those a triangle uses; *unused counts the others. NULL: out of memory. */
+static uint8_t *used_vertices(wm_ctx *ctx, const wm_mesh *mesh, uint32_t *unused)
+{
+    uint32_t n = mesh->vertex_count, missing = 0;
+    uint8_t *used = wm_alloc_array(ctx, (size_t)n / 8 + 1, 1);
+    if (!used)
+        return NULL;
+    for (size_t i = 0; i < 3 * (size_t)mesh->triangle_count; i++) {
+        uint32_t v = mesh->indices[i];
+        if (v < n)
+            used[v >> 3] |= (uint8_t)(1u << (v & 7));
+    }
+    for (uint32_t v = 0; v < n; v++)
+        missing += !((used[v >> 3] >> (v & 7)) & 1);
+    *unused = missing;
+    return used;
+}
+
+wm_result wm_mesh_count_unused(wm_ctx *ctx, const wm_mesh *mesh, uint32_t *out_unused)
+{
+    uint8_t *used = used_vertices(ctx, mesh, out_unused);
+    wm_free(ctx, used);
+    return used ? WM_OK : WM_ERR_NOMEM;
+}
+
+/* Unused vertices are rare: the map of new indices is made only when there are some, and
+ * whether there are takes a bit a vertex, not a word. */
 wm_result wm_mesh_compact(wm_ctx *ctx, wm_mesh *mesh)
 {
-    uint32_t *remap = wm_alloc_array(ctx, mesh->vertex_count, sizeof(uint32_t));
-    if (!remap)
+    uint32_t n = mesh->vertex_count, unused;
+    uint8_t *used = used_vertices(ctx, mesh, &unused);
+    uint32_t *remap = used && unused ? wm_realloc_array(ctx, NULL, n, sizeof(uint32_t)) : NULL;
+    if (!used || (unused && !remap)) {
+        wm_free(ctx, used);
         return WM_ERR_NOMEM;
-    for (size_t i = 0; i < 3 * (size_t)mesh->triangle_count; i++)
-        if (mesh->indices[i] < mesh->vertex_count)
-            remap[mesh->indices[i]] = 1;
+    }
     uint32_t next = 0;
-    for (uint32_t v = 0; v < mesh->vertex_count; v++) {
-        if (!remap[v])
+    for (uint32_t v = 0; remap && v < n; v++) {
+        if (!((used[v >> 3] >> (v & 7)) & 1))
             continue;
         if (next != v)
             memcpy(mesh->positions + 3 * (size_t)next, mesh->positions + 3 * (size_t)v, 3 * sizeof(float));
         remap[v] = next++;
     }
-    if (next == mesh->vertex_count) { /* every vertex used: the indices stay as they are */
-        wm_free(ctx, remap);
-        return WM_OK;
-    }
-    for (size_t i = 0; i < 3 * (size_t)mesh->triangle_count; i++)
-        if (mesh->indices[i] < mesh->vertex_count)
+    for (size_t i = 0; remap && i < 3 * (size_t)mesh->triangle_count; i++)
+        if (mesh->indices[i] < n)
             mesh->indices[i] = remap[mesh->indices[i]];
-    mesh->vertex_count = next;
+    if (remap)
+        mesh->vertex_count = next;
     wm_free(ctx, remap);
+    wm_free(ctx, used);
     return WM_OK;
 }

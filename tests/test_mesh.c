@@ -64,8 +64,7 @@ static void assert_weld_map_is_a_direct_search(wm_mesh *m, float tol)
 {
     uint32_t n = m->vertex_count;
     for (uint32_t t = 0; t + 2 < n; t += 3) assert_int_equal(wm_mesh_add_triangle(&ctx, m, t, t + 1, t + 2, 0, 1), WM_OK);
-    uint32_t *map = malloc(n * sizeof *map), *expect = malloc(n * sizeof *expect), merged = 0, expect_merged = 0;
-    assert_non_null(map);
+    uint32_t *map = NULL, *expect = malloc(n * sizeof *expect), merged = 0, expect_merged = 0;
     assert_non_null(expect);
     for (uint32_t v = 0; v < n; v++) {
         expect[v] = v;
@@ -78,8 +77,9 @@ static void assert_weld_map_is_a_direct_search(wm_mesh *m, float tol)
     }
     assert_true(expect_merged > n / 10 && expect_merged < n - n / 6); /* the case is a real test */
     float first = m->positions[0];
-    assert_int_equal(wm_mesh_weld_map(&ctx, m, tol, map, &merged), WM_OK);
+    assert_int_equal(wm_mesh_weld_map(&ctx, m, tol, &map, &merged), WM_OK);
     assert_int_equal(merged, expect_merged);
+    assert_non_null(map);
     assert_memory_equal(map, expect, n * sizeof *map);
     assert_int_equal(m->vertex_count, n);
     assert_true(m->positions[0] == first);
@@ -88,7 +88,7 @@ static void assert_weld_map_is_a_direct_search(wm_mesh *m, float tol)
     for (uint32_t v = 0; v < n; v++) rank[v] = map[v] == v ? kept_before++ : UINT32_MAX;
     assert_int_equal(m->vertex_count, kept_before);
     for (uint32_t i = 0; i < 3 * m->triangle_count; i++) assert_int_equal(m->indices[i], rank[map[i]]);
-    free(map);
+    wm_free(&ctx, map);
     free(expect);
 }
 
@@ -126,6 +126,46 @@ static void weld_map_of_round_coordinates_is_a_direct_search(void **state)
             assert_int_equal(wm_mesh_add_vertex(&ctx, &m, x, y, (float)(v % 2) * 0.01f, NULL), WM_OK);
         }
         assert_weld_map_is_a_direct_search(&m, tol);
+        wm_mesh_free(&ctx, &m);
+    }
+}
+
+/* Vertices 0..19 on a line, triangles using some of them (the unused ones
+ * at byte boundaries of a bit map and between): compaction keeps the used
+ * ones in order and every triangle's corners where they were; without
+ * unused vertices, and for a weld that merges nothing, nothing changes. */
+static void compact_drops_exactly_the_unused_vertices(void **state)
+{
+    (void)state;
+    wm_ctx_init(&ctx);
+    for (int with_unused = 0; with_unused < 2; with_unused++) {
+        wm_mesh m;
+        wm_mesh_init(&m);
+        for (uint32_t v = 0; v < 20; v++) assert_int_equal(wm_mesh_add_vertex(&ctx, &m, (float)v, 0, 0, NULL), WM_OK);
+        const uint32_t some[][3] = {{1, 2, 3}, {3, 4, 9}, {10, 11, 12}, {12, 13, 14}, {17, 18, 19}, {1, 9, 19}};
+        const uint32_t all[][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {9, 10, 11}, {12, 13, 14}, {15, 16, 17}, {18, 19, 0}};
+        uint32_t triangles = with_unused ? 6 : 7;
+        for (uint32_t t = 0; t < triangles; t++) {
+            const uint32_t *c = with_unused ? some[t] : all[t];
+            assert_int_equal(wm_mesh_add_triangle(&ctx, &m, c[0], c[1], c[2], 0, 1), WM_OK);
+        }
+        uint32_t used = 0, unused = 99, merged = 99, *map = &merged;
+        for (uint32_t v = 0; v < 20; v++) {
+            int in = 0;
+            for (uint32_t i = 0; i < 3 * triangles; i++) in |= m.indices[i] == v;
+            used += (uint32_t)in;
+        }
+        assert_int_equal(wm_mesh_weld_map(&ctx, &m, 1e-4f, &map, &merged), WM_OK);
+        assert_int_equal(merged, 0);
+        assert_null(map);
+        assert_int_equal(wm_mesh_count_unused(&ctx, &m, &unused), WM_OK);
+        assert_int_equal(unused, 20 - used);
+        float corner_x[21];
+        for (uint32_t i = 0; i < 3 * triangles; i++) corner_x[i] = m.positions[3 * (size_t)m.indices[i]];
+        assert_int_equal(wm_mesh_compact(&ctx, &m), WM_OK);
+        assert_int_equal(m.vertex_count, used);
+        for (uint32_t v = 1; v < m.vertex_count; v++) assert_true(m.positions[3 * v] > m.positions[3 * (v - 1)]);
+        for (uint32_t i = 0; i < 3 * triangles; i++) assert_true(m.positions[3 * (size_t)m.indices[i]] == corner_x[i]);
         wm_mesh_free(&ctx, &m);
     }
 }
@@ -316,6 +356,7 @@ int main(void)
         cmocka_unit_test(weld_keeps_distinct_vertices),
         cmocka_unit_test(weld_map_of_clusters_is_a_direct_search),
         cmocka_unit_test(weld_map_of_round_coordinates_is_a_direct_search),
+        cmocka_unit_test(compact_drops_exactly_the_unused_vertices),
         cmocka_unit_test(degenerate_triangles_are_removed),
         cmocka_unit_test(validate_reports_the_element),
         cmocka_unit_test(normals_bounds_and_slope),

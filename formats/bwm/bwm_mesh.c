@@ -115,35 +115,16 @@ static wm_result copy_geometry(wm_ctx *ctx, const wm_mesh *mesh, wm_mesh *geomet
     return WM_OK;
 }
 
-/* Whether every vertex is used by a triangle (compaction would drop none). */
-static wm_result all_vertices_used(wm_ctx *ctx, const wm_mesh *mesh, int *all)
-{
-    uint32_t n = mesh->vertex_count;
-    uint8_t *used = wm_alloc_array(ctx, (size_t)n / 8 + 1, 1);
-    if (!used) return WM_ERR_NOMEM;
-    for (size_t i = 0; i < 3 * (size_t)mesh->triangle_count; i++)
-        if (mesh->indices[i] < n) used[mesh->indices[i] >> 3] |= (uint8_t)(1u << (mesh->indices[i] & 7));
-    uint32_t missing = 0;
-    for (uint32_t v = 0; v < n; v++) missing += !((used[v >> 3] >> (v & 7)) & 1);
-    wm_free(ctx, used);
-    *all = missing == 0;
-    return WM_OK;
-}
-
 /* The positions and indices the file is built from: the mesh's own (*borrowed set, the
  * mesh unchanged) when welding merges nothing and every vertex is used, which is the
- * usual case and costs no copy; else copies welded (when weld) and compacted, as
+ * usual case and costs no copy; else copies welded and compacted, as
  * wm_mesh_weld and wm_mesh_compact leave them. */
-static wm_result welded_geometry(wm_ctx *ctx, const wm_mesh *mesh, int weld, float tolerance, wm_mesh *welded,
-                                 int *borrowed)
+static wm_result welded_geometry(wm_ctx *ctx, const wm_mesh *mesh, float tolerance, wm_mesh *welded, int *borrowed)
 {
-    uint32_t merged = 0;
-    int all_used = 1;
-    uint32_t *remap = weld ? wm_realloc_array(ctx, NULL, mesh->vertex_count ? mesh->vertex_count : 1, 4) : NULL;
-    wm_result r = weld && !remap ? WM_ERR_NOMEM : WM_OK;
-    if (!r && weld) r = wm_mesh_weld_map(ctx, mesh, tolerance, remap, &merged);
-    if (!r && weld && !merged) r = all_vertices_used(ctx, mesh, &all_used);
-    *borrowed = !r && !merged && all_used;
+    uint32_t merged = 0, unused = 0, *remap = NULL;
+    wm_result r = wm_mesh_weld_map(ctx, mesh, tolerance, &remap, &merged);
+    if (!r && !merged) r = wm_mesh_count_unused(ctx, mesh, &unused);
+    *borrowed = !r && !merged && !unused;
     if (!r && *borrowed) {
         wm_mesh_init(welded);
         welded->positions = mesh->positions;
@@ -152,7 +133,7 @@ static wm_result welded_geometry(wm_ctx *ctx, const wm_mesh *mesh, int weld, flo
         welded->triangle_count = welded->triangle_capacity = mesh->triangle_count;
     } else if (!r) {
         r = copy_geometry(ctx, mesh, welded);
-        for (size_t i = 0; !r && merged && i < 3 * (size_t)welded->triangle_count; i++)
+        for (size_t i = 0; !r && remap && i < 3 * (size_t)welded->triangle_count; i++)
             if (welded->indices[i] < welded->vertex_count) welded->indices[i] = remap[welded->indices[i]];
         if (!r) r = wm_mesh_compact(ctx, welded);
     }
@@ -193,7 +174,7 @@ static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, from
     wm_mesh_init(&welded);
     wm_result r = wm_mesh_validate(ctx, mesh);
     if (!r && how.weld)
-        r = welded_geometry(ctx, mesh, 1, weld_tolerance < 0 ? 1e-4f : weld_tolerance, &welded, &borrowed);
+        r = welded_geometry(ctx, mesh, weld_tolerance < 0 ? 1e-4f : weld_tolerance, &welded, &borrowed);
     else if (!r)
         r = copy_geometry(ctx, mesh, &welded);
     if (!r && borrowed && !how.for_writing) { /* a file handed out owns its arrays */
