@@ -54,8 +54,13 @@ static void assert_same_bytes(wm_ctx *ctx, const wm_mesh *mesh, bwm_plane_style 
     bwm_file kept, derived, back;
     wm_buffer a, b;
     geometry_copy before = copy_of(mesh);
+    static char kept_said[sizeof wmt_warnings];
+    wmt_warnings[0] = '\0';
     assert_int_equal(bwm_from_mesh(ctx, mesh, BWM_TYPE_AREA, -1.0f, planes, &kept), WM_OK);
+    memcpy(kept_said, wmt_warnings, sizeof kept_said);
+    wmt_warnings[0] = '\0';
     assert_int_equal(bwm_from_mesh_for_writing(ctx, mesh, BWM_TYPE_AREA, -1.0f, planes, &derived), WM_OK);
+    assert_string_equal(wmt_warnings, kept_said); /* the same warnings, in the same order */
     if (derived.borrowed & BWM_BORROWED_VERTICES) {
         assert_ptr_equal(derived.vertices, mesh->positions);
         assert_int_equal(kept.vertex_count, mesh->vertex_count);
@@ -197,6 +202,40 @@ static void test_warning_cases_write_the_same_bytes(void **state)
     wm_mesh_free(&ctx, &mesh);
 }
 
+/* Seven faces of each kind the plane warnings name (degenerate: a line and
+ * a point; facing down; standing upright, not named) among upward ones: the
+ * derived build says what the kept build says, the "more" lines included. */
+static void test_many_plane_warnings(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wm_mesh mesh;
+    wmt_ctx_init(&ctx);
+    wm_mesh_init(&mesh);
+    for (uint32_t k = 0; k < 7; k++) {
+        float x = 10.0f * (float)k;
+        const float corners[][3] = {{x, 0, 0}, {x + 1, 0, 0}, {x, 1, 0},          /* up */
+                                    {x, 5, 0}, {x + 1, 5, 0}, {x + 2, 5, 0},      /* a line */
+                                    {x, 7, 1}, {x, 7, 1},     {x, 7, 1},          /* a point */
+                                    {x, 9, 0}, {x, 10, 0},    {x + 1, 9, 0},      /* down */
+                                    {x, 12, 0}, {x + 1, 12, 0}, {x, 12, 1}};      /* upright */
+        for (uint32_t c = 0; c < 15; c++)
+            assert_int_equal(wm_mesh_add_vertex(&ctx, &mesh, corners[c][0], corners[c][1], corners[c][2], NULL), WM_OK);
+        for (uint32_t t = 0; t < 5; t++) {
+            uint32_t v = 15 * k + 3 * t;
+            assert_int_equal(wm_mesh_add_triangle(&ctx, &mesh, v, v + 1, v + 2, WM_SURF_STONE, 1), WM_OK);
+        }
+    }
+    bwm_file kept;
+    wmt_warnings[0] = '\0';
+    assert_int_equal(bwm_from_mesh(&ctx, &mesh, BWM_TYPE_AREA, -1.0f, BWM_PLANES_BIOWARE, &kept), WM_OK);
+    assert_non_null(strstr(wmt_warnings, "2 more downward-facing walkable faces"));
+    assert_non_null(strstr(wmt_warnings, "more degenerate faces"));
+    bwm_file_free(&ctx, &kept);
+    assert_same_bytes(&ctx, &mesh, BWM_PLANES_BIOWARE, "plane warnings");
+    wm_mesh_free(&ctx, &mesh);
+}
+
 /* Edge shapes: one face (a tree of one leaf), no walkable face (no adjacency rows). */
 static void test_small_meshes_write_the_same_bytes(void **state)
 {
@@ -225,6 +264,7 @@ int main(void)
         cmocka_unit_test(test_warning_cases_write_the_same_bytes),
         cmocka_unit_test(test_small_meshes_write_the_same_bytes),
         cmocka_unit_test(test_borrowed_arrays),
+        cmocka_unit_test(test_many_plane_warnings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -174,6 +174,9 @@ void bwm_planes_into(wm_ctx *ctx, const bwm_file *file, float *normals, float *d
 /* The face's (b-a)x(c-a) in doubles, as BioWare's planes are computed; returns its length. */
 double bwm_face_cross(const bwm_file *f, uint32_t face, double n[3]);
 void bwm_compute_planes(wm_ctx *ctx, bwm_file *file, const bwm_build_input *fallback, const uint32_t *order);
+/* bwm_compute_planes's warnings alone (a file without fallback normals), the planes
+ * not stored: a face whose cross product points up costs its z alone. */
+void bwm_plane_warnings(wm_ctx *ctx, const bwm_file *file);
 wm_result bwm_adjacency_into(wm_ctx *ctx, const bwm_file *file, int32_t *adjacency, void *work, size_t work_size);
 
 /* Walkability of a surfacemat id through the context's surface table. */

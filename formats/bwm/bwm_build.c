@@ -15,18 +15,6 @@ int bwm_material_walkable(const wm_ctx *ctx, uint32_t material)
     return s != WM_SURFACE_NONE && wm_surface_walkable(table, s);
 }
 
-wm_result bwm_face_transitions(wm_ctx *ctx, const bwm_file *file, int32_t **out)
-{
-    size_t n = (size_t)file->face_count * 3;
-    int32_t *t = wm_alloc_array(ctx, n, sizeof(int32_t));
-    *out = t;
-    if (!t) return WM_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) t[i] = -1;
-    for (uint32_t e = 0; e < file->edge_count; e++)
-        if (file->edges[e].code < n) t[file->edges[e].code] = file->edges[e].transition;
-    return WM_OK;
-}
-
 /* Scratch memory lent by the AABB node array, which is written only after
  * the adjacency and perimeter passes: memory that must be touched anyway
  * serves twice, where fresh scratch would cost a page fault per 4 KiB (on
@@ -330,20 +318,6 @@ static wm_result derived_work(wm_ctx *ctx, uint32_t face_count, bwm_file *f)
     return f->derived.work ? WM_OK : WM_ERR_NOMEM;
 }
 
-/* Planes of a derived WOK, computed in scratch for the builder's warnings only. */
-static wm_result planes_for_warnings(wm_ctx *ctx, bwm_file *f, const bwm_build_input *in, const uint32_t *order,
-                                     scratch s)
-{
-    f->normals = scratch_take(ctx, &s, f->face_count, 3 * sizeof(float));
-    f->distances = scratch_take(ctx, &s, f->face_count, sizeof(float));
-    if (f->normals && f->distances) bwm_compute_planes(ctx, f, in, order);
-    wm_result r = f->normals && f->distances ? WM_OK : WM_ERR_NOMEM;
-    scratch_give_back(ctx, &s, f->normals);
-    scratch_give_back(ctx, &s, f->distances);
-    f->normals = f->distances = NULL;
-    return r;
-}
-
 wm_result bwm_adjacency_into(wm_ctx *ctx, const bwm_file *file, int32_t *adjacency, void *work, size_t work_size)
 {
     bwm_file f = *file;
@@ -475,8 +449,8 @@ static wm_result build(wm_ctx *ctx, const bwm_build_input *in, const taken_array
         }
     }
     if (in->type == BWM_TYPE_AREA) f->adjacency_count = walkable;
-    if (f->derived.work)
-        r = planes_for_warnings(ctx, f, in, order, lent);
+    if (f->derived.work) /* the planes are derived again as they are written: their warnings only */
+        bwm_plane_warnings(ctx, f);
     else
         bwm_compute_planes(ctx, f, in, order);
     if (!r && in->type == BWM_TYPE_AREA) r = walkable_links(ctx, f, in, order, walkable, lent);

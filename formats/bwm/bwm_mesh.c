@@ -16,6 +16,18 @@ static uint16_t surface_of_material(wm_ctx *ctx, uint32_t material, uint32_t *un
     return s;
 }
 
+wm_result bwm_face_transitions(wm_ctx *ctx, const bwm_file *file, int32_t **out)
+{
+    size_t n = (size_t)file->face_count * 3;
+    int32_t *t = wm_alloc_array(ctx, n, sizeof(int32_t));
+    *out = t;
+    if (!t) return WM_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) t[i] = -1;
+    for (uint32_t e = 0; e < file->edge_count; e++)
+        if (file->edges[e].code < n) t[file->edges[e].code] = file->edges[e].transition;
+    return WM_OK;
+}
+
 wm_result bwm_to_mesh(wm_ctx *ctx, const bwm_file *file, const char *name, wm_mesh *out)
 {
     uint32_t unknown = 0;
