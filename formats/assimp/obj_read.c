@@ -122,30 +122,36 @@ static size_t rest_of_line(const obj_reader *r, const char *p, const char **star
 
 /* A plain decimal ("-12.375", "3", at most 15 digits) ending at a blank or
  * the line's end; NULL for anything else (exponents, inf, garbage), which
- * the slow path judges. */
+ * the slow path judges. The digits are gathered in an integer, which holds
+ * them exactly as a double does (15 digits < 2^53) but without a
+ * floating-point multiply and add in each digit's chain; the value is that
+ * integer divided by the power of ten of its fraction digits, as before. */
 static const char *fast_float(const char *p, const char *end, float *out)
 {
+    static const double ten_to[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     p = skip_blanks(p, end);
     int negative = p < end && *p == '-';
     if (p < end && (*p == '-' || *p == '+'))
         p++;
-    double v = 0, scale = 1;
-    int digits = 0;
-    while (p < end && *p >= '0' && *p <= '9' && digits < 15) {
-        v = v * 10 + (*p++ - '0');
+    uint64_t v = 0;
+    int digits = 0, fraction = 0;
+    while (p < end && (unsigned)(*p - '0') <= 9u && digits < 15) {
+        v = v * 10 + (uint64_t)(*p++ - '0');
         digits++;
     }
     if (p < end && *p == '.') {
         p++;
-        while (p < end && *p >= '0' && *p <= '9' && digits < 15) {
-            v = v * 10 + (*p++ - '0');
-            scale *= 10;
+        while (p < end && (unsigned)(*p - '0') <= 9u && digits < 15) {
+            v = v * 10 + (uint64_t)(*p++ - '0');
+            fraction++;
             digits++;
         }
     }
     if (digits == 0 || (p < end && *p != ' ' && *p != '\t'))
         return NULL;
-    *out = (float)((negative ? -v : v) / scale);
+    double d = (double)v;
+    *out = (float)((negative ? -d : d) / ten_to[fraction]);
     return p;
 }
 
