@@ -234,21 +234,20 @@ wm_result wm_mesh_remove_degenerate(wm_ctx *ctx, wm_mesh *mesh, float min_area, 
     return WM_OK;
 }
 
-/* A bit a vertex, set for those a triangle uses; *unused counts the others. NULL: out of memory. */
+/* A byte a vertex, 1 for those a triangle uses; *unused counts the others. NULL: out of memory. */
 static uint8_t *used_vertices(wm_ctx *ctx, const wm_mesh *mesh, uint32_t *unused)
 {
-    uint32_t n = mesh->vertex_count, missing = 0;
-    uint8_t *used = wm_alloc_array(ctx, (size_t)n / 8 + 1, 1);
+    uint32_t n = mesh->vertex_count, used_count = 0;
+    uint8_t *used = wm_alloc_array(ctx, (size_t)n + 1, 1);
     if (!used)
         return NULL;
     for (size_t i = 0; i < 3 * (size_t)mesh->triangle_count; i++) {
         uint32_t v = mesh->indices[i];
-        if (v < n)
-            used[v >> 3] |= (uint8_t)(1u << (v & 7));
+        used[v < n ? v : n] = 1; /* out of range: the spare byte, not counted */
     }
-    for (uint32_t v = 0; v < n; v++)
-        missing += !((used[v >> 3] >> (v & 7)) & 1);
-    *unused = missing;
+    for (uint32_t v = 0; v < n; v++) /* without branches: vectorised */
+        used_count += used[v];
+    *unused = n - used_count;
     return used;
 }
 
@@ -260,7 +259,7 @@ wm_result wm_mesh_count_unused(wm_ctx *ctx, const wm_mesh *mesh, uint32_t *out_u
 }
 
 /* Unused vertices are rare: the map of new indices is made only when there are some, and
- * whether there are takes a bit a vertex, not a word. */
+ * whether there are takes a byte a vertex, not a word. */
 wm_result wm_mesh_compact(wm_ctx *ctx, wm_mesh *mesh)
 {
     uint32_t n = mesh->vertex_count, unused;
@@ -272,7 +271,7 @@ wm_result wm_mesh_compact(wm_ctx *ctx, wm_mesh *mesh)
     }
     uint32_t next = 0;
     for (uint32_t v = 0; remap && v < n; v++) {
-        if (!((used[v >> 3] >> (v & 7)) & 1))
+        if (!used[v])
             continue;
         if (next != v)
             memcpy(mesh->positions + 3 * (size_t)next, mesh->positions + 3 * (size_t)v, 3 * sizeof(float));

@@ -131,17 +131,51 @@ static void every_obj_model_reads_as_assimp_reads_it(void **state)
 
 /* An L-shaped floor (2 x 2 m minus a 1 x 1 m corner: 3 m2) written as one
  * hexagon starting next to its reflex corner, where a fan would fold over. */
-/* The mesh walkmesh reads from an OBJ of this text (a file in a temporary folder, removed again). */
-static void load_obj_text(wm_ctx *ctx, const char *text, size_t size, wm_mesh *m)
+/* What walkmesh makes of an OBJ of this text (a file in a temporary folder, removed again). */
+static wm_result read_obj_text(wm_ctx *ctx, const char *text, size_t size, wm_mesh *m)
 {
     char *dir = wmt_make_temp_dir();
     char *path = wmt_join(dir, "text.obj");
     wmt_write_file(path, text, size);
     wmt_ctx_init(ctx);
-    if (wm_mesh_load(ctx, path, wm_format_by_name("assimp")->name, NULL, m)) fail_msg("%s", wm_ctx_message(ctx));
+    wm_result r = wm_mesh_load(ctx, path, wm_format_by_name("assimp")->name, NULL, m);
     wmt_remove_tree(dir);
     free(path);
     free(dir);
+    return r;
+}
+
+static void load_obj_text(wm_ctx *ctx, const char *text, size_t size, wm_mesh *m)
+{
+    if (read_obj_text(ctx, text, size, m)) fail_msg("%s", wm_ctx_message(ctx));
+}
+
+/* Face references as the OBJ format defines them: 1-based, negative ones
+ * counted back from the last vertex so far, texture and normal indices after
+ * slashes ignored; 0, one past the vertices, one before the first, or a
+ * reference that is not a number refuse the file naming the face's line. */
+static void face_references_follow_the_format(void **state)
+{
+    (void)state;
+    static const char vertices[] = "o floor\nv 0 0 0\nv 1 0 0\nv 0 0 -1\n";
+    static const char *const good[] = {"f 1 2 3\n", "f 1/1/1 2//2 -1\n", "f -3/5 +2 3/4\n"};
+    static const char *const bad[] = {"f 0 1 2\n", "f 1 2 4\n", "f 1 2 -4\n", "f 1 2 3x\n", "f 1 2 /3\n"};
+    char text[128];
+    wm_ctx ctx;
+    wm_mesh m;
+    for (int i = 0; i < 3; i++) {
+        snprintf(text, sizeof text, "%s%s", vertices, good[i]);
+        load_obj_text(&ctx, text, strlen(text), &m);
+        assert_int_equal(m.triangle_count, 1);
+        for (int k = 0; k < 3; k++) /* vertex k is (k == 1, 0, k == 2) in game axes */
+            assert_true(m.positions[3 * m.indices[k]] == (k == 1) && m.positions[3 * m.indices[k] + 1] == (k == 2));
+        wm_mesh_free(&ctx, &m);
+    }
+    for (int i = 0; i < 5; i++) {
+        snprintf(text, sizeof text, "%s%s", vertices, bad[i]);
+        assert_int_equal(read_obj_text(&ctx, text, strlen(text), &m), WM_ERR_CORRUPT);
+        assert_non_null(strstr(wm_ctx_message(&ctx), "line 5"));
+    }
 }
 
 static void concave_faces_stay_inside_their_outline(void **state)
@@ -221,6 +255,7 @@ int main(void)
         cmocka_unit_test(every_obj_model_reads_as_assimp_reads_it),
         cmocka_unit_test(concave_faces_stay_inside_their_outline),
         cmocka_unit_test(plain_decimals_read_as_strtod_reads_them),
+        cmocka_unit_test(face_references_follow_the_format),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
