@@ -158,8 +158,9 @@ wm_result wm_mesh_weld_map(wm_ctx *ctx, const wm_mesh *mesh, float tolerance, ui
      * the tolerance is in one of them. The factor is not a round number:
      * with exactly 16 the tolerance's powers of ten put cell walls on the
      * round coordinates modellers snap to (0.5, 0.07 with 1e-6: x / cell
-     * whole), and every such vertex probed 2 cells an axis, 8 in all,
-     * each a cache miss (a 1M-face grid: 12% of the conversion). */
+     * whole), where a vertex probes 2 cells an axis, each a cache miss (a
+     * 1M-face grid: 2.38 cells a vertex at 1e-6 and 2.91 at 1e-4, against
+     * 1.14 and 1.25 now, with the walls' half-cell shift in cell_of). */
     float cell = 16.61803f * tolerance;
     /* Each vertex's home cell is hashed eight vertices ahead and its slot
      * fetched then, so that the cache miss overlaps the probes in between;
