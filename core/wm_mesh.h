@@ -80,6 +80,15 @@ WM_API wm_result wm_mesh_check_finite(wm_ctx *ctx, const wm_mesh *mesh);
  * Weld and compact read and write only positions, vertex_count and indices
  * (the per-triangle attributes may be absent). */
 WM_API wm_result wm_mesh_weld(wm_ctx *ctx, wm_mesh *mesh, float tolerance, uint32_t *out_merged);
+/* What wm_mesh_weld would merge, the mesh unchanged: *out_merged counts the
+ * vertices that merge; when there are any, *out_map (vertex_count entries,
+ * the caller frees it with wm_free) holds the vertex each merges into, and
+ * itself for those kept, else it is NULL. The indices wm_mesh_weld leaves
+ * are map[index] before its compaction. */
+WM_API wm_result wm_mesh_weld_map(wm_ctx *ctx, const wm_mesh *mesh, float tolerance, uint32_t **out_map,
+                                  uint32_t *out_merged);
+/* How many vertices no triangle uses (the ones wm_mesh_compact drops). */
+WM_API wm_result wm_mesh_count_unused(wm_ctx *ctx, const wm_mesh *mesh, uint32_t *out_unused);
 /* Removes triangles with repeated indices or area below min_area. */
 WM_API wm_result wm_mesh_remove_degenerate(wm_ctx *ctx, wm_mesh *mesh, float min_area, uint32_t *out_removed);
 /* Drops vertices no triangle uses, keeping the order of the rest. */

@@ -323,10 +323,66 @@ static void test_from_mesh_welds_and_honours_walkable(void **state)
     wm_mesh_free(&ctx, &m);
 }
 
+/* Fans of 6, 12 and 40 faces around vertex 0 (rows of 16, 32 and 106 edges: the first
+ * sorted by insertion, the others by qsort), their spokes listed in a
+ * scrambled order, each spoke shared by two faces and every third also by
+ * a third face (a non-manifold edge): the builder's adjacency is the
+ * direct search's: in ascending edge order, each edge not linked yet links
+ * to the first later unlinked edge of another face on the same two vertices. */
+static void test_adjacency_of_fans_is_a_direct_search(void **state)
+{
+    (void)state;
+    static const uint32_t sizes[] = {6, 12, 40};
+    for (int s = 0; s < 3; s++) {
+        uint32_t n = sizes[s], nf = n + n / 3, nv = n + 1;
+        float *v = calloc(3 * (size_t)nv, sizeof(float));
+        uint32_t *faces = malloc(3 * (size_t)nf * sizeof(uint32_t)), *materials = malloc(nf * sizeof(uint32_t));
+        int32_t *expect = malloc(3 * (size_t)nf * sizeof(int32_t));
+        assert_true(v && faces && materials && expect);
+        for (uint32_t i = 0; i < n; i++) {
+            v[3 * (i + 1)] = cosf(6.2831853f * (float)i / (float)n);
+            v[3 * (i + 1) + 1] = sinf(6.2831853f * (float)i / (float)n);
+        }
+        for (uint32_t k = 0; k < nf; k++) {
+            uint32_t i = k < n ? (k * 7) % n : 3 * (k - n); /* (k * 7) % n visits every spoke: 7 is prime to n */
+            uint32_t a = 1 + i, b = 1 + (i + 1) % n;
+            uint32_t *f = faces + 3 * (size_t)k;
+            f[0] = 0, f[1] = k < n ? a : b, f[2] = k < n ? b : 1 + (i + 2) % n; /* extras share spoke b */
+            materials[k] = WM_SURF_STONE;
+        }
+        for (uint32_t c = 0; c < 3 * nf; c++) expect[c] = -1;
+        for (uint32_t c = 0; c < 3 * nf; c++)
+            for (uint32_t d = c + 1; d < 3 * nf && expect[c] < 0; d++) {
+                uint32_t c0 = faces[c], c1 = faces[c - c % 3 + (c % 3 + 1) % 3];
+                uint32_t d0 = faces[d], d1 = faces[d - d % 3 + (d % 3 + 1) % 3];
+                int same_pair = (c0 == d0 && c1 == d1) || (c0 == d1 && c1 == d0);
+                if (same_pair && c / 3 != d / 3 && expect[d] < 0) {
+                    expect[c] = (int32_t)d;
+                    expect[d] = (int32_t)c;
+                }
+            }
+        wm_ctx ctx;
+        wmt_ctx_init(&ctx);
+        bwm_build_input in = {BWM_TYPE_AREA, v, nv, faces, nf, materials, NULL, NULL, BWM_PLANES_BIOWARE,
+                              NULL, NULL, NULL};
+        bwm_file f;
+        assert_int_equal(bwm_build(&ctx, &in, &f), WM_OK);
+        assert_int_equal(f.adjacency_count, nf);
+        assert_memory_equal(f.adjacency, expect, 3 * (size_t)nf * sizeof(int32_t));
+        assert_non_null(strstr(wmt_warnings, "shared by 3 faces"));
+        bwm_file_free(&ctx, &f);
+        free(v);
+        free(faces);
+        free(materials);
+        free(expect);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rebuild_vanilla),
+        cmocka_unit_test(test_adjacency_of_fans_is_a_direct_search),
         cmocka_unit_test(test_rebuild_k1cp_kotormax_planes),
         cmocka_unit_test(test_builder_median_rule_on_generated_mesh),
         cmocka_unit_test(test_builder_warnings),

@@ -56,6 +56,120 @@ static void weld_keeps_distinct_vertices(void **state)
     wm_mesh_free(&ctx, &m);
 }
 
+/* wm_mesh_weld_map against a direct search: each vertex merges into the
+ * first earlier kept vertex within the tolerance (Euclidean), else is kept;
+ * the mesh is left as it was, and wm_mesh_weld's indices are the map's,
+ * compacted. m: n vertices (n a multiple of 3), one triangle per three. */
+static void assert_weld_map_is_a_direct_search(wm_mesh *m, float tol)
+{
+    uint32_t n = m->vertex_count;
+    for (uint32_t t = 0; t + 2 < n; t += 3) assert_int_equal(wm_mesh_add_triangle(&ctx, m, t, t + 1, t + 2, 0, 1), WM_OK);
+    uint32_t *map = NULL, *expect = malloc(n * sizeof *expect), merged = 0, expect_merged = 0;
+    assert_non_null(expect);
+    for (uint32_t v = 0; v < n; v++) {
+        expect[v] = v;
+        for (uint32_t w = 0; w < v && expect[v] == v; w++) {
+            const float *p = m->positions + 3 * (size_t)v, *q = m->positions + 3 * (size_t)w;
+            double dx = (double)p[0] - q[0], dy = (double)p[1] - q[1], dz = (double)p[2] - q[2];
+            if (expect[w] == w && dx * dx + dy * dy + dz * dz <= (double)tol * tol) expect[v] = w;
+        }
+        expect_merged += expect[v] != v;
+    }
+    assert_true(expect_merged > n / 10 && expect_merged < n - n / 6); /* the case is a real test */
+    float first = m->positions[0];
+    assert_int_equal(wm_mesh_weld_map(&ctx, m, tol, &map, &merged), WM_OK);
+    assert_int_equal(merged, expect_merged);
+    assert_non_null(map);
+    assert_memory_equal(map, expect, n * sizeof *map);
+    assert_int_equal(m->vertex_count, n);
+    assert_true(m->positions[0] == first);
+    assert_int_equal(wm_mesh_weld(&ctx, m, tol, &merged), WM_OK);
+    uint32_t kept_before = 0, *rank = expect; /* rank of each kept vertex among the kept */
+    for (uint32_t v = 0; v < n; v++) rank[v] = map[v] == v ? kept_before++ : UINT32_MAX;
+    assert_int_equal(m->vertex_count, kept_before);
+    for (uint32_t i = 0; i < 3 * m->triangle_count; i++) assert_int_equal(m->indices[i], rank[map[i]]);
+    wm_free(&ctx, map);
+    free(expect);
+}
+
+/* Points in clusters around a few centres, some within the tolerance of each other and some just beyond. */
+static void weld_map_of_clusters_is_a_direct_search(void **state)
+{
+    (void)state;
+    wm_ctx_init(&ctx);
+    wm_mesh m;
+    wm_mesh_init(&m);
+    srand(7);
+    for (uint32_t v = 0; v < 600; v++) {
+        float c = (float)(v % 37) * 0.01f, jitter[3];
+        for (int k = 0; k < 3; k++) jitter[k] = ((float)rand() / (float)RAND_MAX - 0.5f) * 2.4e-4f;
+        assert_int_equal(wm_mesh_add_vertex(&ctx, &m, c + jitter[0], 0.5f + jitter[1], -c + jitter[2], NULL), WM_OK);
+    }
+    assert_weld_map_is_a_direct_search(&m, 1e-4f);
+    wm_mesh_free(&ctx, &m);
+}
+
+/* Points snapped to round values (halves, hundredths: where cells of round multiples of the
+ * tolerance have their walls), copies a little inside and a little beyond the tolerance. */
+static void weld_map_of_round_coordinates_is_a_direct_search(void **state)
+{
+    (void)state;
+    for (int scale = 0; scale < 2; scale++) {
+        float tol = scale ? 1e-4f : 1e-6f;
+        wm_ctx_init(&ctx);
+        wm_mesh m;
+        wm_mesh_init(&m);
+        for (uint32_t v = 0; v < 600; v++) {
+            float x = (float)(v % 40) * 0.5f, y = (float)(v % 7) * 0.07f;
+            x += v % 3 == 1 ? 0.6f * tol : 0.0f;
+            y += v % 5 == 2 ? 1.5f * tol : v % 5 == 4 ? -0.4f * tol : 0.0f;
+            assert_int_equal(wm_mesh_add_vertex(&ctx, &m, x, y, (float)(v % 2) * 0.01f, NULL), WM_OK);
+        }
+        assert_weld_map_is_a_direct_search(&m, tol);
+        wm_mesh_free(&ctx, &m);
+    }
+}
+
+/* Vertices 0..19 on a line, triangles using some of them (the unused ones
+ * at byte boundaries of a bit map and between): compaction keeps the used
+ * ones in order and every triangle's corners where they were; without
+ * unused vertices, and for a weld that merges nothing, nothing changes. */
+static void compact_drops_exactly_the_unused_vertices(void **state)
+{
+    (void)state;
+    wm_ctx_init(&ctx);
+    for (int with_unused = 0; with_unused < 2; with_unused++) {
+        wm_mesh m;
+        wm_mesh_init(&m);
+        for (uint32_t v = 0; v < 20; v++) assert_int_equal(wm_mesh_add_vertex(&ctx, &m, (float)v, 0, 0, NULL), WM_OK);
+        const uint32_t some[][3] = {{1, 2, 3}, {3, 4, 9}, {10, 11, 12}, {12, 13, 14}, {17, 18, 19}, {1, 9, 19}};
+        const uint32_t all[][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {9, 10, 11}, {12, 13, 14}, {15, 16, 17}, {18, 19, 0}};
+        uint32_t triangles = with_unused ? 6 : 7;
+        for (uint32_t t = 0; t < triangles; t++) {
+            const uint32_t *c = with_unused ? some[t] : all[t];
+            assert_int_equal(wm_mesh_add_triangle(&ctx, &m, c[0], c[1], c[2], 0, 1), WM_OK);
+        }
+        uint32_t used = 0, unused = 99, merged = 99, *map = &merged;
+        for (uint32_t v = 0; v < 20; v++) {
+            int in = 0;
+            for (uint32_t i = 0; i < 3 * triangles; i++) in |= m.indices[i] == v;
+            used += (uint32_t)in;
+        }
+        assert_int_equal(wm_mesh_weld_map(&ctx, &m, 1e-4f, &map, &merged), WM_OK);
+        assert_int_equal(merged, 0);
+        assert_null(map);
+        assert_int_equal(wm_mesh_count_unused(&ctx, &m, &unused), WM_OK);
+        assert_int_equal(unused, 20 - used);
+        float corner_x[21];
+        for (uint32_t i = 0; i < 3 * triangles; i++) corner_x[i] = m.positions[3 * (size_t)m.indices[i]];
+        assert_int_equal(wm_mesh_compact(&ctx, &m), WM_OK);
+        assert_int_equal(m.vertex_count, used);
+        for (uint32_t v = 1; v < m.vertex_count; v++) assert_true(m.positions[3 * v] > m.positions[3 * (v - 1)]);
+        for (uint32_t i = 0; i < 3 * triangles; i++) assert_true(m.positions[3 * (size_t)m.indices[i]] == corner_x[i]);
+        wm_mesh_free(&ctx, &m);
+    }
+}
+
 static void degenerate_triangles_are_removed(void **state)
 {
     (void)state;
@@ -240,6 +354,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(weld_merges_within_tolerance),
         cmocka_unit_test(weld_keeps_distinct_vertices),
+        cmocka_unit_test(weld_map_of_clusters_is_a_direct_search),
+        cmocka_unit_test(weld_map_of_round_coordinates_is_a_direct_search),
+        cmocka_unit_test(compact_drops_exactly_the_unused_vertices),
         cmocka_unit_test(degenerate_triangles_are_removed),
         cmocka_unit_test(validate_reports_the_element),
         cmocka_unit_test(normals_bounds_and_slope),

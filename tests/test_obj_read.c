@@ -131,19 +131,62 @@ static void every_obj_model_reads_as_assimp_reads_it(void **state)
 
 /* An L-shaped floor (2 x 2 m minus a 1 x 1 m corner: 3 m2) written as one
  * hexagon starting next to its reflex corner, where a fan would fold over. */
+/* What walkmesh makes of an OBJ of this text (a file in a temporary folder, removed again). */
+static wm_result read_obj_text(wm_ctx *ctx, const char *text, size_t size, wm_mesh *m)
+{
+    char *dir = wmt_make_temp_dir();
+    char *path = wmt_join(dir, "text.obj");
+    wmt_write_file(path, text, size);
+    wmt_ctx_init(ctx);
+    wm_result r = wm_mesh_load(ctx, path, wm_format_by_name("assimp")->name, NULL, m);
+    wmt_remove_tree(dir);
+    free(path);
+    free(dir);
+    return r;
+}
+
+static void load_obj_text(wm_ctx *ctx, const char *text, size_t size, wm_mesh *m)
+{
+    if (read_obj_text(ctx, text, size, m)) fail_msg("%s", wm_ctx_message(ctx));
+}
+
+/* Face references as the OBJ format defines them: 1-based, negative ones
+ * counted back from the last vertex so far, texture and normal indices after
+ * slashes ignored; 0, one past the vertices, one before the first, or a
+ * reference that is not a number refuse the file naming the face's line. */
+static void face_references_follow_the_format(void **state)
+{
+    (void)state;
+    static const char vertices[] = "o floor\nv 0 0 0\nv 1 0 0\nv 0 0 -1\n";
+    static const char *const good[] = {"f 1 2 3\n", "f 1/1/1 2//2 -1\n", "f -3/5 +2 3/4\n"};
+    static const char *const bad[] = {"f 0 1 2\n", "f 1 2 4\n", "f 1 2 -4\n", "f 1 2 3x\n", "f 1 2 /3\n"};
+    char text[128];
+    wm_ctx ctx;
+    wm_mesh m;
+    for (int i = 0; i < 3; i++) {
+        snprintf(text, sizeof text, "%s%s", vertices, good[i]);
+        load_obj_text(&ctx, text, strlen(text), &m);
+        assert_int_equal(m.triangle_count, 1);
+        for (int k = 0; k < 3; k++) /* vertex k is (k == 1, 0, k == 2) in game axes */
+            assert_true(m.positions[3 * m.indices[k]] == (k == 1) && m.positions[3 * m.indices[k] + 1] == (k == 2));
+        wm_mesh_free(&ctx, &m);
+    }
+    for (int i = 0; i < 5; i++) {
+        snprintf(text, sizeof text, "%s%s", vertices, bad[i]);
+        assert_int_equal(read_obj_text(&ctx, text, strlen(text), &m), WM_ERR_CORRUPT);
+        assert_non_null(strstr(wm_ctx_message(&ctx), "line 5"));
+    }
+}
+
 static void concave_faces_stay_inside_their_outline(void **state)
 {
     (void)state;
-    char *dir = wmt_make_temp_dir();
-    char *path = wmt_join(dir, "l_shape.obj");
     /* game (x, y) corners (1,2) (0,2) (0,0) (2,0) (2,1) (1,1); OBJ Y-up: v x 0 -y */
     const char *text = "o floor\nusemtl stone\nv 1 0 -2\nv 0 0 -2\nv 0 0 0\nv 2 0 0\nv 2 0 -1\nv 1 0 -1\n"
                        "f 1 2 3 4 5 6\n";
-    wmt_write_file(path, text, strlen(text));
     wm_ctx ctx;
-    wmt_ctx_init(&ctx);
     wm_mesh m;
-    assert_int_equal(wm_mesh_load(&ctx, path, wm_format_by_name("assimp")->name, NULL, &m), WM_OK);
+    load_obj_text(&ctx, text, strlen(text), &m);
     assert_int_equal(m.triangle_count, 4); /* a hexagon: n - 2 */
     double area = 0;
     int up = 0, down = 0;
@@ -158,9 +201,52 @@ static void concave_faces_stay_inside_their_outline(void **state)
     assert_true(fabs(area - 3.0) < 1e-6); /* the shoelace area of the outline */
     assert_true(up == 4 || down == 4);    /* no triangle folded over */
     wm_mesh_free(&ctx, &m);
-    wmt_remove_tree(dir);
-    free(path);
-    free(dir);
+}
+
+/* A plain decimal of up to 15 digits reads as the nearest float to the
+ * nearest double of its value, which is (float)strtod of its text: random
+ * ones of every length, signs, a bare fraction (".5"), a trailing point
+ * ("7.") and zeros; each vertex its own x, far from the others, so none welds. */
+static void plain_decimals_read_as_strtod_reads_them(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    static char text[N * 80 + 64];
+    static char numbers[N][3][24];
+    size_t used = (size_t)snprintf(text, sizeof text, "o floor\n");
+    srand(11);
+    for (int i = 0; i < N; i++) {
+        for (int k = 0; k < 3; k++) { /* [sign] [whole digits] [. [fraction digits]], a digit at least */
+            int whole = rand() % 8, fraction = rand() % (k == 0 ? 10 : 16 - whole); /* at most 15 digits */
+            char *n = numbers[i][k];
+            size_t at = 0;
+            if (rand() % 3 == 0) n[at++] = rand() % 4 ? '-' : '+';
+            if (k == 0) /* 1 to 5 digits: its own x, 10 apart */
+                at += (size_t)sprintf(n + at, "%d", i * 10 + 1);
+            for (int d = 0; k != 0 && d < whole; d++) n[at++] = (char)('0' + rand() % 10);
+            if (k != 0 && whole == 0 && (fraction == 0 || rand() % 2)) n[at++] = '0';
+            if (fraction || rand() % 5 == 0) n[at++] = '.';
+            for (int d = 0; d < fraction; d++) n[at++] = (char)('0' + rand() % 10);
+            n[at] = '\0';
+        }
+        used += (size_t)snprintf(text + used, sizeof text - used, "v %s %s %s\n", numbers[i][0], numbers[i][1],
+                                 numbers[i][2]);
+    }
+    for (int i = 0; i + 2 < N; i += 3)
+        used += (size_t)snprintf(text + used, sizeof text - used, "f %d %d %d\n", i + 1, i + 2, i + 3);
+    wm_ctx ctx;
+    wm_mesh m;
+    load_obj_text(&ctx, text, used, &m);
+    assert_int_equal(m.vertex_count, N);
+    for (int i = 0; i < N; i++) {
+        float x = (float)strtod(numbers[i][0], NULL), y = (float)strtod(numbers[i][1], NULL);
+        float z = (float)strtod(numbers[i][2], NULL);
+        const float *p = m.positions + 3 * (size_t)i; /* Y-up file: game (x, -z, y) */
+        if (memcmp(&p[0], &x, 4) || p[1] != -z || memcmp(&p[2], &y, 4))
+            fail_msg("v %s %s %s read as %.9g %.9g %.9g", numbers[i][0], numbers[i][1], numbers[i][2], (double)p[0],
+                     (double)p[1], (double)p[2]);
+    }
+    wm_mesh_free(&ctx, &m);
 }
 
 int main(void)
@@ -168,6 +254,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_obj_model_reads_as_assimp_reads_it),
         cmocka_unit_test(concave_faces_stay_inside_their_outline),
+        cmocka_unit_test(plain_decimals_read_as_strtod_reads_them),
+        cmocka_unit_test(face_references_follow_the_format),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

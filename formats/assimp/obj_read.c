@@ -122,30 +122,35 @@ static size_t rest_of_line(const obj_reader *r, const char *p, const char **star
 
 /* A plain decimal ("-12.375", "3", at most 15 digits) ending at a blank or
  * the line's end; NULL for anything else (exponents, inf, garbage), which
- * the slow path judges. */
+ * the slow path judges. The digits are gathered in an integer (exact, as in
+ * a double: 15 digits < 2^53, without a floating-point multiply-add chain),
+ * then divided by the power of ten of its fraction digits, as before. */
 static const char *fast_float(const char *p, const char *end, float *out)
 {
+    static const double ten_to[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     p = skip_blanks(p, end);
     int negative = p < end && *p == '-';
     if (p < end && (*p == '-' || *p == '+'))
         p++;
-    double v = 0, scale = 1;
-    int digits = 0;
-    while (p < end && *p >= '0' && *p <= '9' && digits < 15) {
-        v = v * 10 + (*p++ - '0');
+    uint64_t v = 0;
+    int digits = 0, fraction = 0;
+    while (p < end && (unsigned)(*p - '0') <= 9u && digits < 15) {
+        v = v * 10 + (uint64_t)(*p++ - '0');
         digits++;
     }
     if (p < end && *p == '.') {
         p++;
-        while (p < end && *p >= '0' && *p <= '9' && digits < 15) {
-            v = v * 10 + (*p++ - '0');
-            scale *= 10;
+        while (p < end && (unsigned)(*p - '0') <= 9u && digits < 15) {
+            v = v * 10 + (uint64_t)(*p++ - '0');
+            fraction++;
             digits++;
         }
     }
     if (digits == 0 || (p < end && *p != ' ' && *p != '\t'))
         return NULL;
-    *out = (float)((negative ? -v : v) / scale);
+    double d = (double)v;
+    *out = (float)((negative ? -d : d) / ten_to[fraction]);
     return p;
 }
 
@@ -194,34 +199,39 @@ static wm_result grow_polygon(obj_reader *r)
 }
 
 /* Reads the vertex references "v", "v/t", "v//n", "v/t/n" of an `f` or `l`
- * line into r->polygon; *sound is 0 when one is malformed or out of range. */
+ * line into r->polygon; *sound is 0 when one is malformed or out of range.
+ * Locals, not r's fields or *count: stores into the polygon may alias those. */
 static wm_result read_references(obj_reader *r, const char *p, uint32_t *count, int *sound)
 {
-    *count = 0;
-    *sound = 1;
+    const char *end = r->end;
+    const long vertices = (long)r->file_vertices;
+    uint32_t n = 0;
     for (;;) {
-        p = skip_blanks(p, r->end);
-        if (p >= r->end)
-            return WM_OK;
+        p = skip_blanks(p, end);
+        if (p >= end)
+            break;
         int negative = *p == '-';
         p += negative || *p == '+';
         long index = 0;
         const char *digits = p;
-        while (p < r->end && *p >= '0' && *p <= '9' && index < 0x7fffffffL)
+        while (p < end && (unsigned)(*p - '0') <= 9u && index < 0x7fffffffL)
             index = index * 10 + (*p++ - '0');
-        if (p == digits || (p < r->end && *p != '/' && *p != ' ' && *p != '\t'))
-            *sound = 0;
-        while (p < r->end && *p != ' ' && *p != '\t') /* "/vt/vn" */
+        int ended = p != digits && (p == end || *p == '/' || *p == ' ' || *p == '\t');
+        while (p < end && *p != ' ' && *p != '\t') /* "/vt/vn" */
             p++;
-        long resolved = negative ? (long)r->file_vertices - index : index - 1;
-        if (index == 0 || resolved < 0 || resolved >= (long)r->file_vertices)
+        long resolved = negative ? vertices - index : index - 1;
+        if (!ended || index == 0 || resolved < 0 || resolved >= vertices) {
+            *count = n;
             *sound = 0;
-        if (!*sound)
             return WM_OK;
-        if (*count == r->polygon_capacity && grow_polygon(r))
+        }
+        if (n == r->polygon_capacity && grow_polygon(r))
             return WM_ERR_NOMEM;
-        r->polygon[(*count)++] = (uint32_t)resolved;
+        r->polygon[n++] = (uint32_t)resolved;
     }
+    *count = n;
+    *sound = 1;
+    return WM_OK;
 }
 
 static wm_result add_triangle(obj_reader *r, uint32_t a, uint32_t b, uint32_t c)

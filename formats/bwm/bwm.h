@@ -76,7 +76,11 @@ typedef struct bwm_file {
     bwm_edge *edges;   uint32_t edge_count;
     uint32_t *perimeters; uint32_t perimeter_count;
     bwm_derived derived; /* normals, distances, aabb and adjacency NULL while derived.work is set */
+    unsigned borrowed;   /* BWM_BORROWED_*: arrays of the mesh it was built from, not freed with it */
 } bwm_file;
+
+#define BWM_BORROWED_VERTICES 1u
+#define BWM_BORROWED_FACES 2u
 
 void bwm_file_init(bwm_file *file);
 void bwm_file_free(const wm_ctx *ctx, bwm_file *file);
@@ -127,6 +131,11 @@ wm_result bwm_build_taking(wm_ctx *ctx, const bwm_build_input *in, float *vertic
 /* bwm_build_taking for a file that is only written: a WOK (without tie_rank
  * or fallback normals) comes back with derived.work set (see bwm_derived),
  * anything else as from bwm_build_taking. */
+/* bwm_build_for_writing with in's vertices and faces borrowed, not copied
+ * (bwm_file.borrowed): they must outlive the file, which never writes to
+ * them (faces not in walkable-first order are copied). materials are taken
+ * over as in bwm_build_taking. */
+wm_result bwm_build_borrowing(wm_ctx *ctx, const bwm_build_input *in, uint32_t *materials, bwm_file *out);
 wm_result bwm_build_for_writing(wm_ctx *ctx, const bwm_build_input *in, float *vertices, uint32_t *faces,
                                 uint32_t *materials, bwm_file *out);
 /* Rebuilds a parsed file in place from its own geometry/materials/transitions.
@@ -165,6 +174,9 @@ void bwm_planes_into(wm_ctx *ctx, const bwm_file *file, float *normals, float *d
 /* The face's (b-a)x(c-a) in doubles, as BioWare's planes are computed; returns its length. */
 double bwm_face_cross(const bwm_file *f, uint32_t face, double n[3]);
 void bwm_compute_planes(wm_ctx *ctx, bwm_file *file, const bwm_build_input *fallback, const uint32_t *order);
+/* bwm_compute_planes's warnings alone (a file without fallback normals), the planes
+ * not stored: a face whose cross product points up costs its z alone. */
+void bwm_plane_warnings(wm_ctx *ctx, const bwm_file *file);
 wm_result bwm_adjacency_into(wm_ctx *ctx, const bwm_file *file, int32_t *adjacency, void *work, size_t work_size);
 
 /* Walkability of a surfacemat id through the context's surface table. */
@@ -179,7 +191,9 @@ wm_result bwm_from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float w
                         bwm_plane_style planes, bwm_file *out);
 /* The same for a file that is only written (bwm_write_sink/bwm_serialize): a
  * WOK's normals, distances, tree and adjacency are derived as they are
- * written (bwm_derived), the same bytes in less memory. */
+ * written (bwm_derived), the same bytes in less memory; when welding and
+ * compaction change nothing, the file borrows the mesh's positions and
+ * indices (bwm_build_borrowing): the mesh must outlive it. */
 wm_result bwm_from_mesh_for_writing(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, float weld_tolerance,
                                     bwm_plane_style planes, bwm_file *out);
 /* 0..100: how much the first bytes look like an ASCII walkmesh (text with a
@@ -268,7 +282,8 @@ wm_result bwm_room_offset_option(wm_ctx *ctx, const wm_options *opts, double out
  * when it is a BWM holding the same mesh, else built, with the header from
  * the source, the mesh's points and the --hook/--position options. */
 wm_result bwm_file_for_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, const wm_options *opts, bwm_file *out);
-/* The same for a file that is only written: built with bwm_from_mesh_for_writing. */
+/* The same for a file that is only written: built with bwm_from_mesh_for_writing (it may
+ * borrow the mesh's arrays: free it before the mesh). */
 wm_result bwm_file_for_writing(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, const wm_options *opts, bwm_file *out);
 /* ASCII text of a walkmesh: model_form 1 = the walkmesh node of a .mdl.ascii,
  * 0 = a KOTORMax-style .wok.ascii (also .pwk/.dwk). */

@@ -15,18 +15,6 @@ int bwm_material_walkable(const wm_ctx *ctx, uint32_t material)
     return s != WM_SURFACE_NONE && wm_surface_walkable(table, s);
 }
 
-wm_result bwm_face_transitions(wm_ctx *ctx, const bwm_file *file, int32_t **out)
-{
-    size_t n = (size_t)file->face_count * 3;
-    int32_t *t = wm_alloc_array(ctx, n, sizeof(int32_t));
-    *out = t;
-    if (!t) return WM_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) t[i] = -1;
-    for (uint32_t e = 0; e < file->edge_count; e++)
-        if (file->edges[e].code < n) t[file->edges[e].code] = file->edges[e].transition;
-    return WM_OK;
-}
-
 /* Scratch memory lent by the AABB node array, which is written only after
  * the adjacency and perimeter passes: memory that must be touched anyway
  * serves twice, where fresh scratch would cost a page fault per 4 KiB (on
@@ -283,7 +271,24 @@ typedef struct taken_arrays {
     float *vertices;
     uint32_t *faces, *materials;
     int for_writing; /* a WOK's planes, tree and adjacency derived when written (bwm_derived) */
+    int borrowed;    /* vertices and faces stay the caller's (bwm_build_borrowing) */
 } taken_arrays;
+
+/* Borrowed faces in walkable-first order: the input's own array when that is
+ * its order already (every face walkable, or the walkable ones first), else
+ * a copy of the file's own to put in order. */
+static wm_result own_faces_unless_in_order(wm_ctx *ctx, bwm_file *f, const uint32_t *order)
+{
+    uint32_t n = f->face_count, i = 0;
+    while (i < n && order[i] == i) i++;
+    if (!(f->borrowed & BWM_BORROWED_FACES) || i == n) return WM_OK;
+    uint32_t *own = wm_realloc_array(ctx, NULL, n, 3 * sizeof(uint32_t));
+    if (!own) return WM_ERR_NOMEM;
+    memcpy(own, f->faces, (size_t)n * 3 * sizeof(uint32_t));
+    f->faces = own;
+    f->borrowed &= ~BWM_BORROWED_FACES;
+    return WM_OK;
+}
 
 /* The file's arrays of per-vertex and per-face data: vertices, faces and
  * materials taken over or room for copies, normals and distances. */
@@ -311,20 +316,6 @@ static wm_result derived_work(wm_ctx *ctx, uint32_t face_count, bwm_file *f)
     f->derived.work_size = bwm_aabb_stream_bytes(face_count) + 128;
     f->derived.work = wm_realloc_array(ctx, NULL, f->derived.work_size, 1);
     return f->derived.work ? WM_OK : WM_ERR_NOMEM;
-}
-
-/* Planes of a derived WOK, computed in scratch for the builder's warnings only. */
-static wm_result planes_for_warnings(wm_ctx *ctx, bwm_file *f, const bwm_build_input *in, const uint32_t *order,
-                                     scratch s)
-{
-    f->normals = scratch_take(ctx, &s, f->face_count, 3 * sizeof(float));
-    f->distances = scratch_take(ctx, &s, f->face_count, sizeof(float));
-    if (f->normals && f->distances) bwm_compute_planes(ctx, f, in, order);
-    wm_result r = f->normals && f->distances ? WM_OK : WM_ERR_NOMEM;
-    scratch_give_back(ctx, &s, f->normals);
-    scratch_give_back(ctx, &s, f->distances);
-    f->normals = f->distances = NULL;
-    return r;
 }
 
 wm_result bwm_adjacency_into(wm_ctx *ctx, const bwm_file *file, int32_t *adjacency, void *work, size_t work_size)
@@ -431,6 +422,7 @@ static wm_result build(wm_ctx *ctx, const bwm_build_input *in, const taken_array
         f->vertices = taken->vertices;
         f->faces = taken->faces;
         f->materials = taken->materials;
+        f->borrowed = taken->borrowed ? BWM_BORROWED_VERTICES | BWM_BORROWED_FACES : 0;
     }
     for (size_t i = 0; i < (size_t)nf * 3; i++)
         if (in->faces[i] >= in->vertex_count) {
@@ -449,7 +441,7 @@ static wm_result build(wm_ctx *ctx, const bwm_build_input *in, const taken_array
 
     if (walkable_first_order(ctx, in, lent, order, &walkable)) goto nomem;
     if (adopt) {
-        if (permute_in_place(ctx, f, order, lent)) goto nomem;
+        if (own_faces_unless_in_order(ctx, f, order) || permute_in_place(ctx, f, order, lent)) goto nomem;
     } else {
         for (uint32_t i = 0; i < nf; i++) {
             memcpy(&f->faces[3 * (size_t)i], &in->faces[3 * (size_t)order[i]], 3 * sizeof(uint32_t));
@@ -457,8 +449,8 @@ static wm_result build(wm_ctx *ctx, const bwm_build_input *in, const taken_array
         }
     }
     if (in->type == BWM_TYPE_AREA) f->adjacency_count = walkable;
-    if (f->derived.work)
-        r = planes_for_warnings(ctx, f, in, order, lent);
+    if (f->derived.work) /* the planes are derived again as they are written: their warnings only */
+        bwm_plane_warnings(ctx, f);
     else
         bwm_compute_planes(ctx, f, in, order);
     if (!r && in->type == BWM_TYPE_AREA) r = walkable_links(ctx, f, in, order, walkable, lent);
@@ -481,13 +473,20 @@ wm_result bwm_build(wm_ctx *ctx, const bwm_build_input *in, bwm_file *out)
 wm_result bwm_build_taking(wm_ctx *ctx, const bwm_build_input *in, float *vertices, uint32_t *faces,
                            uint32_t *materials, bwm_file *out)
 {
-    taken_arrays taken = {vertices, faces, materials, 0};
+    taken_arrays taken = {vertices, faces, materials, 0, 0};
     return build(ctx, in, &taken, out);
 }
 
 wm_result bwm_build_for_writing(wm_ctx *ctx, const bwm_build_input *in, float *vertices, uint32_t *faces,
                                 uint32_t *materials, bwm_file *out)
 {
-    taken_arrays taken = {vertices, faces, materials, 1};
+    taken_arrays taken = {vertices, faces, materials, 1, 0};
+    return build(ctx, in, &taken, out);
+}
+
+wm_result bwm_build_borrowing(wm_ctx *ctx, const bwm_build_input *in, uint32_t *materials, bwm_file *out)
+{
+    /* the file writes to borrowed arrays never: faces out of order are copied first */
+    taken_arrays taken = {(float *)(uintptr_t)in->vertices, (uint32_t *)(uintptr_t)in->faces, materials, 1, 1};
     return build(ctx, in, &taken, out);
 }

@@ -12,8 +12,8 @@ void bwm_file_init(bwm_file *file)
 
 void bwm_file_free(const wm_ctx *ctx, bwm_file *file)
 {
-    wm_free(ctx, file->vertices);
-    wm_free(ctx, file->faces);
+    if (!(file->borrowed & BWM_BORROWED_VERTICES)) wm_free(ctx, file->vertices);
+    if (!(file->borrowed & BWM_BORROWED_FACES)) wm_free(ctx, file->faces);
     wm_free(ctx, file->materials);
     wm_free(ctx, file->normals);
     wm_free(ctx, file->distances);

@@ -16,6 +16,18 @@ static uint16_t surface_of_material(wm_ctx *ctx, uint32_t material, uint32_t *un
     return s;
 }
 
+wm_result bwm_face_transitions(wm_ctx *ctx, const bwm_file *file, int32_t **out)
+{
+    size_t n = (size_t)file->face_count * 3;
+    int32_t *t = wm_alloc_array(ctx, n, sizeof(int32_t));
+    *out = t;
+    if (!t) return WM_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) t[i] = -1;
+    for (uint32_t e = 0; e < file->edge_count; e++)
+        if (file->edges[e].code < n) t[file->edges[e].code] = file->edges[e].transition;
+    return WM_OK;
+}
+
 wm_result bwm_to_mesh(wm_ctx *ctx, const bwm_file *file, const char *name, wm_mesh *out)
 {
     uint32_t unknown = 0;
@@ -115,29 +127,45 @@ static wm_result copy_geometry(wm_ctx *ctx, const wm_mesh *mesh, wm_mesh *geomet
     return WM_OK;
 }
 
+/* The positions and indices the file is built from: the mesh's own (*borrowed set, the
+ * mesh unchanged) when welding merges nothing and every vertex is used, which is the
+ * usual case and costs no copy; else copies welded and compacted, as
+ * wm_mesh_weld and wm_mesh_compact leave them. */
+static wm_result welded_geometry(wm_ctx *ctx, const wm_mesh *mesh, float tolerance, wm_mesh *welded, int *borrowed)
+{
+    uint32_t merged = 0, unused = 0, *remap = NULL;
+    wm_result r = wm_mesh_weld_map(ctx, mesh, tolerance, &remap, &merged);
+    if (!r && !merged) r = wm_mesh_count_unused(ctx, mesh, &unused);
+    *borrowed = !r && !merged && !unused;
+    if (!r && *borrowed) {
+        wm_mesh_init(welded);
+        welded->positions = mesh->positions;
+        welded->indices = mesh->indices;
+        welded->vertex_count = welded->vertex_capacity = mesh->vertex_count;
+        welded->triangle_count = welded->triangle_capacity = mesh->triangle_count;
+    } else if (!r) {
+        r = copy_geometry(ctx, mesh, welded);
+        for (size_t i = 0; !r && remap && i < 3 * (size_t)welded->triangle_count; i++)
+            if (welded->indices[i] < welded->vertex_count) welded->indices[i] = remap[welded->indices[i]];
+        if (!r) r = wm_mesh_compact(ctx, welded);
+    }
+    wm_free(ctx, remap);
+    return r;
+}
+
 /* weld: 0 keeps every vertex as it is (a text that holds a walkmesh's own vertices).
- * for_writing: the file is only written (bwm_build_for_writing). */
+ * for_writing: the file is only written (bwm_build_for_writing): it may borrow the
+ * mesh's positions and indices. */
 typedef struct from_mesh_how {
     int weld, for_writing;
 } from_mesh_how;
 
-static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, from_mesh_how how, float weld_tolerance,
-                           bwm_plane_style planes, const uint32_t *tie_rank, bwm_file *out)
+/* Materials and the warnings about them. */
+static wm_result materials_of(wm_ctx *ctx, const wm_mesh *mesh, uint32_t **out)
 {
-    wm_mesh welded;
-    uint32_t merged = 0, guessed = 0, disagree = 0;
-    uint32_t *materials = NULL;
-    bwm_file_init(out);
-    wm_mesh_init(&welded);
-    wm_result r = wm_mesh_validate(ctx, mesh);
-    if (!r) r = copy_geometry(ctx, mesh, &welded);
-    if (!r && how.weld) r = wm_mesh_weld(ctx, &welded, weld_tolerance < 0 ? 1e-4f : weld_tolerance, &merged);
-    if (!r && how.weld && !merged) r = wm_mesh_compact(ctx, &welded); /* a weld that merged has compacted already */
-    if (!r) {
-        materials = wm_realloc_array(ctx, NULL, mesh->triangle_count, sizeof(uint32_t));
-        if (!materials) r = WM_ERR_NOMEM;
-    }
-    if (!r) r = face_materials(ctx, mesh, materials, &guessed, &disagree);
+    uint32_t guessed = 0, disagree = 0;
+    *out = wm_realloc_array(ctx, NULL, mesh->triangle_count, sizeof(uint32_t));
+    wm_result r = *out ? face_materials(ctx, mesh, *out, &guessed, &disagree) : WM_ERR_NOMEM;
     if (!r && guessed)
         wm_warn(ctx, "%u faces have surfaces without a KotOR material: written as dirt (walkable) or nonwalk",
                 guessed);
@@ -145,10 +173,37 @@ static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, from
         wm_warn(ctx, "%u faces are marked walkable (or not) against their surface; written as dirt (walkable) or "
                      "nonwalk, since the game follows the material",
                 disagree);
+    return r;
+}
+
+static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, from_mesh_how how, float weld_tolerance,
+                           bwm_plane_style planes, const uint32_t *tie_rank, bwm_file *out)
+{
+    wm_mesh welded;
+    uint32_t *materials = NULL;
+    int borrowed = 0;
+    bwm_file_init(out);
+    wm_mesh_init(&welded);
+    wm_result r = wm_mesh_validate(ctx, mesh);
+    if (!r && how.weld)
+        r = welded_geometry(ctx, mesh, weld_tolerance < 0 ? 1e-4f : weld_tolerance, &welded, &borrowed);
+    else if (!r)
+        r = copy_geometry(ctx, mesh, &welded);
+    if (!r && borrowed && !how.for_writing) { /* a file handed out owns its arrays */
+        wm_mesh_init(&welded);
+        r = copy_geometry(ctx, mesh, &welded);
+        borrowed = 0;
+    }
+    if (!r) r = materials_of(ctx, mesh, &materials);
     if (!r) {
         bwm_build_input in = {type, welded.positions, welded.vertex_count, welded.indices, welded.triangle_count,
                               materials, NULL, mesh->transitions, planes, NULL, NULL, tie_rank};
-        if (welded.positions && welded.indices) { /* the build takes them over: no second copy */
+        if (borrowed) {
+            r = bwm_build_borrowing(ctx, &in, materials, out);
+            welded.positions = NULL;
+            welded.indices = NULL;
+            materials = NULL;
+        } else if (welded.positions && welded.indices) { /* the build takes them over: no second copy */
             r = how.for_writing ? bwm_build_for_writing(ctx, &in, welded.positions, welded.indices, materials, out)
                                 : bwm_build_taking(ctx, &in, welded.positions, welded.indices, materials, out);
             welded.positions = NULL;
@@ -159,6 +214,7 @@ static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, from
         }
     }
     wm_free(ctx, materials);
+    if (borrowed) wm_mesh_init(&welded); /* the mesh's own arrays */
     wm_mesh_free(ctx, &welded);
     return r;
 }

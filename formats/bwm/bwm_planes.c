@@ -52,6 +52,31 @@ void bwm_compute_planes(wm_ctx *ctx, bwm_file *f, const bwm_build_input *fallbac
     if (downward > 5) wm_warn(ctx, "%u more downward-facing walkable faces", downward - 5);
 }
 
+void bwm_plane_warnings(wm_ctx *ctx, const bwm_file *f)
+{
+    uint32_t degenerate = 0, downward = 0;
+    for (uint32_t i = 0; i < f->face_count; i++) {
+        const float *a = &f->vertices[3 * (size_t)f->faces[3 * (size_t)i]];
+        const float *b = &f->vertices[3 * (size_t)f->faces[3 * (size_t)i + 1]];
+        const float *c = &f->vertices[3 * (size_t)f->faces[3 * (size_t)i + 2]];
+        /* the cross product's z as bwm_face_cross computes it: above 0, the face has an
+         * area and faces up (most faces); else the whole plane decides */
+        if (((double)b[0] - a[0]) * ((double)c[1] - a[1]) - ((double)b[1] - a[1]) * ((double)c[0] - a[0]) > 0)
+            continue;
+        double n[3];
+        double len = bwm_face_cross(f, i, n);
+        if (!(len > 0)) { /* bwm_compute_planes stores (0, 0, 1): not downward */
+            if (degenerate++ < 5) wm_warn(ctx, "face %u: degenerate (zero area)", i);
+            continue;
+        }
+        double z = (float)(n[2] / len); /* the stored normal's z */
+        if (i < f->adjacency_count && z < -1e-3 && downward++ < 5)
+            wm_warn(ctx, "face %u: walkable face faces down (normal z %.3f)", i, z);
+    }
+    if (degenerate > 5) wm_warn(ctx, "%u more degenerate faces", degenerate - 5);
+    if (downward > 5) wm_warn(ctx, "%u more downward-facing walkable faces", downward - 5);
+}
+
 void bwm_planes_into(wm_ctx *ctx, const bwm_file *file, float *normals, float *distances)
 {
     bwm_file f = *file;
