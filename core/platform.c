@@ -382,11 +382,11 @@ const char *wm_path_file_name(const char *path)
  * kernel page by page, which on these VMs costs more than most passes over
  * them (a 1M-face OBJ -> WOK: the import weld's table serves the WOK
  * build's weld and then its materials). Taken only by a request of at least
- * half its size, so that a large block is not held by a small array (a
- * smaller one is allocated beside it, leaving it for the next); a request
- * larger than it frees it first, so no larger block is ever allocated
- * beside it. Of two freed, the larger is kept. Blocks above KEEP_MOST go
- * back at once. */
+ * half its size, so that a large block is not held by a small array; a
+ * large request it does not fit frees it first, so no large block is ever
+ * allocated beside it (only small arrays can be, until the next large
+ * request).
+ * Blocks above KEEP_MOST go back at once. */
 #define KEEP_MOST ((size_t)64 << 20)
 static _Atomic(void *) kept_block;
 
@@ -398,8 +398,6 @@ static void *take_kept(size_t size)
     size_t room = malloc_usable_size(kept);
     if (room >= size && room / 2 <= size)
         return kept;
-    if (room >= size) /* too large for this one: kept for the next, unless one was kept meanwhile */
-        kept = atomic_exchange(&kept_block, kept);
     free(kept);
     return NULL;
 }
@@ -427,11 +425,8 @@ void wm_platform_free(void *user, void *ptr)
 {
     (void)user;
     size_t size = ptr ? malloc_usable_size(ptr) : 0;
-    if (size >= HUGE_BLOCK && size <= KEEP_MOST && ((uintptr_t)ptr & (HUGE_PAGE - 1)) == 0) {
-        ptr = atomic_exchange(&kept_block, ptr); /* the one kept before goes instead, */
-        if (ptr && malloc_usable_size(ptr) > size) /* unless it is the larger */
-            ptr = atomic_exchange(&kept_block, ptr);
-    }
+    if (size >= HUGE_BLOCK && size <= KEEP_MOST && ((uintptr_t)ptr & (HUGE_PAGE - 1)) == 0)
+        ptr = atomic_exchange(&kept_block, ptr); /* the one kept before goes instead */
     free(ptr);
 }
 #else

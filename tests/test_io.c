@@ -243,10 +243,9 @@ static void large_blocks_keep_their_contents(void **state)
     wm_free(&ctx, a);
 }
 
-/* Where the default allocator keeps a large block freed (Linux with glibc),
- * the next large request it fits gets it back: an array zeroed as asked, a
- * small array grown into it keeps its contents; a request under half its
- * size does not take it, nor does that one, freed, replace it. */
+/* Where the default allocator keeps the last large block freed (Linux with
+ * glibc), the next large request it fits gets it back: an array zeroed as
+ * asked, and a small array grown into it keeps its contents. */
 static void a_freed_large_block_serves_the_next_that_fits(void **state)
 {
     (void)state;
@@ -254,8 +253,6 @@ static void a_freed_large_block_serves_the_next_that_fits(void **state)
     wm_ctx ctx;
     wm_ctx_init(&ctx);
     size_t big = (size_t)4 << 20;
-    /* a request larger than any block kept (by earlier tests) frees that one; itself is too large to keep */
-    wm_free(&ctx, wm_realloc_array(&ctx, NULL, (size_t)65 << 20, 1));
     uint8_t *a = wm_realloc_array(&ctx, NULL, big, 1);
     assert_non_null(a);
     memset(a, 0xAB, big);
@@ -274,14 +271,6 @@ static void a_freed_large_block_serves_the_next_that_fits(void **state)
     for (uint32_t i = 0; i < 1000; i++)
         assert_int_equal(c[i], i * 2654435761u);
     wm_free(&ctx, c);
-    /* a large request under half its size is served beside it, and of the two freed the larger stays */
-    uint8_t *d = wm_realloc_array(&ctx, NULL, big / 2 - 4096, 1);
-    assert_non_null(d);
-    assert_true(d != a);
-    wm_free(&ctx, d);
-    uint8_t *e = wm_realloc_array(&ctx, NULL, big, 1);
-    assert_ptr_equal(e, a);
-    wm_free(&ctx, e);
 #endif
 }
 
