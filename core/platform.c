@@ -367,8 +367,6 @@ const char *wm_path_file_name(const char *path)
 }
 
 #if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
-#include <stdatomic.h>
-
 /* Large arrays (AABB trees, whole output files) are written once, front to
  * back, right after allocation; with 4 KiB pages the kernel's page faults
  * then cost more than the work itself (measured: 11 us a page in this
@@ -377,57 +375,21 @@ const char *wm_path_file_name(const char *path)
 #define HUGE_BLOCK ((size_t)2 << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
 
-/* The last large block freed, kept for the next large allocation it fits:
- * its pages are in memory already, where a fresh block's are cleared by the
- * kernel page by page, which on these VMs costs more than most passes over
- * them (a 1M-face OBJ -> WOK: the import weld's table serves the WOK
- * build's weld and then its materials). Taken only by a request of at least
- * half its size, so that a large block is not held by a small array; a
- * large request it does not fit frees it first, so no large block is ever
- * allocated beside it (only small arrays can be, until the next large
- * request).
- * Blocks above KEEP_MOST go back at once. */
-#define KEEP_MOST ((size_t)64 << 20)
-static _Atomic(void *) kept_block;
-
-static void *take_kept(size_t size)
-{
-    void *kept = atomic_exchange(&kept_block, NULL);
-    if (!kept)
-        return NULL;
-    size_t room = malloc_usable_size(kept);
-    if (room >= size && room / 2 <= size)
-        return kept;
-    free(kept);
-    return NULL;
-}
-
 void *wm_platform_realloc(void *user, void *ptr, size_t size)
 {
     (void)user;
     if (size < HUGE_BLOCK)
         return realloc(ptr, size);
-    void *block = take_kept(size);
-    if (!block) {
-        if (posix_memalign(&block, HUGE_PAGE, size) != 0)
-            return NULL;
-        madvise(block, size, MADV_HUGEPAGE); /* advice only: failure just keeps small pages */
-    }
+    void *block = NULL;
+    if (posix_memalign(&block, HUGE_PAGE, size) != 0)
+        return NULL;
+    madvise(block, size, MADV_HUGEPAGE); /* advice only: failure just keeps small pages */
     if (ptr) {
         size_t old = malloc_usable_size(ptr);
         memcpy(block, ptr, old < size ? old : size);
-        wm_platform_free(user, ptr);
+        free(ptr);
     }
     return block;
-}
-
-void wm_platform_free(void *user, void *ptr)
-{
-    (void)user;
-    size_t size = ptr ? malloc_usable_size(ptr) : 0;
-    if (size >= HUGE_BLOCK && size <= KEEP_MOST && ((uintptr_t)ptr & (HUGE_PAGE - 1)) == 0)
-        ptr = atomic_exchange(&kept_block, ptr); /* the one kept before goes instead */
-    free(ptr);
 }
 #else
 void *wm_platform_realloc(void *user, void *ptr, size_t size)
@@ -435,10 +397,10 @@ void *wm_platform_realloc(void *user, void *ptr, size_t size)
     (void)user;
     return realloc(ptr, size);
 }
+#endif
 
 void wm_platform_free(void *user, void *ptr)
 {
     (void)user;
     free(ptr);
 }
-#endif

@@ -243,37 +243,6 @@ static void large_blocks_keep_their_contents(void **state)
     wm_free(&ctx, a);
 }
 
-/* Where the default allocator keeps the last large block freed (Linux with
- * glibc), the next large request it fits gets it back: an array zeroed as
- * asked, and a small array grown into it keeps its contents. */
-static void a_freed_large_block_serves_the_next_that_fits(void **state)
-{
-    (void)state;
-#if defined(__linux__) && defined(__GLIBC__)
-    wm_ctx ctx;
-    wm_ctx_init(&ctx);
-    size_t big = (size_t)4 << 20;
-    uint8_t *a = wm_realloc_array(&ctx, NULL, big, 1);
-    assert_non_null(a);
-    memset(a, 0xAB, big);
-    wm_free(&ctx, a);
-    uint8_t *b = wm_alloc_array(&ctx, big, 1);
-    assert_ptr_equal(b, a);
-    for (size_t i = 0; i < big; i += 4093)
-        assert_int_equal(b[i], 0);
-    wm_free(&ctx, b);
-    uint32_t *c = wm_realloc_array(&ctx, NULL, 1000, sizeof *c);
-    assert_non_null(c);
-    for (uint32_t i = 0; i < 1000; i++)
-        c[i] = i * 2654435761u;
-    c = wm_realloc_array(&ctx, c, big / sizeof *c, sizeof *c);
-    assert_ptr_equal(c, a);
-    for (uint32_t i = 0; i < 1000; i++)
-        assert_int_equal(c[i], i * 2654435761u);
-    wm_free(&ctx, c);
-#endif
-}
-
 /* A large file is mapped rather than read; its bytes are the file's, and stay
  * so after the reader lets pages go (they come back from the file). A small
  * one is read into memory as before. */
@@ -327,7 +296,6 @@ int main(void)
         cmocka_unit_test(streamed_write_is_atomic_too),
         cmocka_unit_test(aligned_blocks_read_back_whole),
         cmocka_unit_test(large_blocks_keep_their_contents),
-        cmocka_unit_test(a_freed_large_block_serves_the_next_that_fits),
         cmocka_unit_test(large_inputs_read_the_same_after_release),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
