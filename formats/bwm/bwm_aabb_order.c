@@ -1,0 +1,116 @@
+/* The AABB builder's recursion over ranked faces (see bwm_aabb_order.h):
+ * a node's faces lie at [lo, hi) of one of two record buffers; the median
+ * rank on the longest axis of their box is selected, and one pass copies
+ * the faces below it to the front and the others behind them, in the other
+ * buffer, gathering both children's boxes as it goes. The pass keeps face
+ * order within each side, so the boxes (in face order) are read forward. */
+#include "bwm/bwm_aabb_order.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct order_job {
+    const float *boxes;
+    aabb_rec *buf[2];
+    const aabb_visitor *v;
+} order_job;
+
+void aabb_face_box(const float *vertices, const uint32_t *faces, uint32_t face, float box[6])
+{
+    const float *c[3];
+    for (int i = 0; i < 3; i++) c[i] = &vertices[3 * (size_t)faces[3 * (size_t)face + i]];
+    for (int k = 0; k < 3; k++) {
+        float lo = c[0][k], hi = c[0][k];
+        for (int i = 1; i < 3; i++) {
+            if (c[i][k] < lo) lo = c[i][k];
+            if (c[i][k] > hi) hi = c[i][k];
+        }
+        box[k] = lo;
+        box[3 + k] = hi;
+    }
+}
+
+/* The axis (0, 1, 2 = x, y, z) along which the box is longest; the first on a tie. */
+int aabb_longest_axis(const float box[6])
+{
+    int axis = 0;
+    for (int k = 1; k < 3; k++)
+        if (box[3 + k] - box[k] > box[3 + axis] - box[axis]) axis = k;
+    return axis;
+}
+
+/* Copies src[0,n) to dst: ranks on the axis under t to dst[0,half) and the
+ * rest to dst[half,n), each side in its order. Without branches: which side
+ * a face goes to is a coin toss for any predictor. */
+static void split(const aabb_rec *src, aabb_rec *dst, size_t n, int axis, uint32_t t, size_t half)
+{
+    const uint32_t *key = src[0].rank + axis;
+    size_t li = 0, ri = half;
+    for (size_t i = 0; i < n; i++) {
+        size_t below = key[4 * i] < t, at = ri ^ ((li ^ ri) & (0 - below));
+        dst[at] = src[i];
+        li += below;
+        ri += 1 - below;
+    }
+}
+
+/* The box of the faces of recs[0,n): the boxes hold minima and negated
+ * maxima, so all six are minima; two running boxes halve the dependency. */
+static void range_box(const order_job *j, const aabb_rec *recs, size_t n, float box[6])
+{
+    float a[6], b[6];
+    for (int k = 0; k < 6; k++) a[k] = b[k] = INFINITY;
+    size_t i = 0;
+    for (; i + 1 < n; i += 2) {
+        const float *p = j->boxes + 6 * (size_t)recs[i].face, *q = j->boxes + 6 * (size_t)recs[i + 1].face;
+        for (int k = 0; k < 6; k++) {
+            a[k] = p[k] < a[k] ? p[k] : a[k];
+            b[k] = q[k] < b[k] ? q[k] : b[k];
+        }
+    }
+    for (; i < n; i++) {
+        const float *p = j->boxes + 6 * (size_t)recs[i].face;
+        for (int k = 0; k < 6; k++) a[k] = p[k] < a[k] ? p[k] : a[k];
+    }
+    for (int k = 0; k < 6; k++) {
+        float m = a[k] < b[k] ? a[k] : b[k];
+        box[k] = k < 3 ? m : -m;
+    }
+}
+
+static wm_result order_node(const order_job *j, int cur, size_t lo, size_t hi, uint32_t node, const float box[6])
+{
+    const aabb_rec *src = j->buf[cur] + lo;
+    size_t n = hi - lo;
+    if (n == 1) return j->v->leaf(j->v->user, node, lo, src->face, box);
+    int axis = aabb_longest_axis(box);
+    size_t half = n / 2;
+    aabb_rec *dst = j->buf[!cur] + lo;
+    /* the other buffer's room for these faces is free until the split fills it */
+    uint32_t t = aabb_select((const uint32_t *)src + axis, 4, n, half, (uint32_t *)dst);
+    float left[6], right[6];
+    split(src, dst, n, axis, t, half);
+    range_box(j, dst, half, left);
+    range_box(j, dst + half, n - half, right);
+    wm_result r = j->v->inner(j->v->user, node, box, left, right, half);
+    if (!r) r = order_node(j, !cur, lo, lo + half, node + 1, left);
+    if (!r) r = order_node(j, !cur, lo + half, hi, node + 2 * (uint32_t)half, right);
+    return r;
+}
+
+wm_result aabb_order(const float *vertices, const uint32_t *faces, uint32_t face_count, aabb_rec *recs,
+                     aabb_rec *other, float *boxes, const aabb_visitor *v)
+{
+    float box[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t f = 0; f < face_count; f++) {
+        float *b = boxes + 6 * (size_t)f;
+        aabb_face_box(vertices, faces, f, b);
+        for (int k = 0; k < 3; k++) {
+            box[k] = b[k] < box[k] ? b[k] : box[k];
+            box[3 + k] = b[3 + k] > box[3 + k] ? b[3 + k] : box[3 + k];
+            b[3 + k] = -b[3 + k]; /* see range_box */
+        }
+    }
+    order_job j = {boxes, {recs, other}, v};
+    return order_node(&j, 0, 0, face_count, 0, box);
+}
