@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+#define SMALL_TREE 16 /* faces of a subtree found in a local array */
+
 typedef struct order_job {
     const float *boxes;
     aabb_rec *buf[2];
@@ -54,35 +56,76 @@ static void split(const aabb_rec *src, aabb_rec *dst, size_t n, int axis, uint32
     }
 }
 
-/* The box of the faces of recs[0,n): the boxes hold minima and negated
- * maxima, so all six are minima; two running boxes halve the dependency. */
+/* The box of the faces of recs[0,n); two running unions halve the dependency. */
 static void range_box(const order_job *j, const aabb_rec *recs, size_t n, float box[6])
 {
-    float a[6], b[6];
-    for (int k = 0; k < 6; k++) a[k] = b[k] = INFINITY;
+    aabb_union a, b;
+    aabb_union_init(&a);
+    aabb_union_init(&b);
     size_t i = 0;
     for (; i + 1 < n; i += 2) {
-        const float *p = j->boxes + 6 * (size_t)recs[i].face, *q = j->boxes + 6 * (size_t)recs[i + 1].face;
-        for (int k = 0; k < 6; k++) {
-            a[k] = p[k] < a[k] ? p[k] : a[k];
-            b[k] = q[k] < b[k] ? q[k] : b[k];
-        }
+        aabb_union_add(&a, j->boxes + 6 * (size_t)recs[i].face);
+        aabb_union_add(&b, j->boxes + 6 * (size_t)recs[i + 1].face);
     }
-    for (; i < n; i++) {
-        const float *p = j->boxes + 6 * (size_t)recs[i].face;
-        for (int k = 0; k < 6; k++) a[k] = p[k] < a[k] ? p[k] : a[k];
+    if (i < n) aabb_union_add(&a, j->boxes + 6 * (size_t)recs[i].face);
+    aabb_union_merge(&a, &b);
+    aabb_union_box(&a, box);
+}
+
+/* A small node's faces with their boxes, in a local array: its whole
+ * subtree is found there, each level by sorting, without scattered reads. */
+typedef struct small_face {
+    uint32_t rank[3];
+    uint32_t face;
+    float box[6]; /* as in order_job.boxes */
+} small_face;
+
+static void sort_small_faces(small_face *s, size_t n, int axis)
+{
+    for (size_t i = 1; i < n; i++) {
+        small_face x = s[i];
+        size_t k = i;
+        for (; k > 0 && s[k - 1].rank[axis] > x.rank[axis]; k--) s[k] = s[k - 1];
+        s[k] = x;
     }
-    for (int k = 0; k < 6; k++) {
-        float m = a[k] < b[k] ? a[k] : b[k];
-        box[k] = k < 3 ? m : -m;
-    }
+}
+
+static void small_box(const small_face *s, size_t n, float box[6])
+{
+    aabb_union u;
+    aabb_union_init(&u);
+    for (size_t i = 0; i < n; i++) aabb_union_add(&u, s[i].box);
+    aabb_union_box(&u, box);
+}
+
+static wm_result order_small(const order_job *j, small_face *s, size_t n, size_t position, uint32_t node,
+                             const float box[6])
+{
+    if (n == 1) return j->v->leaf(j->v->user, node, position, s->face, box);
+    sort_small_faces(s, n, aabb_longest_axis(box));
+    size_t half = n / 2;
+    float left[6], right[6];
+    small_box(s, half, left);
+    small_box(s + half, n - half, right);
+    wm_result r = j->v->inner(j->v->user, node, box, left, right, half);
+    if (!r) r = order_small(j, s, half, position, node + 1, left);
+    if (!r) r = order_small(j, s + half, n - half, position + half, node + 2 * (uint32_t)half, right);
+    return r;
 }
 
 static wm_result order_node(const order_job *j, int cur, size_t lo, size_t hi, uint32_t node, const float box[6])
 {
     const aabb_rec *src = j->buf[cur] + lo;
     size_t n = hi - lo;
-    if (n == 1) return j->v->leaf(j->v->user, node, lo, src->face, box);
+    if (n <= SMALL_TREE) {
+        small_face s[SMALL_TREE];
+        for (size_t i = 0; i < n; i++) {
+            memcpy(s[i].rank, src[i].rank, sizeof s[i].rank);
+            s[i].face = src[i].face;
+            memcpy(s[i].box, j->boxes + 6 * (size_t)src[i].face, sizeof s[i].box);
+        }
+        return order_small(j, s, n, lo, node, box);
+    }
     int axis = aabb_longest_axis(box);
     size_t half = n / 2;
     aabb_rec *dst = j->buf[!cur] + lo;

@@ -7,8 +7,10 @@
 #ifndef WM_BWM_AABB_ORDER_H
 #define WM_BWM_AABB_ORDER_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "wm_format.h"
 
@@ -31,6 +33,78 @@ typedef struct aabb_visitor {
     wm_result (*leaf)(void *user, uint32_t node, size_t position, uint32_t face, const float box[6]);
     void *user;
 } aabb_visitor;
+
+/* A running union of face boxes stored as minima and negated maxima (the
+ * engine's form, all six taken by min): with GCC's vector types, two
+ * overlapping four-lane minima a face (lanes 0-3 and 2-5); these unions are
+ * most of the tree's arithmetic. min(a, b) is `b < a ? b : a` either way. */
+#if defined(__GNUC__)
+typedef float aabb_lanes __attribute__((vector_size(16)));
+typedef int32_t aabb_mask __attribute__((vector_size(16)));
+typedef struct aabb_union {
+    aabb_lanes lo, hi;
+} aabb_union;
+
+static inline aabb_lanes aabb_lanes_min(aabb_lanes a, aabb_lanes b)
+{
+    aabb_mask take_b = b < a;
+    return (aabb_lanes)(((aabb_mask)b & take_b) | ((aabb_mask)a & ~take_b));
+}
+
+static inline void aabb_union_init(aabb_union *u)
+{
+    u->lo = u->hi = (aabb_lanes){INFINITY, INFINITY, INFINITY, INFINITY};
+}
+
+static inline void aabb_union_add(aabb_union *u, const float b[6])
+{
+    aabb_lanes lo, hi;
+    memcpy(&lo, b, sizeof lo);
+    memcpy(&hi, b + 2, sizeof hi);
+    u->lo = aabb_lanes_min(u->lo, lo);
+    u->hi = aabb_lanes_min(u->hi, hi);
+}
+
+static inline void aabb_union_merge(aabb_union *u, const aabb_union *v)
+{
+    u->lo = aabb_lanes_min(u->lo, v->lo);
+    u->hi = aabb_lanes_min(u->hi, v->hi);
+}
+
+/* As a box (min, max). */
+static inline void aabb_union_box(const aabb_union *u, float box[6])
+{
+    float lo[4], hi[4];
+    memcpy(lo, &u->lo, sizeof lo);
+    memcpy(hi, &u->hi, sizeof hi);
+    const float m[6] = {lo[0], lo[1], lo[2], lo[3], hi[2], hi[3]};
+    for (int k = 0; k < 6; k++) box[k] = k < 3 ? m[k] : -m[k];
+}
+#else
+typedef struct aabb_union {
+    float m[6];
+} aabb_union;
+
+static inline void aabb_union_init(aabb_union *u)
+{
+    for (int k = 0; k < 6; k++) u->m[k] = INFINITY;
+}
+
+static inline void aabb_union_add(aabb_union *u, const float b[6])
+{
+    for (int k = 0; k < 6; k++) u->m[k] = b[k] < u->m[k] ? b[k] : u->m[k];
+}
+
+static inline void aabb_union_merge(aabb_union *u, const aabb_union *v)
+{
+    aabb_union_add(u, v->m);
+}
+
+static inline void aabb_union_box(const aabb_union *u, float box[6])
+{
+    for (int k = 0; k < 6; k++) box[k] = k < 3 ? u->m[k] : -u->m[k];
+}
+#endif
 
 /* The axis (0, 1, 2 = x, y, z) along which a box (min, max) is longest; the first on a tie. */
 int aabb_longest_axis(const float box[6]);
