@@ -35,24 +35,27 @@ static uint32_t coarse_key(double cent)
     return b & 0x80000000u ? ~b : b | 0x80000000u;
 }
 
-/* Items are key << 32 | face. Sorts them by key, stably; returns where the
- * result is (items or other). */
-static uint64_t *radix_sort(uint64_t *items, uint64_t *other, uint32_t n)
+static const int digit_shift[DIGITS] = {32, 32 + DIGIT_BITS, 32 + 2 * DIGIT_BITS};
+
+static uint32_t digit(uint64_t item, int d)
 {
-    static const int shift[DIGITS] = {32, 32 + DIGIT_BITS, 32 + 2 * DIGIT_BITS};
-    uint32_t count[DIGITS][BUCKETS];
-    memset(count, 0, sizeof count);
-    for (uint32_t i = 0; i < n; i++)
-        for (int d = 0; d < DIGITS; d++) count[d][(items[i] >> shift[d]) & (BUCKETS - 1)]++;
+    return (uint32_t)(item >> digit_shift[d]) & (BUCKETS - 1);
+}
+
+/* Items are key << 32 | face; count holds how many items have each value of
+ * each digit. Sorts them by key, stably; returns where the result is (items
+ * or other). */
+static uint64_t *radix_sort(uint64_t *items, uint64_t *other, uint32_t n, uint32_t count[DIGITS][BUCKETS])
+{
     for (int d = 0; d < DIGITS; d++) {
         uint32_t *c = count[d], sum = 0;
-        if (c[(items[0] >> shift[d]) & (BUCKETS - 1)] == n) continue; /* one value: nothing moves */
+        if (c[digit(items[0], d)] == n) continue; /* one value: nothing moves */
         for (uint32_t b = 0; b < BUCKETS; b++) {
             uint32_t k = c[b];
             c[b] = sum;
             sum += k;
         }
-        for (uint32_t i = 0; i < n; i++) other[c[(items[i] >> shift[d]) & (BUCKETS - 1)]++] = items[i];
+        for (uint32_t i = 0; i < n; i++) other[c[digit(items[i], d)]++] = items[i];
         uint64_t *t = items;
         items = other;
         other = t;
@@ -113,12 +116,15 @@ void aabb_rank_faces(const float *vertices, const uint32_t *faces, uint32_t face
     double *cent = scratch;
     uint64_t *items = (uint64_t *)(cent + face_count), *other = items + face_count;
     rank_job job = {cent, tie_rank};
+    uint32_t count[DIGITS][BUCKETS];
     for (int axis = 0; axis < 3; axis++) {
+        memset(count, 0, sizeof count);
         for (uint32_t f = 0; f < face_count; f++) {
             cent[f] = centroid(vertices, faces, f, axis);
             items[f] = (uint64_t)coarse_key(cent[f]) << 32 | f;
+            for (int d = 0; d < DIGITS; d++) count[d][digit(items[f], d)]++;
         }
-        uint64_t *sorted = radix_sort(items, other, face_count);
+        uint64_t *sorted = radix_sort(items, other, face_count, count);
         order_runs(&job, sorted, sorted == items ? other : items, face_count);
         for (uint32_t i = 0; i < face_count; i++) recs[(uint32_t)sorted[i]].rank[axis] = i;
     }
