@@ -1,9 +1,10 @@
 /* The AABB builder's engine (internal to bwm_aabb*.c): every face gets a
  * unique rank per axis from one sort of the centroids (ties by the tie
  * order), then each node's median split is a selection on those integers
- * and a stable partition of 16-byte records between two buffers, which
- * also gives both children's face boxes. Any correct selection yields the
- * same node sets, hence the same tree as a full sort at every node. */
+ * and a stable partition of 16-byte records between two buffers, and the
+ * children's face boxes are united from the faces' boxes. Any correct
+ * selection yields the same node sets, hence the same tree as a full sort
+ * at every node. */
 #ifndef WM_BWM_AABB_ORDER_H
 #define WM_BWM_AABB_ORDER_H
 
@@ -21,7 +22,8 @@ typedef struct aabb_rec {
 } aabb_rec;
 
 /* Work bytes a face needs: two record buffers and the face boxes; the
- * ranking borrows the second buffer and the boxes' room (24 bytes a face). */
+ * ranking borrows the second buffer and part of the boxes' room (24 bytes
+ * a face). */
 #define AABB_WORK_PER_FACE (2 * sizeof(aabb_rec) + 6 * sizeof(float))
 
 /* What the engine reports, in preorder. node: the node's index in the file;
