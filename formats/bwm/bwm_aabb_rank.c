@@ -99,14 +99,26 @@ static void merge_sort(const rank_job *j, uint64_t *s, uint64_t *tmp, size_t n)
     if (from != s) memcpy(s, from, n * sizeof *s);
 }
 
+/* Whether a run of one rounded key is in the order of the full comparison:
+ * each centroid read once (by face: a cache miss each, in a large mesh). */
+static int run_sorted(const rank_job *j, const uint64_t *s, size_t n)
+{
+    double prev = j->cent[(uint32_t)s[0]];
+    for (size_t i = 1; i < n; i++) {
+        double c = j->cent[(uint32_t)s[i]];
+        /* equal centroids keep face order, which is the tie order without tie ranks */
+        if (c < prev || (c == prev && j->tie_rank && face_less(j, (uint32_t)s[i], (uint32_t)s[i - 1]))) return 0;
+        prev = c;
+    }
+    return 1;
+}
+
 /* Puts each run of one rounded key in the order of the full comparison. */
 static void order_runs(const rank_job *j, uint64_t *s, uint64_t *tmp, uint32_t n)
 {
     for (uint32_t a = 0, b; a < n; a = b) {
-        int sorted = 1;
-        for (b = a + 1; b < n && (s[b] >> 32) == (s[a] >> 32); b++)
-            sorted &= !face_less(j, (uint32_t)s[b], (uint32_t)s[b - 1]);
-        if (!sorted) merge_sort(j, s + a, tmp + a, b - a);
+        for (b = a + 1; b < n && (s[b] >> 32) == (s[a] >> 32); b++) continue;
+        if (b - a > 1 && !run_sorted(j, s + a, b - a)) merge_sort(j, s + a, tmp + a, b - a);
     }
 }
 
