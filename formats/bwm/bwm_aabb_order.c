@@ -107,9 +107,19 @@ static wm_result order_small(const order_job *j, small_face *s, size_t n, size_t
                              const float box[6])
 {
     if (n == 1) return j->v->leaf(j->v->user, node, position, s->face, box);
-    sort_small_faces(s, n, aabb_longest_axis(box));
+    int axis = aabb_longest_axis(box);
     size_t half = n / 2;
     float left[6], right[6];
+    if (n == 2) { /* the commonest node: two leaves in their order on the axis */
+        const small_face *a = &s[s[1].rank[axis] < s[0].rank[axis]], *b = &s[s[1].rank[axis] > s[0].rank[axis]];
+        small_box(a, 1, left);
+        small_box(b, 1, right);
+        wm_result r = j->v->inner(j->v->user, node, box, left, right, 1);
+        if (!r) r = j->v->leaf(j->v->user, node + 1, position, a->face, left);
+        if (!r) r = j->v->leaf(j->v->user, node + 2, position + 1, b->face, right);
+        return r;
+    }
+    sort_small_faces(s, n, axis);
     small_box(s, half, left);
     small_box(s + half, n - half, right);
     wm_result r = j->v->inner(j->v->user, node, box, left, right, half);
