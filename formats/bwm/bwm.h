@@ -156,8 +156,9 @@ typedef wm_result (*bwm_put_fn)(void *stage, const void *words, size_t count);
 /* The 11 words of an AABB node as the file holds them. */
 void bwm_node_words(const bwm_aabb_node *node, uint32_t words[11]);
 /* The same tree as bwm_build_aabb (no tie rank), its nodes handed to put in
- * file order as they are found: no node array. The face records (56 bytes a
- * face) live in work, which must hold bwm_aabb_stream_bytes(face_count). */
+ * file order as they are found: no node array. The builder's work (ranks,
+ * record buffers and face boxes, 56 bytes a face) lives in work, which must
+ * hold bwm_aabb_stream_bytes(face_count) and be 8-byte aligned. */
 size_t bwm_aabb_stream_bytes(uint32_t face_count);
 wm_result bwm_stream_aabb(const float *vertices, const uint32_t *faces, uint32_t face_count,
                           bwm_plane_style planes, void *work, bwm_put_fn put, void *stage);

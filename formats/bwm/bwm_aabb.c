@@ -4,9 +4,10 @@
  * displacement between the children's box centres (KOTORMax and MDLedit
  * write the split axis as 1, 2 or 4 instead).
  * Faces with equal centroids are ordered by a tie rank (default: face
- * index; BioWare's own tie order is not recoverable from geometry). A
- * selection gives the same split as a full sort, in linear time per level. */
+ * index; BioWare's own tie order is not recoverable from geometry). The
+ * node sets come from bwm_aabb_order.c; here they become nodes. */
 #include "bwm/bwm.h"
+#include "bwm/bwm_aabb_order.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -14,132 +15,22 @@
 
 #define BWM_LEAF_PADDING 0.01f
 
-/* One record per face, moved as a whole by the selection so every pass
- * over a node's faces reads memory sequentially. */
-typedef struct face_rec {
-    float box[6];    /* min, max */
-    double cent[3];  /* mean of the corners */
-    uint64_t order;  /* tie rank (default: face index) << 32 | face index: unique, one comparison */
-} face_rec;
-
 typedef struct aabb_job {
-    face_rec *recs;
+    const float *vertices;
+    const uint32_t *faces;
+    const uint32_t *leaf_faces; /* the faces in leaf order */
     bwm_aabb_node *out;
     bwm_plane_style planes;
 } aabb_job;
 
-/* Without branches: the selection's comparisons are hard to predict. */
-static inline int rec_less(const face_rec *a, const face_rec *b, int axis)
-{
-    return (a->cent[axis] < b->cent[axis]) | ((a->cent[axis] == b->cent[axis]) & (a->order < b->order));
-}
-
-static inline uint32_t rec_face(const face_rec *r)
-{
-    return (uint32_t)r->order;
-}
-
-static inline void swap_recs(face_rec *r, size_t a, size_t b)
-{
-    face_rec t = r[a];
-    r[a] = r[b];
-    r[b] = t;
-}
-
-static inline int rec_same(const face_rec *a, const face_rec *b)
-{
-    return a->order == b->order;
-}
-
-/* Rearranges r[left..right] so that r[kth] holds the kth smallest key on the
- * axis and every record before it is smaller (Floyd and Rivest's selection:
- * the pivot comes from a recursive selection in a small sample, so about
- * 1.5 n comparisons suffice). Keys are unique (face index tie-break).
- * Instantiated per axis so the comparison compiles to a fixed offset. */
-#define DEFINE_SELECT(NAME, AXIS)                                                                     \
-    static void NAME(face_rec *r, long left, long right, long kth)                                   \
-    {                                                                                                 \
-        while (right > left) {                                                                        \
-            if (right - left > 600) {                                                                 \
-                double n = (double)(right - left + 1), i = (double)(kth - left + 1);                  \
-                double z = log(n), s = 0.5 * exp(2.0 * z / 3.0);                                     \
-                double sd = 0.5 * sqrt(z * s * (n - s) / n) * (i - n / 2 < 0 ? -1.0 : 1.0);          \
-                long new_left = (long)((double)kth - i * s / n + sd);                                 \
-                long new_right = (long)((double)kth + (n - i) * s / n + sd);                          \
-                NAME(r, new_left > left ? new_left : left, new_right < right ? new_right : right, kth); \
-            }                                                                                         \
-            face_rec t = r[kth];                                                                      \
-            long i = left, j = right;                                                                 \
-            swap_recs(r, (size_t)left, (size_t)kth);                                                  \
-            if (rec_less(&t, &r[right], AXIS)) swap_recs(r, (size_t)right, (size_t)left);            \
-            while (i < j) {                                                                           \
-                swap_recs(r, (size_t)i, (size_t)j);                                                   \
-                i++;                                                                                  \
-                j--;                                                                                  \
-                while (rec_less(&r[i], &t, AXIS)) i++;                                                \
-                while (rec_less(&t, &r[j], AXIS)) j--;                                                \
-            }                                                                                         \
-            if (rec_same(&r[left], &t)) {                                                             \
-                swap_recs(r, (size_t)left, (size_t)j);                                                \
-            } else {                                                                                  \
-                j++;                                                                                  \
-                swap_recs(r, (size_t)j, (size_t)right);                                               \
-            }                                                                                         \
-            if (j <= kth) left = j + 1;                                                               \
-            if (kth <= j) right = j - 1;                                                              \
-        }                                                                                             \
-    }
-DEFINE_SELECT(select_x, 0)
-DEFINE_SELECT(select_y, 1)
-DEFINE_SELECT(select_z, 2)
-
-/* The axis (0, 1, 2 = x, y, z) along which the box is longest; the first on a tie. */
-static int longest_axis(const float mn[3], const float mx[3])
-{
-    int axis = 0;
-    for (int k = 1; k < 3; k++)
-        if (mx[k] - mn[k] > mx[axis] - mn[axis]) axis = k;
-    return axis;
-}
-
-/* r[kth] becomes the kth smallest of r[lo,hi), everything before it smaller. */
-static void select_kth(face_rec *r, int axis, size_t lo, size_t hi, size_t kth)
-{
-    if (axis == 0)
-        select_x(r, (long)lo, (long)hi - 1, (long)kth);
-    else if (axis == 1)
-        select_y(r, (long)lo, (long)hi - 1, (long)kth);
-    else
-        select_z(r, (long)lo, (long)hi - 1, (long)kth);
-}
-
-/* Sorts recs[lo,hi) into leaf order: each node's faces are split at the
- * median centroid on the longest axis of their face box, floor(n/2) left. */
-static void order_leaves(face_rec *recs, size_t lo, size_t hi)
-{
-    if (hi - lo < 2) return;
-    float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (size_t i = lo; i < hi; i++) {
-        const float *b = recs[i].box;
-        for (int k = 0; k < 3; k++) {
-            if (b[k] < mn[k]) mn[k] = b[k];
-            if (b[3 + k] > mx[k]) mx[k] = b[3 + k];
-        }
-    }
-    size_t half = (hi - lo) / 2;
-    select_kth(recs, longest_axis(mn, mx), lo, hi, lo + half);
-    order_leaves(recs, lo, lo + half);
-    order_leaves(recs, lo + half, hi);
-}
-
-/* The records share memory with the nodes (see records_in_nodes): both are
+/* The leaf faces share memory with the nodes (see build_layout): both are
  * copied through memcpy, which the compiler may not reorder across the other
  * type's accesses as it could plain loads and stores of unrelated types. */
-static face_rec load_rec(const aabb_job *j, size_t i)
+static uint32_t load_leaf_face(const aabb_job *j, size_t i)
 {
-    face_rec r;
-    memcpy(&r, &j->recs[i], sizeof r);
-    return r;
+    uint32_t f;
+    memcpy(&f, &j->leaf_faces[i], sizeof f);
+    return f;
 }
 
 static void store_node(const aabb_job *j, uint32_t index, const bwm_aabb_node *n)
@@ -163,13 +54,13 @@ static uint32_t write_node(const aabb_job *j, size_t lo, size_t hi, uint32_t nod
     bwm_aabb_node n;
     n.constant = BWM_AABB_CONSTANT;
     if (hi - lo == 1) {
-        face_rec rec = load_rec(j, lo);
+        uint32_t face = load_leaf_face(j, lo);
+        aabb_face_box(j->vertices, j->faces, face, face_box);
         for (int k = 0; k < 3; k++) {
-            n.min[k] = rec.box[k] - BWM_LEAF_PADDING;
-            n.max[k] = rec.box[3 + k] + BWM_LEAF_PADDING;
+            n.min[k] = face_box[k] - BWM_LEAF_PADDING;
+            n.max[k] = face_box[3 + k] + BWM_LEAF_PADDING;
         }
-        memcpy(face_box, rec.box, sizeof rec.box);
-        n.face = (int32_t)rec_face(&rec);
+        n.face = (int32_t)face;
         n.plane = 0;
         n.left = n.right = BWM_NONE;
         store_node(j, node, &n);
@@ -200,7 +91,7 @@ static uint32_t write_node(const aabb_job *j, size_t lo, size_t hi, uint32_t nod
     n.face = -1;
     /* BioWare: axis and sign of the children's centre displacement; KOTORMax: the split axis */
     if (j->planes == BWM_PLANES_KOTORMAX)
-        n.plane = 1u << longest_axis(face_box, face_box + 3);
+        n.plane = 1u << aabb_longest_axis(face_box);
     else
         n.plane = (1u << best_axis) << (negative ? 3 : 0);
     n.left = left;
@@ -209,42 +100,44 @@ static uint32_t write_node(const aabb_job *j, size_t lo, size_t hi, uint32_t nod
     return 1 + left_nodes + right_nodes;
 }
 
-/* Where the face records go inside the node array: at its end, 8-byte
- * aligned for their doubles. The preorder writes never reach a record not
- * yet read: leaf p is node 2p + depth or lower (44 bytes per node), written
- * after record p is read, while record p + 1 starts at least
- * 32 F + 44 BWM_AABB_SPARE_NODES - 48 + 56 (p + 1) bytes into the array, so
- * it suffices that depth < BWM_AABB_SPARE_NODES; the depth is at most 32.
+/* The builder's work inside the node array: the engine's records and boxes
+ * (AABB_WORK_PER_FACE bytes a face) from its start, the faces in leaf order
+ * (4 bytes a face) at its end. write_node reads leaf p's face before it
+ * writes that leaf's node, node 2p + depth or lower (44 bytes each), and the
+ * 4-byte faces after p start 84 F + 44 BWM_AABB_SPARE_NODES - 44 + 4 (p + 1)
+ * bytes in, beyond 44 (2p + depth + 1) as the depth is at most 33.
  * (Internal nodes are written after their children, below them.) */
-_Static_assert(sizeof(face_rec) == 56 && sizeof(bwm_aabb_node) == 44, "records_in_nodes assumes these sizes");
-static face_rec *records_in_nodes(bwm_aabb_node *out, uint32_t face_count)
+_Static_assert(AABB_WORK_PER_FACE == 56 && sizeof(bwm_aabb_node) == 44, "build_layout assumes these sizes");
+static uint32_t *leaf_faces_in_nodes(bwm_aabb_node *out, uint32_t face_count)
 {
     size_t node_bytes = ((size_t)2 * face_count - 1 + BWM_AABB_SPARE_NODES) * sizeof(bwm_aabb_node);
-    uintptr_t end = (uintptr_t)out + node_bytes;
-    uintptr_t start = (end - (size_t)face_count * sizeof(face_rec)) & ~(uintptr_t)7;
-    return (face_rec *)start;
+    return (uint32_t *)((uint8_t *)out + node_bytes) - face_count;
 }
 
-/* One record per face: its box, centroid and tie order. */
-static void fill_records(face_rec *recs, const float *vertices, const uint32_t *faces, uint32_t face_count,
-                         const uint32_t *tie_rank)
+/* The engine's work at the start of `work` (8-byte aligned): two record
+ * buffers and the boxes, the ranking's scratch over the second and the boxes. */
+static wm_result order_faces(const float *vertices, const uint32_t *faces, uint32_t face_count,
+                             const uint32_t *tie_rank, void *work, const aabb_visitor *v)
 {
-    for (uint32_t f = 0; f < face_count; f++) {
-        face_rec *r = &recs[f];
-        const float *v[3];
-        for (int c = 0; c < 3; c++) v[c] = &vertices[3 * (size_t)faces[3 * (size_t)f + c]];
-        for (int k = 0; k < 3; k++) {
-            float lo = v[0][k], hi = v[0][k];
-            for (int c = 1; c < 3; c++) {
-                if (v[c][k] < lo) lo = v[c][k];
-                if (v[c][k] > hi) hi = v[c][k];
-            }
-            r->box[k] = lo;
-            r->box[3 + k] = hi;
-            r->cent[k] = ((double)v[0][k] + v[1][k] + v[2][k]) / 3.0;
-        }
-        r->order = (uint64_t)(tie_rank ? tie_rank[f] : f) << 32 | f;
-    }
+    aabb_rec *recs = work, *other = recs + face_count;
+    float *boxes = (float *)(other + face_count);
+    aabb_rank_faces(vertices, faces, face_count, tie_rank, recs, other);
+    return aabb_order(vertices, faces, face_count, recs, other, boxes, v);
+}
+
+static wm_result keep_leaf(void *user, uint32_t node, size_t position, uint32_t face, const float box[6])
+{
+    (void)node;
+    (void)box;
+    memcpy((uint32_t *)user + position, &face, sizeof face);
+    return WM_OK;
+}
+
+static wm_result skip_inner(void *user, uint32_t node, const float box[6], const float left[6],
+                            const float right[6], size_t half)
+{
+    (void)user, (void)node, (void)box, (void)left, (void)right, (void)half;
+    return WM_OK;
 }
 
 wm_result bwm_build_aabb(wm_ctx *ctx, const float *vertices, const uint32_t *faces, uint32_t face_count,
@@ -252,12 +145,13 @@ wm_result bwm_build_aabb(wm_ctx *ctx, const float *vertices, const uint32_t *fac
 {
     (void)ctx;
     if (face_count == 0) return WM_OK;
-    /* the records live inside the output (no scratch allocation: on many
+    /* the work lives inside the output (no scratch allocation: on many
      * systems touching fresh memory costs more than the work done in it) */
-    face_rec *recs = records_in_nodes(out, face_count);
-    fill_records(recs, vertices, faces, face_count, tie_rank);
-    order_leaves(recs, 0, face_count);
-    aabb_job job = {recs, out, planes};
+    uint32_t *leaf_faces = leaf_faces_in_nodes(out, face_count);
+    aabb_visitor v = {skip_inner, keep_leaf, leaf_faces};
+    wm_result r = order_faces(vertices, faces, face_count, tie_rank, out, &v);
+    if (r) return r;
+    aabb_job job = {vertices, faces, leaf_faces, out, planes};
     float face_box[6];
     write_node(&job, 0, face_count, 0, face_box);
     return WM_OK;
@@ -278,25 +172,27 @@ void bwm_node_words(const bwm_aabb_node *n, uint32_t w[11])
  * children, which is file (pre)order. A node's box is its faces' box padded,
  * which equals the union of its leaves' padded boxes (rounding is monotonic),
  * so nothing waits for the children. */
+#define STREAM_BATCH 128 /* nodes handed to put at once */
+
 typedef struct tree_stream {
-    face_rec *recs;
     bwm_plane_style planes;
     bwm_put_fn put;
     void *stage;
+    uint32_t count; /* nodes waiting in words */
+    uint32_t words[STREAM_BATCH * 11];
 } tree_stream;
 
-static void range_box(const face_rec *recs, size_t lo, size_t hi, float box[6])
+static wm_result flush_nodes(tree_stream *t)
 {
-    /* in locals: `box` could alias the records, which would keep it in memory */
-    float m[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
-    for (size_t i = lo; i < hi; i++) {
-        const float *b = recs[i].box;
-        for (int k = 0; k < 3; k++) {
-            m[k] = b[k] < m[k] ? b[k] : m[k];
-            m[3 + k] = b[3 + k] > m[3 + k] ? b[3 + k] : m[3 + k];
-        }
-    }
-    memcpy(box, m, sizeof m);
+    wm_result r = t->count ? t->put(t->stage, t->words, (size_t)t->count * 11) : WM_OK;
+    t->count = 0;
+    return r;
+}
+
+static wm_result queue_node(tree_stream *t, const bwm_aabb_node *n)
+{
+    bwm_node_words(n, t->words + (size_t)t->count * 11);
+    return ++t->count == STREAM_BATCH ? flush_nodes(t) : WM_OK;
 }
 
 static void pad_box(const float face_box[6], bwm_aabb_node *n)
@@ -311,7 +207,7 @@ static void pad_box(const float face_box[6], bwm_aabb_node *n)
  * left and right: as write_node finds it from the children's nodes. */
 static uint32_t plane_flag(bwm_plane_style planes, const float box[6], const float left[6], const float right[6])
 {
-    if (planes == BWM_PLANES_KOTORMAX) return 1u << longest_axis(box, box + 3);
+    if (planes == BWM_PLANES_KOTORMAX) return 1u << aabb_longest_axis(box);
     bwm_aabb_node l, r;
     pad_box(left, &l);
     pad_box(right, &r);
@@ -328,48 +224,48 @@ static uint32_t plane_flag(bwm_plane_style planes, const float box[6], const flo
     return (1u << best_axis) << (negative ? 3 : 0);
 }
 
-/* The subtree of recs[lo,hi) (face box `box`) at node index `node`. */
-static wm_result stream_node(const tree_stream *t, size_t lo, size_t hi, uint32_t node, const float box[6])
+static wm_result stream_inner(void *user, uint32_t node, const float box[6], const float left[6],
+                              const float right[6], size_t half)
 {
+    tree_stream *t = user;
     bwm_aabb_node n;
-    uint32_t words[11];
     n.constant = BWM_AABB_CONSTANT;
     pad_box(box, &n);
-    if (hi - lo == 1) {
-        n.face = (int32_t)rec_face(&t->recs[lo]);
-        n.plane = 0;
-        n.left = n.right = BWM_NONE;
-        bwm_node_words(&n, words);
-        return t->put(t->stage, words, 11);
-    }
-    size_t half = (hi - lo) / 2;
-    float left_box[6], right_box[6];
-    select_kth(t->recs, longest_axis(box, box + 3), lo, hi, lo + half);
-    range_box(t->recs, lo, lo + half, left_box);
-    range_box(t->recs, lo + half, hi, right_box);
     n.face = -1;
-    n.plane = plane_flag(t->planes, box, left_box, right_box);
+    n.plane = plane_flag(t->planes, box, left, right);
     n.left = node + 1;
     n.right = node + 2 * (uint32_t)half; /* the left subtree holds 2 half - 1 nodes */
-    bwm_node_words(&n, words);
-    wm_result r = t->put(t->stage, words, 11);
-    if (!r) r = stream_node(t, lo, lo + half, n.left, left_box);
-    if (!r) r = stream_node(t, lo + half, hi, n.right, right_box);
-    return r;
+    return queue_node(t, &n);
+}
+
+static wm_result stream_leaf(void *user, uint32_t node, size_t position, uint32_t face, const float box[6])
+{
+    (void)node;
+    (void)position;
+    bwm_aabb_node n;
+    n.constant = BWM_AABB_CONSTANT;
+    pad_box(box, &n);
+    n.face = (int32_t)face;
+    n.plane = 0;
+    n.left = n.right = BWM_NONE;
+    return queue_node(user, &n);
 }
 
 size_t bwm_aabb_stream_bytes(uint32_t face_count)
 {
-    return (size_t)face_count * sizeof(face_rec);
+    return (size_t)face_count * AABB_WORK_PER_FACE;
 }
 
 wm_result bwm_stream_aabb(const float *vertices, const uint32_t *faces, uint32_t face_count,
                           bwm_plane_style planes, void *work, bwm_put_fn put, void *stage)
 {
     if (face_count == 0) return WM_OK;
-    tree_stream t = {work, planes, put, stage};
-    float box[6];
-    fill_records(t.recs, vertices, faces, face_count, NULL);
-    range_box(t.recs, 0, face_count, box);
-    return stream_node(&t, 0, face_count, 0, box);
+    tree_stream t;
+    t.planes = planes;
+    t.put = put;
+    t.stage = stage;
+    t.count = 0;
+    aabb_visitor v = {stream_inner, stream_leaf, &t};
+    wm_result r = order_faces(vertices, faces, face_count, NULL, work, &v);
+    return r ? r : flush_nodes(&t);
 }
