@@ -467,7 +467,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "cannot write %s\n", s->obj);
             return 1;
         }
-        if (measure_point(cli, argc > 3 ? argv[3] : NULL, s, 3))
+        if (measure_point(cli, argc > 3 ? argv[3] : NULL, s, 5))
             return 1;
     }
     printf("| triangles | OBJ size | convert to WOK CPU (system) | parse floor CPU | ratio | peak memory | bytes per "
