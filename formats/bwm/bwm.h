@@ -82,6 +82,8 @@ typedef struct bwm_file {
 #define BWM_BORROWED_VERTICES 1u
 #define BWM_BORROWED_FACES 2u
 
+/* "BWM V1.0", the first 8 bytes of every binary BWM. */
+extern const char bwm_magic[8];
 void bwm_file_init(bwm_file *file);
 void bwm_file_free(const wm_ctx *ctx, bwm_file *file);
 
@@ -150,7 +152,7 @@ wm_result bwm_rebuild(wm_ctx *ctx, bwm_file *file, bwm_plane_style planes, int k
 wm_result bwm_build_aabb(wm_ctx *ctx, const float *vertices, const uint32_t *faces, uint32_t face_count,
                          const uint32_t *tie_rank, bwm_plane_style planes, bwm_aabb_node *out);
 
-/* Where the words of a file being written go (bwm_file.c's staging block);
+/* Where the words of a file being written go (bwm_write.c's staging block);
  * returns the writer's status. */
 typedef wm_result (*bwm_put_fn)(void *stage, const void *words, size_t count);
 /* The 11 words of an AABB node as the file holds them. */
