@@ -133,13 +133,13 @@ wm_result bwm_build_taking(wm_ctx *ctx, const bwm_build_input *in, float *vertic
 /* bwm_build_taking for a file that is only written: a WOK (without tie_rank
  * or fallback normals) comes back with derived.work set (see bwm_derived),
  * anything else as from bwm_build_taking. */
+wm_result bwm_build_for_writing(wm_ctx *ctx, const bwm_build_input *in, float *vertices, uint32_t *faces,
+                                uint32_t *materials, bwm_file *out);
 /* bwm_build_for_writing with in's vertices and faces borrowed, not copied
  * (bwm_file.borrowed): they must outlive the file, which never writes to
  * them (faces not in walkable-first order are copied). materials are taken
  * over as in bwm_build_taking. */
 wm_result bwm_build_borrowing(wm_ctx *ctx, const bwm_build_input *in, uint32_t *materials, bwm_file *out);
-wm_result bwm_build_for_writing(wm_ctx *ctx, const bwm_build_input *in, float *vertices, uint32_t *faces,
-                                uint32_t *materials, bwm_file *out);
 /* Rebuilds a parsed file in place from its own geometry/materials/transitions.
  * keep_tie_order: break centroid ties by the file's current AABB leaf order
  * (when its tree is sound), so unmodified geometry gives back BioWare's tree. */
