@@ -15,3 +15,26 @@ int wm_utf8_length(const char *text)
         return 0; /* overlong, surrogate or past U+10FFFF */
     return n;
 }
+
+/* Invalid bytes become U+FFFD written as UTF-8, so the text stays valid JSON
+ * and readable where a name came from Latin-1. */
+void wm_put_json_string(wm_buffer *buf, const char *text)
+{
+    wm_put_u8(buf, '"');
+    while (*text) {
+        int len = wm_utf8_length(text);
+        unsigned char c = (unsigned char)*text;
+        if (len == 0)
+            wm_put_bytes(buf, "\xef\xbf\xbd", 3);
+        else if (c == '"' || c == '\\')
+            wm_put_text(buf, "\\%c", c);
+        else if (c == '\n')
+            wm_put_bytes(buf, "\\n", 2);
+        else if (c < 0x20)
+            wm_put_text(buf, "\\u%04x", c);
+        else
+            wm_put_bytes(buf, text, (size_t)len);
+        text += len ? len : 1;
+    }
+    wm_put_u8(buf, '"');
+}

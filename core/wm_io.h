@@ -97,6 +97,9 @@ WM_API const char *wm_path_file_name(const char *path);
  * the bytes there are not one (Latin-1, overlong, surrogate...). text is
  * NUL-terminated; a NUL at text[0] counts as length 1. */
 WM_API int wm_utf8_length(const char *text);
+/* text as a JSON string, quotes included: quotes, backslashes and control
+ * characters escaped, bytes that are not UTF-8 written as U+FFFD. */
+WM_API void wm_put_json_string(wm_buffer *buf, const char *text);
 
 #ifdef __cplusplus
 }

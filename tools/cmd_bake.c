@@ -66,9 +66,9 @@ static void put_summary(const bake_job *job, const char *in, const char *out, co
 {
     if (job->args->json) {
         wm_put_text(text, "{\"input\": ");
-        json_string(text, in);
+        wm_put_json_string(text, in);
         wm_put_text(text, ", \"output\": ");
-        json_string(text, out);
+        wm_put_json_string(text, out);
         wm_put_text(text, ", \"triangles\": %u, \"walkable\": %u, \"tiles\": [%u, %u], \"islands\": %u, "
                           "\"max_tile_walkable\": %u, \"kept_layout\": %s, \"border_removed\": %u, "
                           "\"split_added\": %u, \"cut_removed\": %u, \"cutters\": %u, \"whole_cutters\": %u}\n",

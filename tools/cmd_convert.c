@@ -79,9 +79,9 @@ static void put_summary(wm_buffer *text, const char *in, const char *out, const 
                         const wm_mesh *mesh)
 {
     wm_put_text(text, "{\"input\": ");
-    json_string(text, in);
+    wm_put_json_string(text, in);
     wm_put_text(text, ", \"output\": ");
-    json_string(text, out);
+    wm_put_json_string(text, out);
     wm_put_text(text, ", \"format\": \"%s\", \"vertices\": %u, \"triangles\": %u}\n", format->name,
                 mesh->vertex_count, mesh->triangle_count);
 }

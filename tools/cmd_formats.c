@@ -19,15 +19,15 @@ static void print_json(wm_buffer *out, const wm_format *const *formats, size_t c
     for (size_t i = 0; i < count; i++) {
         const wm_format *f = formats[i];
         wm_put_text(out, "%s\n{\"name\": ", i ? "," : "");
-        json_string(out, f->name);
+        wm_put_json_string(out, f->name);
         wm_put_text(out, ", \"read\": %s, \"write\": %s, \"validate\": %s, \"extensions\": [", f->read ? "true" : "false",
                     f->write ? "true" : "false", f->validate ? "true" : "false");
         for (const char *const *e = f->extensions; e && *e; e++) {
             wm_put_text(out, e == f->extensions ? "" : ", ");
-            json_string(out, *e);
+            wm_put_json_string(out, *e);
         }
         wm_put_text(out, "], \"description\": ");
-        json_string(out, f->description);
+        wm_put_json_string(out, f->description);
         wm_put_text(out, "}");
     }
     wm_put_text(out, "\n]\n");

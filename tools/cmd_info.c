@@ -42,7 +42,7 @@ static void print_json(wm_buffer *out, const char *path, const wm_format *format
     float min[3], max[3];
     wm_mesh_bounds(mesh, min, max);
     wm_put_text(out, "{\"file\": ");
-    json_string(out, path);
+    wm_put_json_string(out, path);
     wm_put_text(out, ", \"format\": \"%s\", \"vertices\": %u, \"triangles\": %u, \"walkable\": %u, ", format->name,
            mesh->vertex_count, mesh->triangle_count, walkable);
     wm_put_text(out, "\"bounds\": {");
@@ -61,14 +61,14 @@ static void print_json(wm_buffer *out, const char *path, const wm_format *format
     for (uint32_t s = 0; s < table->count; s++)
         if (histogram[s]) {
             wm_put_text(out, "%s", first ? "" : ", ");
-            json_string(out, table->entries[s].name);
+            wm_put_json_string(out, table->entries[s].name);
             wm_put_text(out, ": {\"triangles\": %u, \"walkable\": %u}", histogram[s], walk_histogram[s]);
             first = 0;
         }
     wm_put_text(out, "}, \"objects\": [");
     for (uint32_t o = 0; o < mesh->object_count; o++) {
         wm_put_text(out, "%s", o ? ", " : "");
-        json_string(out, mesh->object_names[o]);
+        wm_put_json_string(out, mesh->object_names[o]);
     }
     wm_put_text(out, "], \"details\": ");
     report_print_facts_json(out, details);

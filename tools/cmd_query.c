@@ -89,7 +89,7 @@ static void print_hit(const cli_args *args, int is_height, const wm_bwm_hit *hit
         return;
     }
     wm_put_text(out, "{\"file\": ");
-    json_string(out, args->inputs[0]);
+    wm_put_json_string(out, args->inputs[0]);
     wm_put_text(out, ", \"query\": \"%s\", \"found\": %s", is_height ? "height" : "raycast",
                 hit->found ? "true" : "false");
     if (hit->found) {

@@ -21,7 +21,7 @@ static void print_report(const cli_args *args, const char *path, const wm_format
 {
     if (args->json) {
         wm_put_text(out, "{\"file\": ");
-        json_string(out, path);
+        wm_put_json_string(out, path);
         wm_put_text(out, ", \"format\": \"%s\", \"errors\": %u, \"warnings\": %u, \"facts\": ",
                     format ? format->name : "detected",
                     report->errors, report->warnings);

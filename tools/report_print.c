@@ -11,31 +11,6 @@ static void put_string(wm_buffer *out, const char *s)
     wm_put_bytes(out, s, strlen(s));
 }
 
-void json_string(wm_buffer *out, const char *s)
-{
-    wm_put_u8(out, '"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0x80) { /* JSON is UTF-8: other bytes (Latin-1 names...) become U+FFFD */
-            int n = wm_utf8_length(s);
-            if (n == 0) {
-                put_string(out, "\\ufffd");
-            } else {
-                wm_put_bytes(out, s, (size_t)n);
-                s += n - 1;
-            }
-        } else if (c == '"' || c == '\\')
-            wm_put_text(out, "\\%c", c);
-        else if (c == '\n')
-            put_string(out, "\\n");
-        else if (c < 0x20)
-            wm_put_text(out, "\\u%04x", c);
-        else
-            wm_put_u8(out, c);
-    }
-    wm_put_u8(out, '"');
-}
-
 /* Shortest text that reads back as the same double (or float). */
 static void print_shortest(wm_buffer *out, double v, int as_float)
 {
@@ -98,7 +73,7 @@ void json_value(wm_buffer *out, const char *s)
         p = next + strspn(next, " \t");
     }
     if (count == 0 || *p) {
-        json_string(out, s);
+        wm_put_json_string(out, s);
         return;
     }
     if (count > 1)
@@ -139,7 +114,7 @@ void report_print_facts_json(wm_buffer *out, const wm_report *report)
         if (item->severity != WM_SEV_INFO)
             continue;
         put_string(out, first ? "" : ", ");
-        json_string(out, item->key);
+        wm_put_json_string(out, item->key);
         put_string(out, ": ");
         json_value(out, item->value);
         first = 0;
@@ -156,9 +131,9 @@ void report_print_findings_json(wm_buffer *out, const wm_report *report)
         if (item->severity == WM_SEV_INFO)
             continue;
         wm_put_text(out, "%s{\"severity\": \"%s\", \"location\": ", first ? "" : ", ", severity_name(item->severity));
-        json_string(out, item->key);
+        wm_put_json_string(out, item->key);
         put_string(out, ", \"message\": ");
-        json_string(out, item->value);
+        wm_put_json_string(out, item->value);
         wm_put_u8(out, '}');
         first = 0;
     }

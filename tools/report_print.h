@@ -5,7 +5,6 @@
 
 #include "walkmesh.h"
 
-void json_string(wm_buffer *out, const char *s);
 /* A number as JSON; null when infinite or NaN (JSON has neither). */
 void json_number(wm_buffer *out, double v);
 void json_float(wm_buffer *out, float v);

@@ -8,27 +8,6 @@
 #include "wm_platform.h"
 #include <stdio.h>
 
-/* A JSON string of UTF-8 text: bytes that are not UTF-8 (Latin-1 names)
- * become U+FFFD; quotes, backslashes and control characters are escaped. */
-static void put_string(wm_buffer *b, const char *text)
-{
-    wm_put_u8(b, '"');
-    while (*text) {
-        int len = wm_utf8_length(text);
-        unsigned char c = (unsigned char)*text;
-        if (len == 0)
-            wm_put_bytes(b, "\xef\xbf\xbd", 3);
-        else if (c == '"' || c == '\\')
-            wm_put_text(b, "\\%c", c);
-        else if (c < 0x20)
-            wm_put_text(b, "\\u%04x", c);
-        else
-            wm_put_bytes(b, text, (size_t)len);
-        text += len ? len : 1;
-    }
-    wm_put_u8(b, '"');
-}
-
 /* %.9g reads back as the same float: the bounds equal the data exactly */
 static void put_vec3(wm_buffer *b, const float v[3])
 {
@@ -56,7 +35,7 @@ static void put_materials(const gltf_plan *p, wm_buffer *b)
             rgb = table->entries[surface].color;
         }
         wm_put_text(b, "%s{\"name\":", m ? "," : "");
-        put_string(b, name);
+        wm_put_json_string(b, name);
         wm_put_text(b, ",\"pbrMetallicRoughness\":{\"baseColorFactor\":[%.6g,%.6g,%.6g,1],\"metallicFactor\":0}}",
                     rgb[0] / 255.0, rgb[1] / 255.0, rgb[2] / 255.0);
     }
@@ -125,7 +104,7 @@ static size_t put_meshes(const gltf_plan *p, wm_buffer *b)
         const char *name;
         size_t last = mesh_of(p, i, buf, &name);
         wm_put_text(b, "%s{\"name\":", meshes ? "," : "");
-        put_string(b, name);
+        wm_put_json_string(b, name);
         wm_put_text(b, ",\"primitives\":[");
         for (size_t k = i; k < last; k++)
             put_primitive(b, k, &p->groups[k], k >= p->triangle_groups, k == i);
@@ -142,7 +121,7 @@ static void put_nodes(const gltf_plan *p, size_t meshes, wm_buffer *b)
     const wm_mesh *m = p->mesh;
     uint32_t points = m->point_count < WM_MESH_MAX_POINTS ? m->point_count : WM_MESH_MAX_POINTS;
     wm_put_text(b, ",\"nodes\":[{\"name\":");
-    put_string(b, m->name[0] ? m->name : "walkmesh");
+    wm_put_json_string(b, m->name[0] ? m->name : "walkmesh");
     wm_put_text(b, ",\"children\":[");
     for (size_t n = 1; n <= meshes + points; n++)
         wm_put_text(b, "%s%zu", n > 1 ? "," : "", n);
@@ -153,7 +132,7 @@ static void put_nodes(const gltf_plan *p, size_t meshes, wm_buffer *b)
         const char *name;
         i = mesh_of(p, i, buf, &name);
         wm_put_text(b, ",{\"name\":");
-        put_string(b, name);
+        wm_put_json_string(b, name);
         wm_put_text(b, ",\"mesh\":%zu}", mesh);
     }
     for (uint32_t i = 0; i < points; i++) {
@@ -161,7 +140,7 @@ static void put_nodes(const gltf_plan *p, size_t meshes, wm_buffer *b)
         char name[128];
         snprintf(name, sizeof name, "%s%s", WM_ASSIMP_POINT_PREFIX, m->points[i].name);
         wm_put_text(b, ",{\"name\":");
-        put_string(b, name);
+        wm_put_json_string(b, name);
         wm_put_text(b, ",\"translation\":");
         put_vec3(b, q);
         wm_put_u8(b, '}');
@@ -181,7 +160,7 @@ void wm_gltf_json(const gltf_plan *p, const char *buffer_uri, wm_buffer *out)
     wm_put_text(out, ",\"buffers\":[{\"byteLength\":%llu", (unsigned long long)p->bin_size);
     if (buffer_uri) {
         wm_put_text(out, ",\"uri\":");
-        put_string(out, buffer_uri);
+        wm_put_json_string(out, buffer_uri);
     }
     wm_put_text(out, "}]}\n");
 }
