@@ -8,6 +8,7 @@
  * samples' descriptions (corpus/README.md) and real files. */
 #include "test_support.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +112,46 @@ static void non_finite_coordinates_are_input_errors(void **state)
     free(gltf);
     free(huge);
     free(nan);
+    free(out);
+    free(dir);
+}
+
+/* The largest float printed to 8 significant digits (printf's %.8g: 3.4028235e+38)
+ * is above FLT_MAX as a decimal but rounds to it (the C library's strtof says so):
+ * a coordinate, not an error; a decimal that rounds past it is refused. */
+static void largest_float_printed_short_is_a_coordinate(void **state)
+{
+    (void)state;
+    char printed[32], past[] = "3.4028236e38";
+    snprintf(printed, sizeof printed, "%.8g", (double)FLT_MAX);
+    assert_true(strtod(printed, NULL) > (double)FLT_MAX);
+    assert_true(strtof(printed, NULL) == FLT_MAX);
+    assert_true(isinf(strtof(past, NULL)));
+    char *dir = wmt_make_temp_dir();
+    char *in = wmt_join(dir, "largest.obj"), *out = wmt_join(dir, "out.obj"), text[256];
+    snprintf(text, sizeof text, "v 0 0 0\nv 1 0 0\nv %s 0 -%s\nf 1 2 3\n", printed, printed);
+    write_text(in, text);
+    const char *convert[] = {"convert", in, out, "--quiet", "--force", NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, convert), 0);
+    size_t size = 0;
+    char *written = (char *)wmt_read_file(out, &size);
+    int largest = 0;
+    for (char *line = written; line && line < written + size; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        float x, y, z;
+        if (sscanf(line, "v %f %f %f", &x, &y, &z) == 3 && x == FLT_MAX && z == -FLT_MAX)
+            largest++;
+    }
+    assert_int_equal(largest, 1);
+    free(written);
+    snprintf(text, sizeof text, "v 0 0 0\nv 1 0 0\nv %s 0 1\nf 1 2 3\n", past);
+    write_text(in, text);
+    char *err = NULL;
+    assert_int_equal(wmt_run_cli(NULL, &err, convert), 2);
+    assert_non_null(strstr(err, "line 3"));
+    assert_non_null(strstr(err, "finite"));
+    free(err);
+    wmt_remove_tree(dir);
+    free(in);
     free(out);
     free(dir);
 }
@@ -310,6 +351,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(non_finite_coordinates_are_input_errors),
+        cmocka_unit_test(largest_float_printed_short_is_a_coordinate),
         cmocka_unit_test(info_json_is_valid_and_typed),
         cmocka_unit_test(each_warning_prints_once),
         cmocka_unit_test(faces_without_material_are_classified_by_slope),

@@ -1,6 +1,5 @@
 #include "assimp_module.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,10 +32,12 @@ static int count_numbers(const char *p, const char *end, char *bad, size_t bad_s
     char buf[64];
     while ((p = next_token(p, end, buf, sizeof buf)) != NULL) {
         char *stop;
-        double v = strtod(buf, &stop);
+        /* as a float, as the reader keeps it: FLT_MAX printed to 8 digits (3.4028235e38) lies
+         * above FLT_MAX but rounds to it, and only what rounds past it is infinite */
+        float v = strtof(buf, &stop);
         if (stop == buf || *stop != '\0')
             return -1;
-        if (n < 3 && !(fabs(v) <= FLT_MAX)) {
+        if (n < 3 && !isfinite(v)) {
             snprintf(bad, bad_size, "%s", buf);
             return -2;
         }
