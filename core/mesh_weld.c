@@ -148,7 +148,7 @@ wm_result wm_mesh_weld_map(wm_ctx *ctx, const wm_mesh *mesh, float tolerance, ui
     if (!table.entries)
         return WM_ERR_NOMEM;
     const float *p = mesh->positions;
-    /* Cells sixteen times the tolerance: the box of +-tolerance around a
+    /* Cells about sixteen times the tolerance: the box of +-tolerance around a
      * vertex overlaps 1 or 2 cells per axis (1.4 cells on average, against
      * 3.4 with cells of four tolerances and always 27 with cells of the
      * tolerance itself). Each cell probed is a cache miss in the table,

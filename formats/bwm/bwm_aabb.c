@@ -38,11 +38,34 @@ static void store_node(const aabb_job *j, uint32_t index, const bwm_aabb_node *n
     memcpy(&j->out[index], n, sizeof *n);
 }
 
-static bwm_aabb_node load_node(const aabb_job *j, uint32_t index)
+static void pad_box(const float face_box[6], bwm_aabb_node *n)
 {
-    bwm_aabb_node n;
-    memcpy(&n, &j->out[index], sizeof n);
-    return n;
+    for (int k = 0; k < 3; k++) {
+        n->min[k] = face_box[k] - BWM_LEAF_PADDING;
+        n->max[k] = face_box[3 + k] + BWM_LEAF_PADDING;
+    }
+}
+
+/* The plane flag of a node whose face box is `box` and whose children's are
+ * left and right: BioWare's axis and sign of the displacement between the
+ * children's (padded) box centres; KOTORMax's split axis. */
+static uint32_t plane_flag(bwm_plane_style planes, const float box[6], const float left[6], const float right[6])
+{
+    if (planes == BWM_PLANES_KOTORMAX) return 1u << aabb_longest_axis(box);
+    bwm_aabb_node l, r;
+    pad_box(left, &l);
+    pad_box(right, &r);
+    double best = -1.0;
+    int best_axis = 0, negative = 0;
+    for (int k = 0; k < 3; k++) {
+        double d = ((double)r.min[k] + r.max[k]) * 0.5 - ((double)l.min[k] + l.max[k]) * 0.5;
+        if (fabs(d) > best) {
+            best = fabs(d);
+            best_axis = k;
+            negative = d < 0;
+        }
+    }
+    return (1u << best_axis) << (negative ? 3 : 0);
 }
 
 /* Writes the subtree of the (leaf-ordered) recs[lo,hi) at node index `node`
@@ -56,10 +79,7 @@ static uint32_t write_node(const aabb_job *j, size_t lo, size_t hi, uint32_t nod
     if (hi - lo == 1) {
         uint32_t face = load_leaf_face(j, lo);
         aabb_face_box(j->vertices, j->faces, face, face_box);
-        for (int k = 0; k < 3; k++) {
-            n.min[k] = face_box[k] - BWM_LEAF_PADDING;
-            n.max[k] = face_box[3 + k] + BWM_LEAF_PADDING;
-        }
+        pad_box(face_box, &n);
         n.face = (int32_t)face;
         n.plane = 0;
         n.left = n.right = BWM_NONE;
@@ -72,28 +92,14 @@ static uint32_t write_node(const aabb_job *j, size_t lo, size_t hi, uint32_t nod
     uint32_t left_nodes = write_node(j, lo, lo + half, left, left_box);
     uint32_t right = left + left_nodes;
     uint32_t right_nodes = write_node(j, lo + half, hi, right, right_box);
-    bwm_aabb_node l = load_node(j, left), r = load_node(j, right);
-
-    double best = -1.0;
-    int best_axis = 0, negative = 0;
     for (int k = 0; k < 3; k++) {
         face_box[k] = left_box[k] < right_box[k] ? left_box[k] : right_box[k];
         face_box[3 + k] = left_box[3 + k] > right_box[3 + k] ? left_box[3 + k] : right_box[3 + k];
-        n.min[k] = l.min[k] < r.min[k] ? l.min[k] : r.min[k];
-        n.max[k] = l.max[k] > r.max[k] ? l.max[k] : r.max[k];
-        double d = ((double)r.min[k] + r.max[k]) * 0.5 - ((double)l.min[k] + l.max[k]) * 0.5;
-        if (fabs(d) > best) {
-            best = fabs(d);
-            best_axis = k;
-            negative = d < 0;
-        }
     }
+    /* a node's box is its faces' box padded: the union of its children's (rounding is monotonic) */
+    pad_box(face_box, &n);
     n.face = -1;
-    /* BioWare: axis and sign of the children's centre displacement; KOTORMax: the split axis */
-    if (j->planes == BWM_PLANES_KOTORMAX)
-        n.plane = 1u << aabb_longest_axis(face_box);
-    else
-        n.plane = (1u << best_axis) << (negative ? 3 : 0);
+    n.plane = plane_flag(j->planes, face_box, left_box, right_box);
     n.left = left;
     n.right = right;
     store_node(j, node, &n);
@@ -193,35 +199,6 @@ static wm_result queue_node(tree_stream *t, const bwm_aabb_node *n)
 {
     bwm_node_words(n, t->words + (size_t)t->count * 11);
     return ++t->count == STREAM_BATCH ? flush_nodes(t) : WM_OK;
-}
-
-static void pad_box(const float face_box[6], bwm_aabb_node *n)
-{
-    for (int k = 0; k < 3; k++) {
-        n->min[k] = face_box[k] - BWM_LEAF_PADDING;
-        n->max[k] = face_box[3 + k] + BWM_LEAF_PADDING;
-    }
-}
-
-/* The plane flag of a node whose face box is `box` and whose children's are
- * left and right: as write_node finds it from the children's nodes. */
-static uint32_t plane_flag(bwm_plane_style planes, const float box[6], const float left[6], const float right[6])
-{
-    if (planes == BWM_PLANES_KOTORMAX) return 1u << aabb_longest_axis(box);
-    bwm_aabb_node l, r;
-    pad_box(left, &l);
-    pad_box(right, &r);
-    double best = -1.0;
-    int best_axis = 0, negative = 0;
-    for (int k = 0; k < 3; k++) {
-        double d = ((double)r.min[k] + r.max[k]) * 0.5 - ((double)l.min[k] + l.max[k]) * 0.5;
-        if (fabs(d) > best) {
-            best = fabs(d);
-            best_axis = k;
-            negative = d < 0;
-        }
-    }
-    return (1u << best_axis) << (negative ? 3 : 0);
 }
 
 static wm_result stream_inner(void *user, uint32_t node, const float box[6], const float left[6],

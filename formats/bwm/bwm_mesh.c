@@ -128,16 +128,19 @@ static wm_result copy_geometry(wm_ctx *ctx, const wm_mesh *mesh, wm_mesh *geomet
 }
 
 /* The positions and indices the file is built from: the mesh's own (*borrowed set, the
- * mesh unchanged) when welding merges nothing and every vertex is used, which is the
- * usual case and costs no copy; else copies welded and compacted, as
- * wm_mesh_weld and wm_mesh_compact leave them. */
-static wm_result welded_geometry(wm_ctx *ctx, const wm_mesh *mesh, float tolerance, wm_mesh *welded, int *borrowed)
+ * mesh unchanged) when welding merges nothing, every vertex is used and the caller may
+ * borrow (a file that is only written; a file handed out owns its arrays), which is the
+ * usual case and costs no copy; else copies, welded and compacted as wm_mesh_weld and
+ * wm_mesh_compact leave them. */
+static wm_result welded_geometry(wm_ctx *ctx, const wm_mesh *mesh, float tolerance, int may_borrow, wm_mesh *welded,
+                                 int *borrowed)
 {
     uint32_t merged = 0, unused = 0, *remap = NULL;
     wm_result r = wm_mesh_weld_map(ctx, mesh, tolerance, &remap, &merged);
     if (!r && !merged) r = wm_mesh_count_unused(ctx, mesh, &unused);
-    *borrowed = !r && !merged && !unused;
-    if (!r && *borrowed) {
+    int unchanged = !r && !merged && !unused;
+    *borrowed = unchanged && may_borrow;
+    if (*borrowed) {
         wm_mesh_init(welded);
         welded->positions = mesh->positions;
         welded->indices = mesh->indices;
@@ -147,7 +150,7 @@ static wm_result welded_geometry(wm_ctx *ctx, const wm_mesh *mesh, float toleran
         r = copy_geometry(ctx, mesh, welded);
         for (size_t i = 0; !r && remap && i < 3 * (size_t)welded->triangle_count; i++)
             if (welded->indices[i] < welded->vertex_count) welded->indices[i] = remap[welded->indices[i]];
-        if (!r) r = wm_mesh_compact(ctx, welded);
+        if (!r && !unchanged) r = wm_mesh_compact(ctx, welded);
     }
     wm_free(ctx, remap);
     return r;
@@ -186,14 +189,10 @@ static wm_result from_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, from
     wm_mesh_init(&welded);
     wm_result r = wm_mesh_validate(ctx, mesh);
     if (!r && how.weld)
-        r = welded_geometry(ctx, mesh, weld_tolerance < 0 ? 1e-4f : weld_tolerance, &welded, &borrowed);
+        r = welded_geometry(ctx, mesh, weld_tolerance < 0 ? 1e-4f : weld_tolerance, how.for_writing, &welded,
+                            &borrowed);
     else if (!r)
         r = copy_geometry(ctx, mesh, &welded);
-    if (!r && borrowed && !how.for_writing) { /* a file handed out owns its arrays */
-        wm_mesh_init(&welded);
-        r = copy_geometry(ctx, mesh, &welded);
-        borrowed = 0;
-    }
     if (!r) r = materials_of(ctx, mesh, &materials);
     if (!r) {
         bwm_build_input in = {type, welded.positions, welded.vertex_count, welded.indices, welded.triangle_count,
