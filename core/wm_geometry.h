@@ -11,6 +11,12 @@
 extern "C" {
 #endif
 
+/* The largest coordinate magnitude, in game units, that an input may carry (positions,
+ * controller values, layout offsets, --move/--rotate results): a float still has steps of
+ * 1 game unit there and every derived value (planes, distances, tree boxes) stays finite.
+ * Readers refuse larger values as an input error naming the node, line or option. */
+#define WM_COORD_LIMIT 1.0e7f
+
 /* Unit normal of (a,b,c) via (b-a)x(c-a); returns the length before normalising. */
 WM_API float wm_tri_normal(const float a[3], const float b[3], const float c[3], float out[3]);
 WM_API float wm_tri_area(const float a[3], const float b[3], const float c[3]);
