@@ -278,7 +278,10 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
 wm_result bwm_points_to_mesh(wm_ctx *ctx, const bwm_file *file, wm_mesh *mesh);
 /* Header fields from the mesh's points (those present); returns how many were found. */
 int bwm_points_from_mesh(const wm_mesh *mesh, bwm_file *file);
-/* --room-offset X,Y,Z: *given = 0 when absent. */
+/* The room an ASCII text is the walkmesh of: a model's name (`newmodel`; returns 1),
+ * else the first node parent that is not NULL (returns 0; "" when none). */
+int bwm_ascii_room_name(const char *text, size_t size, char *out, size_t out_size);
+/* --room-offset X,Y,Z (within WM_COORD_LIMIT): *given = 0 when absent. */
 wm_result bwm_room_offset_option(wm_ctx *ctx, const wm_options *opts, double out[3], int *given);
 
 /* The walkmesh a writer makes of a mesh: the conversion's source (or --base)

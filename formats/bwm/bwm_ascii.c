@@ -4,6 +4,7 @@
  * position are applied. Face rows end with the surfacemat id; roomlinks
  * rows are `face*3+edge room` in the text's face order. */
 #include "bwm/bwm.h"
+#include "wm_geometry.h"
 #include "wm_surface.h"
 
 #include <ctype.h>
@@ -65,6 +66,12 @@ static int parse_double(const char *s, double *out)
     return end != s && *end == 0 && errno == 0 && isfinite(*out);
 }
 
+/* A coordinate: finite and within WM_COORD_LIMIT. */
+static int parse_coord(const char *s, double *out)
+{
+    return parse_double(s, out) && fabs(*out) <= WM_COORD_LIMIT;
+}
+
 static int parse_long(const char *s, long *out)
 {
     double d;
@@ -88,6 +95,12 @@ static wm_result read_count(text_reader *t, uint32_t *out)
     return WM_OK;
 }
 
+typedef enum vertex_frame {
+    FRAME_GUESS,    /* node-relative unless the aabb list encloses the vertices as stored (PyKotor) */
+    FRAME_ABSOLUTE, /* KOTORMax .wok.ascii: vertices hold the node position already */
+    FRAME_NODE      /* a model's walkmesh node: node-relative, as in the binary model it compiles to */
+} vertex_frame;
+
 typedef struct ascii_node {
     double position[3];
     double axis[3], angle;
@@ -95,7 +108,7 @@ typedef struct ascii_node {
     int has_root_box;
     double root_box[6]; /* first row of an `aabb` list */
     const double *room_offset;
-    int absolute; /* KOTORMax .wok.ascii: vertices hold the node position already */
+    vertex_frame frame;
 } ascii_node;
 
 static void rotate(const ascii_node *n, const double in[3], double out[3])
@@ -123,6 +136,8 @@ static wm_result read_verts(text_reader *t, ascii_node *node, wm_mesh *mesh)
         if (next_line(t) != 1 || t->fields < 3 || !parse_double(t->field[0], &v[0]) ||
             !parse_double(t->field[1], &v[1]) || !parse_double(t->field[2], &v[2]))
             return text_error(t, "expected a vertex row \"x y z\"");
+        if (!parse_coord(t->field[0], &v[0]) || !parse_coord(t->field[1], &v[1]) || !parse_coord(t->field[2], &v[2]))
+            return text_error(t, "vertex beyond the coordinate limit (1e7)");
         r = wm_mesh_add_vertex(t->ctx, mesh, (float)v[0], (float)v[1], (float)v[2], NULL);
     }
     return r;
@@ -168,49 +183,63 @@ static wm_result read_roomlinks(text_reader *t, const ascii_node *node, wm_mesh 
     return r;
 }
 
-/* Node-relative vertices (KOTORMax) get the node's orientation and position
- * (and the LYT room offset when given). A node whose `aabb` list encloses
- * the vertices as stored (PyKotor writes absolute vertices beside the
- * position) is already in place. */
-static void place_vertices(const ascii_node *node, wm_mesh *mesh)
+/* Whether the node's `aabb` list encloses the vertices as stored: PyKotor's
+ * walkmesh text writes absolute vertices beside the position. In a model the
+ * list is the binary's tree, in the node's own frame like its vertices, so
+ * there it says nothing (every corpus binary model's tree root is its raw
+ * vertices' box). */
+static int stored_in_place(const ascii_node *node, const float *p)
 {
-    if (node->vertex_count == 0 || node->absolute) return;
+    if (node->frame != FRAME_GUESS || !node->has_root_box) return 0;
+    double mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t i = 0; i < node->vertex_count; i++)
+        for (int k = 0; k < 3; k++) {
+            mn[k] = fmin(mn[k], p[3 * i + k]);
+            mx[k] = fmax(mx[k], p[3 * i + k]);
+        }
+    int absolute = 1;
+    for (int k = 0; k < 3; k++)
+        absolute &= fabs(node->root_box[k] - mn[k]) < 0.05 && fabs(node->root_box[3 + k] - mx[k]) < 0.05;
+    return absolute;
+}
+
+/* Node-relative vertices get the node's orientation and position (and the
+ * LYT room offset when given). */
+static wm_result place_vertices(text_reader *t, const ascii_node *node, wm_mesh *mesh)
+{
+    if (node->vertex_count == 0 || node->frame == FRAME_ABSOLUTE) return WM_OK;
     float *p = &mesh->positions[3 * (size_t)node->first_vertex];
-    if (node->has_root_box) {
-        double mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
-        for (uint32_t i = 0; i < node->vertex_count; i++)
-            for (int k = 0; k < 3; k++) {
-                mn[k] = fmin(mn[k], p[3 * i + k]);
-                mx[k] = fmax(mx[k], p[3 * i + k]);
-            }
-        int absolute = 1;
-        for (int k = 0; k < 3; k++)
-            absolute &= fabs(node->root_box[k] - mn[k]) < 0.05 && fabs(node->root_box[3 + k] - mx[k]) < 0.05;
-        if (absolute) return;
-    }
+    if (stored_in_place(node, p)) return WM_OK;
     for (uint32_t i = 0; i < node->vertex_count; i++) {
         double v[3] = {p[3 * i], p[3 * i + 1], p[3 * i + 2]}, w[3];
         rotate(node, v, w);
-        for (int k = 0; k < 3; k++)
-            p[3 * i + k] = (float)(w[k] + node->position[k] + (node->room_offset ? node->room_offset[k] : 0.0));
+        for (int k = 0; k < 3; k++) {
+            w[k] += node->position[k] + (node->room_offset ? node->room_offset[k] : 0.0);
+            if (fabs(w[k]) > WM_COORD_LIMIT) return text_error(t, "a vertex placed by the node lies beyond the "
+                                                                  "coordinate limit (1e7)");
+            p[3 * i + k] = (float)w[k];
+        }
     }
+    return WM_OK;
 }
 
 /* Parses one node body up to `endnode`. */
-static wm_result read_node(text_reader *t, wm_mesh *mesh, const double *room_offset, int absolute, uint32_t *unknown)
+static wm_result read_node(text_reader *t, wm_mesh *mesh, const double *room_offset, vertex_frame frame,
+                           uint32_t *unknown)
 {
     ascii_node node;
     memset(&node, 0, sizeof node);
     node.first_face = mesh->triangle_count;
     node.room_offset = room_offset;
-    node.absolute = absolute;
+    node.frame = frame;
     int status;
     while ((status = next_line(t)) == 1) {
         if (t->fields == 0) continue;
         const char *key = t->field[0];
         wm_result r = WM_OK;
         if (strcasecmp(key, "endnode") == 0) {
-            place_vertices(&node, mesh);
+            wm_result placed = place_vertices(t, &node, mesh);
+            if (placed) return placed;
             float at[3] = {(float)node.position[0], (float)node.position[1], (float)node.position[2]};
             /* the node's position is the .wok header's; the first walkmesh node gives it */
             return wm_mesh_find_point(mesh, BWM_POINT_POSITION) ? WM_OK
@@ -218,7 +247,8 @@ static wm_result read_node(text_reader *t, wm_mesh *mesh, const double *room_off
         }
         if (strcasecmp(key, "position") == 0 && t->fields >= 4) {
             for (int k = 0; k < 3; k++)
-                if (!parse_double(t->field[1 + k], &node.position[k])) return text_error(t, "bad position");
+                if (!parse_coord(t->field[1 + k], &node.position[k]))
+                    return text_error(t, "bad position (a finite number within the coordinate limit, 1e7)");
         } else if (strcasecmp(key, "orientation") == 0 && t->fields >= 5) {
             for (int k = 0; k < 3; k++)
                 if (!parse_double(t->field[1 + k], &node.axis[k])) return text_error(t, "bad orientation");
@@ -280,7 +310,8 @@ static wm_result read_hook_node(text_reader *t, wm_mesh *mesh, const char *point
         if (strcasecmp(t->field[0], "position") == 0 && t->fields >= 4)
             for (int k = 0; k < 3; k++) {
                 double d;
-                if (!parse_double(t->field[1 + k], &d)) return text_error(t, "bad position");
+                if (!parse_coord(t->field[1 + k], &d))
+                    return text_error(t, "bad position (a finite number within the coordinate limit, 1e7)");
                 at[k] = (float)d;
             }
     }
@@ -304,8 +335,11 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
                         "nodes are render geometry, not a walkmesh", t.source);
     /* KOTORMax's exports ("# WOKMESH  ASCII", and this writer's PWK/DWK) hold
      * absolute vertices; NWmax's ("#NWmaxPWKMESH") and models are node-relative */
-    int absolute = contains(text, size, "# WOKMESH") || contains(text, size, "# PWKMESH") ||
-                   contains(text, size, "# DWKMESH");
+    vertex_frame frame = contains(text, size, "# WOKMESH") || contains(text, size, "# PWKMESH") ||
+                                 contains(text, size, "# DWKMESH")
+                             ? FRAME_ABSOLUTE
+                         : contains(text, size, "newmodel") ? FRAME_NODE
+                                                            : FRAME_GUESS;
     uint32_t nodes = 0, unknown = 0;
     int status;
     while ((status = next_line(&t)) == 1) {
@@ -318,7 +352,7 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
         }
         if (strcasecmp(t.field[1], wanted) != 0) continue;
         if (nodes == 0 && t.fields >= 3) snprintf(out->name, sizeof out->name, "%s", t.field[2]);
-        wm_result r = read_node(&t, out, room_offset, absolute, &unknown);
+        wm_result r = read_node(&t, out, room_offset, frame, &unknown);
         if (r) return r;
         nodes++;
     }
@@ -327,6 +361,25 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
         return wm_error(ctx, WM_ERR_CORRUPT, "%s: no walkmesh node (\"node aabb\" or \"node trimesh\")", t.source);
     if (unknown) wm_warn(ctx, "%s: %u faces have materials unknown to the surface table (read as undefined)", t.source, unknown);
     return WM_OK;
+}
+
+int bwm_ascii_room_name(const char *text, size_t size, char *out, size_t out_size)
+{
+    text_reader t;
+    memset(&t, 0, sizeof t);
+    t.p = text, t.end = text + size;
+    out[0] = 0;
+    int status;
+    while ((status = next_line(&t)) != 0) {
+        if (status < 0 || t.fields < 2) continue;
+        if (strcasecmp(t.field[0], "newmodel") == 0) {
+            snprintf(out, out_size, "%s", t.field[1]);
+            return 1;
+        }
+        if (!out[0] && strcasecmp(t.field[0], "parent") == 0 && strcasecmp(t.field[1], "NULL") != 0)
+            snprintf(out, out_size, "%s", t.field[1]);
+    }
+    return 0;
 }
 
 /* One `aabb` row: six box floats and the face (-1 on internal nodes). */

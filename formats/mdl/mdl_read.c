@@ -3,6 +3,7 @@
  * every read goes through the bounded cursor, every array is checked
  * against the bytes before anything is allocated. */
 #include "mdl/mdl.h"
+#include "wm_geometry.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -85,6 +86,8 @@ static void normalize_q(double q[4])
     for (int k = 0; k < 4; k++) q[k] /= n;
 }
 
+/* Floats past WM_COORD_LIMIT are refused: a walkmesh built from them would
+ * have non-finite planes or every vertex rounded onto one point. */
 static wm_result read_f32s(mdl_reader *r, double *out, int n, const char *what)
 {
     for (int k = 0; k < n; k++) {
@@ -92,6 +95,9 @@ static wm_result read_f32s(mdl_reader *r, double *out, int n, const char *what)
         wm_result res = wm_read_f32(&r->cur, &f, what);
         if (res) return res;
         if (!isfinite(f)) return wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "%s: %s is not a finite number", r->node, what);
+        if (fabsf(f) > WM_COORD_LIMIT)
+            return wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "%s: %s %g is beyond the coordinate limit (%g)", r->node,
+                                   what, (double)f, (double)WM_COORD_LIMIT);
         out[k] = f;
     }
     return WM_OK;
@@ -173,7 +179,13 @@ static wm_result read_vertices(mdl_reader *r, const xform *world, uint32_t offse
         res = read_f32s(r, v, 3, "walkmesh vertex");
         if (res) return res;
         rotate(world->q, v, p);
-        for (int k = 0; k < 3; k++) w->vertices[3 * (size_t)i + k] = (float)(p[k] + world->t[k]);
+        for (int k = 0; k < 3; k++) {
+            p[k] += world->t[k];
+            if (fabs(p[k]) > WM_COORD_LIMIT) /* each value within the limit, their sum along the node chain not */
+                return wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "%s: walkmesh vertex %u placed by the node chain lies "
+                                       "at %g, beyond the coordinate limit (%g)", r->node, i, p[k], (double)WM_COORD_LIMIT);
+            w->vertices[3 * (size_t)i + k] = (float)p[k];
+        }
     }
     w->vertex_count = count;
     return WM_OK;
@@ -243,10 +255,14 @@ static wm_result read_node_header(mdl_reader *r, uint32_t offset, node_header *h
     uint16_t pad;
     uint32_t root, parent, dup;
     double wxyz[4];
+    snprintf(r->node, sizeof r->node, "node at offset %u", offset); /* never the node read before */
     wm_result res = seek(r, offset, "node header");
     if (!res) res = wm_read_u16(&r->cur, &h->type, "node type");
     if (!res) res = wm_read_u16(&r->cur, &h->index, "node index");
     if (!res) res = wm_read_u16(&r->cur, &h->name, "node name index");
+    if (res) return res;
+    node_name(r, h->name, r->node, sizeof r->node); /* errors from here on name this node */
+    res = seek(r, offset + 6, "node header");
     if (!res) res = wm_read_u16(&r->cur, &pad, "node header");
     if (!res) res = wm_read_u32(&r->cur, &root, "node root offset");
     if (!res) res = wm_read_u32(&r->cur, &parent, "node parent offset");
@@ -271,7 +287,6 @@ static wm_result read_node(mdl_reader *r, uint32_t offset, const xform *parent, 
                                "holds (a loop?)", offset);
     wm_result res = read_node_header(r, offset, &h, &local);
     if (res) return res;
-    node_name(r, h.name, r->node, sizeof r->node);
     res = read_controllers(r, h.keys, h.data, &local);
     if (res) return res;
     normalize_q(local.q);
@@ -334,7 +349,10 @@ wm_result mdl_parse_walkmesh(wm_ctx *ctx, const uint8_t *data, size_t size, cons
     wm_cursor_init(&r.cur, ctx, data, size, name);
     r.ctx = ctx;
     r.out = out;
-    out->game = mdl_detect(data, size, size);
+    out->game = mdl_detect(data, size, 0); /* the game's pointers say "KotOR model", whole or not */
+    if (out->game != MDL_GAME_UNKNOWN && (uint64_t)wm_le32(data + 4) + MDL_FILE_HEADER > size)
+        return wm_error(ctx, WM_ERR_TRUNCATED, "%s: truncated: the header gives the model %u bytes after its 12-byte "
+                        "header, the file holds %zu in all", name, wm_le32(data + 4), size);
     if (out->game == MDL_GAME_UNKNOWN) {
         if (size >= 4 && (memcmp(data, "IDPO", 4) == 0 || memcmp(data, "IDST", 4) == 0))
             return wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: a Quake model, not a KotOR model (walkmesh reads the walkmesh "
