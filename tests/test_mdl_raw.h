@@ -19,25 +19,25 @@ typedef struct raw_model {
     uint32_t walkmesh; /* offset of the first AABB node */
 } raw_model;
 
-static uint32_t raw_u32(const raw_model *r, uint32_t at)
+static inline uint32_t raw_u32(const raw_model *r, uint32_t at)
 {
     const uint8_t *p = r->m + at;
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static uint16_t raw_u16(const raw_model *r, uint32_t at)
+static inline uint16_t raw_u16(const raw_model *r, uint32_t at)
 {
     return (uint16_t)(r->m[at] | r->m[at + 1] << 8);
 }
 
-static float raw_f32(const raw_model *r, uint32_t at)
+static inline float raw_f32(const raw_model *r, uint32_t at)
 {
     float f;
     memcpy(&f, r->m + at, 4);
     return f;
 }
 
-static void raw_walk(raw_model *r, uint32_t node)
+static inline void raw_walk(raw_model *r, uint32_t node)
 {
     if (r->node_count >= RAW_MAX_NODES) return;
     r->nodes[r->node_count++] = node;
@@ -45,7 +45,7 @@ static void raw_walk(raw_model *r, uint32_t node)
     for (uint32_t i = 0; i < raw_u32(r, node + 48); i++) raw_walk(r, raw_u32(r, raw_u32(r, node + 44) + 4 * i));
 }
 
-static void raw_open(raw_model *r, const uint8_t *file)
+static inline void raw_open(raw_model *r, const uint8_t *file)
 {
     memset(r, 0, sizeof *r);
     r->m = file + 12;
@@ -61,30 +61,30 @@ static const char *raw_node_name(const raw_model *r, uint32_t node)
     return (const char *)r->m + raw_u32(r, raw_u32(r, 184) + 4 * raw_u16(r, node + 4));
 }
 
-static uint32_t raw_mesh_field(const raw_model *r, uint32_t at_end_offset)
+static inline uint32_t raw_mesh_field(const raw_model *r, uint32_t at_end_offset)
 {
     return r->walkmesh + 80 + (r->kotor2 ? 340u : 332u) + at_end_offset;
 }
 
-static uint32_t raw_vertex_count(const raw_model *r)
+static inline uint32_t raw_vertex_count(const raw_model *r)
 {
     return raw_u16(r, r->walkmesh + 80 + 304);
 }
 
-static const float *raw_vertex(const raw_model *r, uint32_t i, float out[3])
+static inline const float *raw_vertex(const raw_model *r, uint32_t i, float out[3])
 {
     uint32_t at = raw_u32(r, raw_mesh_field(r, 0) - 4) + 12 * i;
     for (int k = 0; k < 3; k++) out[k] = raw_f32(r, at + 4 * (uint32_t)k);
     return out;
 }
 
-static uint32_t raw_face_count(const raw_model *r)
+static inline uint32_t raw_face_count(const raw_model *r)
 {
     return raw_u32(r, r->walkmesh + 80 + 12);
 }
 
 /* Face record: normal, distance, material (+16), neighbours, vertices (+26). */
-static uint32_t raw_face(const raw_model *r, uint32_t f, uint32_t v[3])
+static inline uint32_t raw_face(const raw_model *r, uint32_t f, uint32_t v[3])
 {
     uint32_t at = raw_u32(r, r->walkmesh + 80 + 8) + 32 * f;
     for (int k = 0; k < 3; k++) v[k] = raw_u16(r, at + 26 + 2 * (uint32_t)k);
@@ -92,7 +92,7 @@ static uint32_t raw_face(const raw_model *r, uint32_t f, uint32_t v[3])
 }
 
 /* The AABB tree's root box: min xyz, max xyz. */
-static void raw_root_box(const raw_model *r, float box[6])
+static inline void raw_root_box(const raw_model *r, float box[6])
 {
     uint32_t at = raw_u32(r, raw_mesh_field(r, 0));
     for (int k = 0; k < 6; k++) box[k] = raw_f32(r, at + 4 * (uint32_t)k);

@@ -281,6 +281,15 @@ int bwm_points_from_mesh(const wm_mesh *mesh, bwm_file *file);
 /* The room an ASCII text is the walkmesh of: a model's name (`newmodel`; returns 1),
  * else the first node parent that is not NULL (returns 0; "" when none). */
 int bwm_ascii_room_name(const char *text, size_t size, char *out, size_t out_size);
+/* Corners farther apart than this before a room is placed that one float holds
+ * after: the place is too far out for the room's detail (past about 1000 units
+ * a float steps by 1.2e-4, at 1e7 by 1), and its faces would collapse and tangle. */
+#define BWM_KEPT_APART 1e-4
+/* How many faces lose corners kept apart before placing (*first: the first such
+ * face); each array of faces indexes its own positions, after's from after_first. */
+uint32_t bwm_faces_losing_corners(const float *before, const uint32_t *before_faces, const float *after,
+                                  uint32_t after_first, const uint32_t *after_faces, uint32_t face_count,
+                                  uint32_t *first);
 /* --room-offset X,Y,Z (within WM_COORD_LIMIT): *given = 0 when absent. */
 wm_result bwm_room_offset_option(wm_ctx *ctx, const wm_options *opts, double out[3], int *given);
 

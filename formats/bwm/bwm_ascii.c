@@ -105,7 +105,7 @@ typedef struct ascii_node {
     double position[3];
     double axis[3], angle;
     uint32_t first_vertex, vertex_count, first_face;
-    int has_root_box;
+    int has_root_box, has_verts;
     double root_box[6]; /* first row of an `aabb` list */
     const double *room_offset;
     vertex_frame frame;
@@ -127,6 +127,8 @@ static void rotate(const ascii_node *n, const double in[3], double out[3])
 static wm_result read_verts(text_reader *t, ascii_node *node, wm_mesh *mesh)
 {
     uint32_t n;
+    if (node->has_verts) return text_error(t, "a second vertex list in one node");
+    node->has_verts = 1;
     wm_result r = read_count(t, &n);
     if (!r) r = wm_mesh_reserve(t->ctx, mesh, mesh->vertex_count + n, mesh->triangle_count);
     node->first_vertex = mesh->vertex_count;
@@ -204,23 +206,33 @@ static int stored_in_place(const ascii_node *node, const float *p)
 }
 
 /* Node-relative vertices get the node's orientation and position (and the
- * LYT room offset when given). */
+ * LYT room offset when given), refused where floats would merge their faces' corners. */
 static wm_result place_vertices(text_reader *t, const ascii_node *node, wm_mesh *mesh)
 {
     if (node->vertex_count == 0 || node->frame == FRAME_ABSOLUTE) return WM_OK;
     float *p = &mesh->positions[3 * (size_t)node->first_vertex];
     if (stored_in_place(node, p)) return WM_OK;
-    for (uint32_t i = 0; i < node->vertex_count; i++) {
+    float *placed = wm_alloc_array(t->ctx, (size_t)node->vertex_count * 3, sizeof(float));
+    if (!placed) return WM_ERR_NOMEM;
+    wm_result r = WM_OK;
+    for (uint32_t i = 0; !r && i < node->vertex_count; i++) {
         double v[3] = {p[3 * i], p[3 * i + 1], p[3 * i + 2]}, w[3];
         rotate(node, v, w);
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; !r && k < 3; k++) {
             w[k] += node->position[k] + (node->room_offset ? node->room_offset[k] : 0.0);
-            if (fabs(w[k]) > WM_COORD_LIMIT) return text_error(t, "a vertex placed by the node lies beyond the "
-                                                                  "coordinate limit (1e7)");
-            p[3 * i + k] = (float)w[k];
+            if (fabs(w[k]) > WM_COORD_LIMIT) r = text_error(t, "a vertex placed by the node lies beyond the coordinate "
+                                                               "limit (1e7)");
+            placed[3 * (size_t)i + (size_t)k] = (float)w[k];
         }
     }
-    return WM_OK;
+    const uint32_t *faces = &mesh->indices[3 * (size_t)node->first_face];
+    uint32_t first = 0;
+    if (!r && bwm_faces_losing_corners(mesh->positions, faces, placed, node->first_vertex, faces,
+                                       mesh->triangle_count - node->first_face, &first))
+        r = text_error(t, "the node is placed too far out for float coordinates: its faces lose corners it keeps apart");
+    if (!r) memcpy(p, placed, (size_t)node->vertex_count * 3 * sizeof(float));
+    wm_free(t->ctx, placed);
+    return r;
 }
 
 /* Parses one node body up to `endnode`. */

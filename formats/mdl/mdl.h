@@ -30,6 +30,7 @@ typedef struct mdl_walkmesh {
     float position[3];       /* the node's world position (a .wok's header position) */
     float orientation[4];    /* the node's world orientation, x y z w */
     float *vertices;         /* 3 per vertex, placed */
+    float *stored;           /* 3 per vertex, as stored (the node's own frame) */
     uint32_t vertex_count;
     uint32_t *faces;         /* 3 per face */
     uint32_t *materials;     /* surfacemat id per face */
@@ -38,7 +39,8 @@ typedef struct mdl_walkmesh {
 } mdl_walkmesh;
 
 /* The game whose compiler wrote the model (geometry header function
- * pointer), MDL_GAME_UNKNOWN when the bytes are not a KotOR model. */
+ * pointer), MDL_GAME_UNKNOWN when the bytes are not a KotOR model; a
+ * file_size other than 0 must hold the model size the header gives. */
 mdl_game mdl_detect(const uint8_t *head, size_t head_size, uint64_t file_size);
 
 void mdl_walkmesh_free(const wm_ctx *ctx, mdl_walkmesh *w);
@@ -48,7 +50,9 @@ void mdl_walkmesh_free(const wm_ctx *ctx, mdl_walkmesh *w);
 wm_result mdl_parse_walkmesh(wm_ctx *ctx, const uint8_t *data, size_t size, const char *name, mdl_walkmesh *out);
 /* The walkmesh as a neutral mesh (one object named after the model, the
  * node position as the point "bwm_position"); room_offset (NULL: none) is
- * the room's layout position, added as KotOR's compilers add it. */
+ * the room's layout position, added as KotOR's compilers add it. A placement
+ * so far out that float coordinates merge corners of a face the model keeps
+ * apart is WM_ERR_INVALID. */
 wm_result mdl_walkmesh_to_mesh(wm_ctx *ctx, const mdl_walkmesh *w, const double *room_offset, wm_mesh *out);
 
 extern const wm_format wm_format_mdl;

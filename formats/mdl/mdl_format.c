@@ -80,6 +80,16 @@ static wm_result add_vertices(wm_ctx *ctx, const mdl_walkmesh *w, const uint32_t
     return r;
 }
 
+static wm_result check_kept_apart(wm_ctx *ctx, const mdl_walkmesh *w, const wm_mesh *out)
+{
+    uint32_t first = 0, collapsed = bwm_faces_losing_corners(w->stored, w->faces, out->positions, 0, out->indices,
+                                                             w->face_count, &first);
+    if (!collapsed) return WM_OK;
+    return wm_error(ctx, WM_ERR_INVALID, "%s: node %s placed at %g %g %g is too far out for float coordinates: %u faces "
+                    "(the first: face %u) lose corners the model keeps apart", w->model_name, w->node_name,
+                    w->position[0], w->position[1], w->position[2], collapsed, first);
+}
+
 wm_result mdl_walkmesh_to_mesh(wm_ctx *ctx, const mdl_walkmesh *w, const double *room_offset, wm_mesh *out)
 {
     const wm_surface_table *table = wm_surfaces(ctx);
@@ -104,6 +114,7 @@ wm_result mdl_walkmesh_to_mesh(wm_ctx *ctx, const mdl_walkmesh *w, const double 
         const uint32_t *t = &w->faces[3 * (size_t)f];
         r = wm_mesh_add_triangle(ctx, out, new_index[t[0]], new_index[t[1]], new_index[t[2]], surface[f], walkable[f]);
     }
+    if (!r) r = check_kept_apart(ctx, w, out);
     if (!r) r = wm_mesh_set_point(ctx, out, BWM_POINT_POSITION, w->position);
     if (!r && unknown)
         wm_warn(ctx, "%s: %u faces have materials unknown to the surface table (read as undefined)", w->model_name,

@@ -173,13 +173,15 @@ static wm_result read_vertices(mdl_reader *r, const xform *world, uint32_t offse
     if (!res) res = wm_cursor_check_array(&r->cur, count, 12, 0, "walkmesh vertices");
     if (res) return res;
     w->vertices = wm_alloc_array(r->ctx, (size_t)count * 3 + 1, sizeof(float));
-    if (!w->vertices) return WM_ERR_NOMEM;
+    w->stored = wm_alloc_array(r->ctx, (size_t)count * 3 + 1, sizeof(float));
+    if (!w->vertices || !w->stored) return WM_ERR_NOMEM;
     for (uint32_t i = 0; i < count; i++) {
         double v[3], p[3];
         res = read_f32s(r, v, 3, "walkmesh vertex");
         if (res) return res;
         rotate(world->q, v, p);
         for (int k = 0; k < 3; k++) {
+            w->stored[3 * (size_t)i + k] = (float)v[k];
             p[k] += world->t[k];
             if (fabs(p[k]) > WM_COORD_LIMIT) /* each value within the limit, their sum along the node chain not */
                 return wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "%s: walkmesh vertex %u placed by the node chain lies "
@@ -310,6 +312,7 @@ static wm_result read_node(mdl_reader *r, uint32_t offset, const xform *parent, 
 void mdl_walkmesh_free(const wm_ctx *ctx, mdl_walkmesh *w)
 {
     wm_free(ctx, w->vertices);
+    wm_free(ctx, w->stored);
     wm_free(ctx, w->faces);
     wm_free(ctx, w->materials);
     memset(w, 0, sizeof *w);
