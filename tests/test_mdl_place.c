@@ -332,6 +332,13 @@ static void test_placement_errors(void **state)
     assert_non_null(strstr(err, "missing.lyt"));
     free(err);
     assert_false(wm_file_exists(out));
+    /* area assemble places rooms by its LAYOUT: the options would be ignored, so they are refused */
+    char *area = wmt_join(dir, "area.obj");
+    const char *assemble[] = {"area", "assemble", lyt, area, "--room-offset", "1,2,3", NULL};
+    assert_int_equal(wmt_run_cli(NULL, &err, assemble), 1);
+    assert_non_null(strstr(err, "--room-offset"));
+    free(err);
+    free(area);
     free(missing);
     free(lyt);
     free(out);
