@@ -120,6 +120,43 @@ static void test_ascii_model_lands_where_the_binary_does(void **state)
     free(dir);
 }
 
+/* An ASCII model places its walkmesh node through the parent chain, as the
+ * binary does: node walk at (2, 0, 0) inside dummy turn at (10, 20, 0) turned
+ * 90 degrees about z puts the node's (1, 0, 0) at (10, 23, 0) and the .wok's
+ * position at (10, 22, 0); an animation's node of the same name moves nothing;
+ * a parent chain that loops is refused. */
+static void test_ascii_model_parent_chain(void **state)
+{
+    (void)state;
+    static const char model[] =
+        "newmodel room\nbeginmodelgeom room\nnode dummy room\n  parent NULL\nendnode\n"
+        "node dummy turn\n  parent room\n  position 10 20 0\n  orientation 0 0 1 1.5707963267948966\nendnode\n"
+        "node aabb walk\n  parent turn\n  position 2 0 0\n  orientation 1 0 0 0\n  verts 3\n    1 0 0\n    1 1 0\n"
+        "    0 1 0\n  faces 1\n    0 1 2 1 0 0 0 4\nendnode\nendmodelgeom room\n"
+        "newanim idle room\nnode dummy turn\n  parent room\n  position 500 500 500\nendnode\ndoneanim idle room\n"
+        "donemodel room\n";
+    wm_ctx ctx;
+    wm_mesh mesh;
+    wmt_ctx_init(&ctx);
+    wm_mesh_init(&mesh);
+    if (bwm_ascii_parse(&ctx, model, sizeof model - 1, "chain.mdl.ascii", NULL, &mesh)) fail_msg("%s", wm_ctx_message(&ctx));
+    /* Rz(90) (x, y, z) = (-y, x, z), then the dummy's position */
+    const double expected[3][3] = {{10, 23, 0}, {9, 23, 0}, {9, 22, 0}};
+    for (int v = 0; v < 3; v++)
+        for (int k = 0; k < 3; k++) assert_true(fabs(mesh.positions[3 * mesh.indices[v] + k] - expected[v][k]) < 1e-5);
+    const wm_mesh_point *position = wm_mesh_find_point(&mesh, BWM_POINT_POSITION);
+    assert_non_null(position);
+    assert_true(fabs(position->xyz[0] - 10) < 1e-5 && fabs(position->xyz[1] - 22) < 1e-5);
+    wm_mesh_free(&ctx, &mesh);
+    char looped[sizeof model];
+    memcpy(looped, model, sizeof model);
+    memcpy(strstr(looped, "parent room\n  position 10"), "parent walk", 11); /* turn's parent: walk, walk's: turn */
+    wm_mesh_init(&mesh);
+    assert_int_equal(bwm_ascii_parse(&ctx, looped, sizeof looped - 1, "loop.mdl.ascii", NULL, &mesh), WM_ERR_CORRUPT);
+    assert_non_null(strstr(wm_ctx_message(&ctx), "loops"));
+    wm_mesh_free(&ctx, &mesh);
+}
+
 static const char *const k1_rooms[] = {
     "pykotor-generated_kit-blackvulkar-m10aa_01c", "pykotor-generated_kit-blackvulkar-m10aa_03a",
     "pykotor-generated_kit-blackvulkar-m10aa_05a", "pykotor-generated_kit-blackvulkar-m10aa_08b",
@@ -351,6 +388,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ascii_model_lands_where_the_binary_does),
+        cmocka_unit_test(test_ascii_model_parent_chain),
         cmocka_unit_test(test_layout_places_every_room_on_its_wok),
         cmocka_unit_test(test_unplaced_room_warns_once),
         cmocka_unit_test(test_placement_errors),

@@ -3,6 +3,7 @@
  * every read goes through the bounded cursor, every array is checked
  * against the bytes before anything is allocated. */
 #include "mdl/mdl.h"
+#include "bwm/bwm_text.h"
 #include "wm_geometry.h"
 
 #include <math.h>
@@ -31,11 +32,6 @@ mdl_game mdl_detect(const uint8_t *head, size_t head_size, uint64_t file_size)
     return MDL_GAME_UNKNOWN;
 }
 
-typedef struct xform {
-    double q[4]; /* x y z w */
-    double t[3];
-} xform;
-
 typedef struct mdl_reader {
     wm_cursor cur;
     wm_ctx *ctx;
@@ -51,27 +47,6 @@ static wm_result seek(mdl_reader *r, uint32_t offset, const char *what)
         return wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "%s%s%s: offset %u points past the end of the file", r->node,
                                r->node[0] ? ": " : "", what, offset);
     return wm_cursor_seek(&r->cur, MDL_FILE_HEADER + (size_t)offset, what);
-}
-
-static void rotate(const double q[4], const double v[3], double out[3])
-{
-    /* v + 2w(u x v) + 2u x (u x v), u = (x,y,z) */
-    double u[3] = {q[0], q[1], q[2]}, w = q[3];
-    double c[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
-    double cc[3] = {u[1] * c[2] - u[2] * c[1], u[2] * c[0] - u[0] * c[2], u[0] * c[1] - u[1] * c[0]};
-    for (int k = 0; k < 3; k++) out[k] = v[k] + 2 * w * c[k] + 2 * cc[k];
-}
-
-static void compose(const xform *parent, const xform *local, xform *out)
-{
-    double t[3];
-    rotate(parent->q, local->t, t);
-    for (int k = 0; k < 3; k++) out->t[k] = parent->t[k] + t[k];
-    const double *a = parent->q, *b = local->q;
-    out->q[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    out->q[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    out->q[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    out->q[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
 }
 
 /* A unit quaternion, or identity when the stored one is zero or not finite. */
@@ -106,7 +81,7 @@ static wm_result read_f32s(mdl_reader *r, double *out, int n, const char *what)
 /* The first key of a position or orientation controller replaces the header's
  * value: the game places a node by its controllers. */
 static wm_result apply_controller(mdl_reader *r, uint32_t type, uint32_t data_offset, uint32_t data_count,
-                                  uint32_t data_index, uint32_t columns, xform *local)
+                                  uint32_t data_index, uint32_t columns, bwm_xform *local)
 {
     uint32_t values = columns & 0x0Fu; /* 0x10 flags bezier keys: the value comes first */
     if (type == MDL_CTRL_ORIENTATION && values == 2) values = 1; /* one compressed u32 */
@@ -128,7 +103,7 @@ static wm_result apply_controller(mdl_reader *r, uint32_t type, uint32_t data_of
     return WM_OK;
 }
 
-static wm_result read_controllers(mdl_reader *r, const uint32_t keys[2], const uint32_t data[2], xform *local)
+static wm_result read_controllers(mdl_reader *r, const uint32_t keys[2], const uint32_t data[2], bwm_xform *local)
 {
     if (keys[1] == 0) return WM_OK;
     wm_result res = seek(r, keys[0], "controller keys");
@@ -166,7 +141,7 @@ static void node_name(mdl_reader *r, uint16_t index, char *out, size_t size)
     out[n] = 0;
 }
 
-static wm_result read_vertices(mdl_reader *r, const xform *world, uint32_t offset, uint32_t count)
+static wm_result read_vertices(mdl_reader *r, const bwm_xform *world, uint32_t offset, uint32_t count)
 {
     mdl_walkmesh *w = r->out;
     wm_result res = seek(r, offset, "walkmesh vertices");
@@ -179,7 +154,7 @@ static wm_result read_vertices(mdl_reader *r, const xform *world, uint32_t offse
         double v[3], p[3];
         res = read_f32s(r, v, 3, "walkmesh vertex");
         if (res) return res;
-        rotate(world->q, v, p);
+        bwm_rotate(world->q, v, p);
         for (int k = 0; k < 3; k++) {
             w->stored[3 * (size_t)i + k] = (float)v[k];
             p[k] += world->t[k];
@@ -225,7 +200,7 @@ static wm_result read_faces(mdl_reader *r, uint32_t offset, uint32_t count)
 
 /* The mesh header after the node header: faces array at +8, vertex count
  * (u16) at +304, the vertex array's offset in the model at its end. */
-static wm_result read_walkmesh(mdl_reader *r, uint32_t node, const xform *world)
+static wm_result read_walkmesh(mdl_reader *r, uint32_t node, const bwm_xform *world)
 {
     mdl_walkmesh *w = r->out;
     uint32_t header = w->game == MDL_GAME_K2 ? MDL_K2_MESH_HEADER : MDL_K1_MESH_HEADER;
@@ -252,7 +227,7 @@ typedef struct node_header {
     uint32_t children[2], keys[2], data[2];
 } node_header;
 
-static wm_result read_node_header(mdl_reader *r, uint32_t offset, node_header *h, xform *local)
+static wm_result read_node_header(mdl_reader *r, uint32_t offset, node_header *h, bwm_xform *local)
 {
     uint16_t pad;
     uint32_t root, parent, dup;
@@ -280,10 +255,10 @@ static wm_result read_node_header(mdl_reader *r, uint32_t offset, node_header *h
     return res;
 }
 
-static wm_result read_node(mdl_reader *r, uint32_t offset, const xform *parent, unsigned depth)
+static wm_result read_node(mdl_reader *r, uint32_t offset, const bwm_xform *parent, unsigned depth)
 {
     node_header h;
-    xform local, world;
+    bwm_xform local, world;
     if (++r->visits > r->max_visits || depth > MDL_MAX_DEPTH)
         return wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "node tree at offset %u: more nodes or levels than the model "
                                "holds (a loop?)", offset);
@@ -292,7 +267,7 @@ static wm_result read_node(mdl_reader *r, uint32_t offset, const xform *parent, 
     res = read_controllers(r, h.keys, h.data, &local);
     if (res) return res;
     normalize_q(local.q);
-    compose(parent, &local, &world);
+    bwm_xform_compose(parent, &local, &world);
     if ((h.type & MDL_NODE_AABB) && (h.type & MDL_NODE_MESH) && r->out->aabb_nodes++ == 0) {
         res = read_walkmesh(r, offset, &world);
         if (res) return res;
@@ -364,9 +339,8 @@ wm_result mdl_parse_walkmesh(wm_ctx *ctx, const uint8_t *data, size_t size, cons
                         "offset 12): walkmesh reads only KotOR's .mdl", name);
     }
     uint32_t root;
-    xform identity = {{0, 0, 0, 1}, {0, 0, 0}};
     wm_result res = read_headers(&r, &root);
-    if (!res) res = read_node(&r, root, &identity, 0);
+    if (!res) res = read_node(&r, root, &bwm_xform_identity, 0);
     out->node_count = r.visits;
     if (!res && out->aabb_nodes == 0)
         res = wm_error(ctx, WM_ERR_CORRUPT, "%s: model %s has no walkmesh (AABB) node among its %u nodes", name,
