@@ -56,7 +56,7 @@ static inline void raw_open(raw_model *r, const uint8_t *file)
 }
 
 /* The node's name from the names array (model offset 184). */
-static const char *raw_node_name(const raw_model *r, uint32_t node)
+static inline const char *raw_node_name(const raw_model *r, uint32_t node)
 {
     return (const char *)r->m + raw_u32(r, raw_u32(r, 184) + 4 * raw_u16(r, node + 4));
 }

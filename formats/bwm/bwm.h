@@ -278,6 +278,12 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
 wm_result bwm_points_to_mesh(wm_ctx *ctx, const bwm_file *file, wm_mesh *mesh);
 /* Header fields from the mesh's points (those present); returns how many were found. */
 int bwm_points_from_mesh(const wm_mesh *mesh, bwm_file *file);
+/* The render meshes of an ASCII model (trimesh, danglymesh, skin, animmesh nodes,
+ * animations left out), one object per node, placed through the parent chains in
+ * the room's own space; nodes with `render 0` or `bitmap NULL` are left out and
+ * counted in *hidden. Walkmesh text (no newmodel) is WM_ERR_OPTION. */
+wm_result bwm_ascii_render(wm_ctx *ctx, const char *text, size_t size, const char *source, wm_mesh *out,
+                           uint32_t *meshes, uint32_t *hidden);
 /* The room an ASCII text is the walkmesh of: a model's name (`newmodel`; returns 1),
  * else the first node parent that is not NULL (returns 0; "" when none). */
 int bwm_ascii_room_name(const char *text, size_t size, char *out, size_t out_size);

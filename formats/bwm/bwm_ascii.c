@@ -22,11 +22,13 @@ typedef enum vertex_frame {
     FRAME_NODE      /* a model's walkmesh node: node-relative, as in the binary model it compiles to */
 } vertex_frame;
 
-/* How the text's walkmesh nodes are placed. */
+/* How the text's walkmesh nodes are placed, or (render) which meshes are read. */
 typedef struct placement {
     vertex_frame frame;
     const bwm_model_nodes *model; /* a model's nodes (FRAME_NODE): the parent chains */
     const double *room_offset;    /* NULL: none */
+    int render;                   /* a model's render meshes instead of its walkmesh */
+    uint32_t meshes, hidden;      /* render meshes read, and left out (render 0, bitmap NULL) */
 } placement;
 
 typedef struct ascii_node {
@@ -35,7 +37,7 @@ typedef struct ascii_node {
     uint32_t first_vertex, vertex_count, first_face;
     int has_root_box, has_verts;
     double root_box[6]; /* first row of an `aabb` list */
-    const placement *place;
+    placement *place;
 } ascii_node;
 
 static wm_result read_verts(bwm_text *t, ascii_node *node, wm_mesh *mesh)
@@ -74,7 +76,9 @@ static wm_result read_faces(bwm_text *t, ascii_node *node, wm_mesh *mesh, uint32
         for (int k = 0; k < 3; k++)
             if (v[k] < 0 || (uint64_t)v[k] >= node->vertex_count) return bwm_text_error(t, "face vertex index out of range");
         uint16_t s = material >= 0 && material <= 0x7FFFFFFFL ? bwm_surface_of_material(table, (uint32_t)material) : WM_SURFACE_NONE;
-        if (s == WM_SURFACE_NONE) {
+        if (node->place->render) /* a render face's last number is no surface */
+            s = WM_SURF_UNDEFINED;
+        else if (s == WM_SURFACE_NONE) {
             (*unknown_materials)++;
             s = WM_SURF_UNDEFINED;
         }
@@ -152,7 +156,7 @@ static wm_result place_vertices(bwm_text *t, const ascii_node *node, const bwm_x
 }
 
 /* Parses one node body up to `endnode`. */
-static wm_result read_node(bwm_text *t, wm_mesh *mesh, const placement *place, uint32_t *unknown)
+static wm_result read_node(bwm_text *t, wm_mesh *mesh, placement *place, uint32_t *unknown)
 {
     ascii_node node;
     double axis_angle[4];
@@ -169,7 +173,7 @@ static wm_result read_node(bwm_text *t, wm_mesh *mesh, const placement *place, u
             bwm_xform world = node.local;
             if (place->model) bwm_xform_compose(bwm_model_node_world(place->model, node.parent), &node.local, &world);
             wm_result placed = place_vertices(t, &node, &world, mesh);
-            if (placed) return placed;
+            if (placed || place->render) return placed;
             float at[3] = {(float)world.t[0], (float)world.t[1], (float)world.t[2]};
             /* the node's position is the .wok header's; the first walkmesh node gives it */
             return wm_mesh_find_point(mesh, BWM_POINT_POSITION) ? WM_OK
@@ -251,7 +255,38 @@ static wm_result read_hook_node(bwm_text *t, wm_mesh *mesh, const char *point)
 }
 
 /* Every walkmesh node (`node <wanted>`) and PWK/DWK hook outside animations. */
-static wm_result read_walkmesh_nodes(bwm_text *t, const char *wanted, const placement *place, wm_mesh *out)
+/* The kinds of node that hold geometry the game draws. */
+static int renders(const char *kind)
+{
+    return strcasecmp(kind, "trimesh") == 0 || strcasecmp(kind, "danglymesh") == 0 || strcasecmp(kind, "skin") == 0 ||
+           strcasecmp(kind, "animmesh") == 0;
+}
+
+/* Render meshes: one object each (found by name, so capped: past the cap they
+ * share one and many thousand nodes stay linear). */
+#define ASCII_RENDER_OBJECTS 4096u
+
+static wm_result read_render_node(bwm_text *t, placement *place, wm_mesh *out, uint32_t *unknown)
+{
+    uint16_t object;
+    uint32_t first = out->triangle_count;
+    const bwm_model_node *known = t->fields >= 3 ? bwm_model_node_find(place->model, t->field[2]) : NULL;
+    if (known && known->hidden) { /* not drawn, or drawn invisible: left out */
+        int status;
+        place->hidden++;
+        while ((status = bwm_text_line(t)) == 1)
+            if (t->fields && strcasecmp(t->field[0], "endnode") == 0) return WM_OK;
+        return bwm_text_error(t, status < 0 ? "line too long" : "node without endnode");
+    }
+    const char *name = t->fields >= 3 && place->meshes < ASCII_RENDER_OBJECTS ? t->field[2] : "more meshes";
+    wm_result r = wm_mesh_add_object(t->ctx, out, name, &object);
+    if (!r) r = read_node(t, out, place, unknown);
+    for (uint32_t i = first; !r && i < out->triangle_count; i++) out->objects[i] = object;
+    place->meshes += r == WM_OK;
+    return r;
+}
+
+static wm_result read_walkmesh_nodes(bwm_text *t, const char *wanted, placement *place, wm_mesh *out)
 {
     uint32_t nodes = 0, unknown = 0;
     int status, animation = 0;
@@ -266,15 +301,19 @@ static wm_result read_walkmesh_nodes(bwm_text *t, const char *wanted, const plac
             if (r) return r;
             continue;
         }
-        if (strcasecmp(t->field[1], wanted) != 0) continue;
-        if (nodes == 0 && t->fields >= 3) snprintf(out->name, sizeof out->name, "%s", t->field[2]);
-        wm_result r = read_node(t, out, place, &unknown);
+        if (place->render ? !renders(t->field[1]) : strcasecmp(t->field[1], wanted) != 0) continue;
+        if (nodes == 0 && t->fields >= 3 && !place->render) snprintf(out->name, sizeof out->name, "%s", t->field[2]);
+        wm_result r = place->render ? read_render_node(t, place, out, &unknown) : read_node(t, out, place, &unknown);
         if (r) return r;
         nodes++;
     }
     if (status < 0) return bwm_text_error(t, "line too long");
     if (nodes == 0)
-        return wm_error(ctx, WM_ERR_CORRUPT, "%s: no walkmesh node (\"node aabb\" or \"node trimesh\")", t->source);
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: no %s", t->source,
+                        place->render ? "render mesh node (trimesh, danglymesh, skin)" : "walkmesh node (\"node aabb\" or \"node trimesh\")");
+    if (place->render && place->meshes == 0)
+        return wm_error(ctx, WM_ERR_CORRUPT, "%s: no render mesh: all %u left out (render 0 or bitmap NULL)", t->source,
+                        place->hidden);
     if (unknown) wm_warn(ctx, "%s: %u faces have materials unknown to the surface table (read as undefined)", t->source, unknown);
     return WM_OK;
 }
@@ -292,7 +331,7 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
                         "nodes are render geometry, not a walkmesh", t.source);
     /* KOTORMax's exports ("# WOKMESH  ASCII", and this writer's PWK/DWK) hold
      * absolute vertices; NWmax's ("#NWmaxPWKMESH") and models are node-relative */
-    placement place = {FRAME_GUESS, NULL, room_offset};
+    placement place = {FRAME_GUESS, NULL, room_offset, 0, 0, 0};
     bwm_model_nodes model;
     if (contains(text, size, "# WOKMESH") || contains(text, size, "# PWKMESH") || contains(text, size, "# DWKMESH"))
         place.frame = FRAME_ABSOLUTE;
@@ -306,6 +345,24 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
     return r;
 }
 
+
+wm_result bwm_ascii_render(wm_ctx *ctx, const char *text, size_t size, const char *source, wm_mesh *out,
+                           uint32_t *meshes, uint32_t *hidden)
+{
+    bwm_text t;
+    bwm_model_nodes model;
+    placement place = {FRAME_NODE, &model, NULL, 1, 0, 0};
+    bwm_text_init(&t, ctx, text, size, source);
+    if (!contains(text, size, "newmodel"))
+        return wm_error(ctx, WM_ERR_OPTION, "%s: --geometry render reads models (newmodel): this is walkmesh text", t.source);
+    wm_result r = bwm_model_nodes_read(ctx, text, size, t.source, &model);
+    if (r) return r;
+    r = read_walkmesh_nodes(&t, NULL, &place, out);
+    bwm_model_nodes_free(ctx, &model);
+    *meshes = place.meshes;
+    *hidden = place.hidden;
+    return r;
+}
 
 int bwm_ascii_room_name(const char *text, size_t size, char *out, size_t out_size)
 {

@@ -16,14 +16,24 @@ static int ascii_probe(const wm_input *in)
 static wm_result read_placed(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out, int warn)
 {
     double offset[3];
-    int given = 0;
+    int given = 0, render = 0;
+    uint32_t meshes = 0, hidden = 0;
     char room[WM_LAYOUT_NAME];
     const char *text = (const char *)in->data;
     wm_mesh_init(out);
     int model = bwm_ascii_room_name(text, in->size, room, sizeof room);
     if (!room[0]) snprintf(room, sizeof room, "%s", wm_path_file_name(in->name));
-    wm_result r = lyt_room_placement(ctx, opts, room, offset, &given);
-    if (!r) r = bwm_ascii_parse(ctx, text, in->size, in->name, given ? offset : NULL, out);
+    wm_result r = lyt_geometry_option(ctx, opts, &render);
+    if (!r) r = lyt_room_placement(ctx, opts, room, offset, &given);
+    if (!r && render) {
+        r = bwm_ascii_render(ctx, text, in->size, in->name, out, &meshes, &hidden);
+        if (!r && given) r = lyt_move_room(ctx, out, offset, room);
+        if (!r && hidden && warn)
+            wm_warn(ctx, "%s: %u of %u meshes left out: render 0, or bitmap NULL (invisible)", in->name, hidden,
+                    hidden + meshes);
+    } else if (!r) {
+        r = bwm_ascii_parse(ctx, text, in->size, in->name, given ? offset : NULL, out);
+    }
     if (!r && model && !given && warn) lyt_warn_unplaced(ctx, in->name, room);
     if (r) wm_mesh_free(ctx, out);
     return r;

@@ -2,6 +2,7 @@
  * binary model reader) and the parent chains of an ASCII model's nodes. */
 #include "bwm/bwm_text.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,8 @@ static wm_result read_node(bwm_text *t, bwm_model_node *n)
             for (int k = 0; k < 3; k++)
                 if (!bwm_text_coord(t->field[1 + k], &n->local.t[k]))
                     return bwm_text_error(t, "bad position (a finite number within the coordinate limit, 1e7)");
+        } else if ((strcasecmp(key, "render") == 0 || strcasecmp(key, "bitmap") == 0) && t->fields >= 2) {
+            n->hidden |= strcasecmp(t->field[1], tolower((unsigned char)key[0]) == 'r' ? "0" : "NULL") == 0;
         } else if (strcasecmp(key, "orientation") == 0 && t->fields >= 5) {
             for (int k = 0; k < 4; k++)
                 if (!bwm_text_coord(t->field[1 + k], &aa[k])) return bwm_text_error(t, "bad orientation");
@@ -160,8 +163,13 @@ void bwm_model_nodes_free(wm_ctx *ctx, bwm_model_nodes *nodes)
     memset(nodes, 0, sizeof *nodes);
 }
 
+const bwm_model_node *bwm_model_node_find(const bwm_model_nodes *nodes, const char *name)
+{
+    return name && nodes->count ? find(nodes->sorted, nodes->count, name) : NULL;
+}
+
 const bwm_xform *bwm_model_node_world(const bwm_model_nodes *nodes, const char *name)
 {
-    const bwm_model_node *n = name && nodes->count ? find(nodes->sorted, nodes->count, name) : NULL;
+    const bwm_model_node *n = bwm_model_node_find(nodes, name);
     return n ? &n->world : &bwm_xform_identity;
 }

@@ -54,6 +54,7 @@ void bwm_axis_angle(const double axis_angle[4], double q[4]);
 typedef struct bwm_model_node {
     char name[BWM_TEXT_NAME], parent[BWM_TEXT_NAME];
     bwm_xform local, world;
+    int hidden; /* `render 0` or `bitmap NULL`: not drawn, or drawn invisible */
 } bwm_model_node;
 
 typedef struct bwm_model_nodes {
@@ -66,7 +67,9 @@ typedef struct bwm_model_nodes {
  * naming the node. Linear in the text (names sorted once). */
 wm_result bwm_model_nodes_read(wm_ctx *ctx, const char *text, size_t size, const char *source, bwm_model_nodes *out);
 void bwm_model_nodes_free(wm_ctx *ctx, bwm_model_nodes *nodes);
-/* The world transform of the node named `name` (case-insensitive); identity when none. */
+/* The node named `name` (case-insensitive), or NULL. */
+const bwm_model_node *bwm_model_node_find(const bwm_model_nodes *nodes, const char *name);
+/* The world transform of the node named `name`; identity when none. */
 const bwm_xform *bwm_model_node_world(const bwm_model_nodes *nodes, const char *name);
 
 #endif

@@ -8,6 +8,7 @@
 #include "wm_geometry.h"
 
 #include <math.h>
+#include <string.h>
 
 static wm_result layout_position(wm_ctx *ctx, const char *path, const char *room, double out[3])
 {
@@ -44,4 +45,24 @@ void lyt_warn_unplaced(wm_ctx *ctx, const char *source, const char *room)
 {
     wm_warn(ctx, "%s: the walkmesh of room %s is in the room's own space, not where the game puts it: give "
             "--layout AREA.lyt (its position in the area's layout) or --room-offset X,Y,Z", source, room);
+}
+
+wm_result lyt_move_room(wm_ctx *ctx, wm_mesh *mesh, const double offset[3], const char *room)
+{
+    for (uint32_t i = 0; i < 3 * mesh->vertex_count; i++) {
+        double at = mesh->positions[i] + offset[i % 3];
+        if (fabs(at) > WM_COORD_LIMIT)
+            return wm_error(ctx, WM_ERR_INVALID, "%s: vertex %u moved by the room offset lies at %g, beyond the coordinate "
+                            "limit (%g)", room, i / 3, at, (double)WM_COORD_LIMIT);
+        mesh->positions[i] = (float)at;
+    }
+    return WM_OK;
+}
+
+wm_result lyt_geometry_option(wm_ctx *ctx, const wm_options *opts, int *render)
+{
+    const char *g = opts ? wm_option_get(opts, "geometry") : NULL;
+    *render = g && strcmp(g, "render") == 0;
+    if (!g || *render || strcmp(g, "walkmesh") == 0) return WM_OK;
+    return wm_error(ctx, WM_ERR_OPTION, "--geometry: \"%s\" is not walkmesh or render", g);
 }

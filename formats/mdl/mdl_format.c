@@ -146,6 +146,38 @@ static void walkmesh_facts(const mdl_walkmesh *w, wm_report *report)
     wm_report_fact(report, "room links", "none (binary models do not store them: they come from the .wok or the layout)");
 }
 
+/* The render meshes (--geometry render), placed like the walkmesh. */
+static wm_result read_render(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out, wm_report *facts,
+                             int warn)
+{
+    mdl_walkmesh info;
+    mdl_render render = {out, 0, 0};
+    double offset[3];
+    int given = 0;
+    wm_mesh_init(out);
+    wm_result r = mdl_parse_render(ctx, in->data, in->size, in->name, &render, &info);
+    if (r) {
+        wm_mesh_free(ctx, out);
+        return r;
+    }
+    snprintf(out->name, sizeof out->name, "%s", info.model_name);
+    r = lyt_room_placement(ctx, opts, info.model_name, offset, &given);
+    if (!r && given) r = lyt_move_room(ctx, out, offset, info.model_name);
+    if (!r && render.hidden && warn)
+        wm_warn(ctx, "%s: %u of %u meshes left out: not rendered, or textured NULL (invisible)", in->name, render.hidden,
+                render.hidden + render.meshes);
+    if (!r && !given && warn) lyt_warn_unplaced(ctx, in->name, info.model_name);
+    if (!r && facts) {
+        wm_report_fact(facts, "model", "%s", info.model_name);
+        wm_report_fact(facts, "render meshes", "%u (%u left out: not rendered, or textured NULL)", render.meshes,
+                       render.hidden);
+        r = facts->status;
+    }
+    if (r) wm_mesh_free(ctx, out);
+    mdl_walkmesh_free(ctx, &info);
+    return r;
+}
+
 /* warn: say so when the walkmesh stays in the room's own space (not when validating,
  * where the place does not matter, nor for info, which states it as a fact). */
 static wm_result read_model(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out, wm_report *facts,
@@ -153,9 +185,11 @@ static wm_result read_model(wm_ctx *ctx, const wm_input *in, const wm_options *o
 {
     mdl_walkmesh w;
     double offset[3];
-    int given = 0;
+    int given = 0, render = 0;
     wm_mesh_init(out);
-    wm_result r = mdl_parse_walkmesh(ctx, in->data, in->size, in->name, &w);
+    wm_result r = lyt_geometry_option(ctx, opts, &render);
+    if (r || render) return r ? r : read_render(ctx, in, opts, out, facts, warn);
+    r = mdl_parse_walkmesh(ctx, in->data, in->size, in->name, &w);
     if (r) return r;
     r = lyt_room_placement(ctx, opts, w.model_name, offset, &given);
     if (!r) r = mdl_walkmesh_to_mesh(ctx, &w, given ? offset : NULL, out);
@@ -208,6 +242,8 @@ static const wm_option_desc mdl_options[] = {
                            "the model's name)"},
     {"room-offset", "X,Y,Z", "room models: place the room at X,Y,Z (its layout position); ASCII walkmesh text: added "
                              "to node-relative vertices"},
+    {"geometry", "walkmesh|render", "room models: read the walkmesh (default) or the render meshes the game draws "
+                                    "(one object per mesh node; invisible ones left out)"},
     {NULL, NULL, NULL}};
 
 const wm_format wm_format_mdl = {
