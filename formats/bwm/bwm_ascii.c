@@ -145,10 +145,9 @@ static wm_result place_vertices(bwm_text *t, const ascii_node *node, const bwm_x
             placed[3 * (size_t)i + (size_t)k] = (float)w[k];
         }
     }
-    const uint32_t *faces = &mesh->indices[3 * (size_t)node->first_face];
-    uint32_t first = 0;
-    if (!r && bwm_faces_losing_corners(mesh->positions, faces, placed, node->first_vertex, faces,
-                                       mesh->triangle_count - node->first_face, &first))
+    uint32_t first = 0, faces = mesh->triangle_count - node->first_face;
+    const uint32_t *corners = faces ? &mesh->indices[3 * (size_t)node->first_face] : NULL;
+    if (!r && faces && bwm_faces_losing_corners(mesh->positions, corners, placed, node->first_vertex, corners, faces, &first))
         r = bwm_text_error(t, "the node is placed too far out for float coordinates: its faces lose corners it keeps apart");
     if (!r) memcpy(p, placed, (size_t)node->vertex_count * 3 * sizeof(float));
     wm_free(t->ctx, placed);

@@ -130,7 +130,10 @@ wm_result bwm_model_nodes_read(wm_ctx *ctx, const char *text, size_t size, const
     memset(out, 0, sizeof *out);
     bwm_text_init(&t, ctx, text, size, source);
     while (!r && (status = bwm_text_line(&t)) != 0) {
-        if (status < 0) return bwm_text_error(&t, "line too long");
+        if (status < 0) {
+            r = bwm_text_error(&t, "line too long");
+            break;
+        }
         if (t.fields < 1) continue;
         if (strcasecmp(t.field[0], "newanim") == 0) animation = 1; /* animations' nodes are keys, not placements */
         if (strcasecmp(t.field[0], "doneanim") == 0) animation = 0;

@@ -50,7 +50,6 @@ static wm_result add_vertices(mdl_reader *r, const mesh_fields *m, const bwm_xfo
 {
     wm_mesh *mesh = r->render->mesh;
     wm_result res = mdl_seek(r, m->vertex_offset, "mesh vertices");
-    if (!res) res = wm_cursor_check_array(&r->cur, m->vertex_count, 12, 0, "mesh vertices");
     if (!res) res = wm_mesh_reserve(r->ctx, mesh, mesh->vertex_count + m->vertex_count, mesh->triangle_count + m->face_count);
     for (uint32_t i = 0; !res && i < m->vertex_count; i++) {
         double v[3], p[3];
@@ -71,8 +70,7 @@ static wm_result add_vertices(mdl_reader *r, const mesh_fields *m, const bwm_xfo
 /* Face record: normal, distance, material, three neighbours, three vertex indices (+26). */
 static wm_result add_faces(mdl_reader *r, const mesh_fields *m, uint32_t base)
 {
-    wm_result res = mdl_seek(r, m->face_offset, "mesh faces");
-    if (!res) res = wm_cursor_check_array(&r->cur, m->face_count, MDL_FACE_SIZE, 0, "mesh faces");
+    wm_result res = WM_OK;
     for (uint32_t f = 0; !res && f < m->face_count; f++) {
         uint16_t v[3];
         res = mdl_seek(r, m->face_offset + MDL_FACE_SIZE * f + 26, "face vertices");
@@ -103,6 +101,15 @@ wm_result mdl_read_render_mesh(mdl_reader *r, uint32_t node, const bwm_xform *wo
         r->render->hidden++;
         return WM_OK;
     }
+    /* both arrays checked against the bytes, and the triangles against the limit, before anything grows */
+    res = mdl_seek(r, m.face_offset, "mesh faces");
+    if (!res) res = wm_cursor_check_array(&r->cur, m.face_count, MDL_FACE_SIZE, 0, "mesh faces");
+    if (!res) res = mdl_seek(r, m.vertex_offset, "mesh vertices");
+    if (!res) res = wm_cursor_check_array(&r->cur, m.vertex_count, 12, 0, "mesh vertices");
+    if (!res && (uint64_t)mesh->triangle_count + m.face_count > r->ctx->limits.max_triangles)
+        res = wm_error(r->ctx, WM_ERR_LIMIT, "%s: %s: the render meshes have more than %llu triangles", r->cur.source,
+                       r->node, (unsigned long long)r->ctx->limits.max_triangles);
+    if (res) return res;
     uint32_t base = mesh->vertex_count, first = mesh->triangle_count;
     res = wm_mesh_add_object(r->ctx, mesh, r->render->meshes < MDL_RENDER_OBJECTS ? r->node : "more meshes", &object);
     if (!res) res = add_vertices(r, &m, world);
