@@ -19,6 +19,8 @@ static wm_result named_format(wm_ctx *ctx, const char *name, int for_writing, co
 
 static wm_result writer_for(wm_ctx *ctx, const char *format, const char *path, const wm_format **out)
 {
+    if (!path)
+        return wm_error(ctx, WM_ERR_INVALID, "no output path given");
     if (format)
         return named_format(ctx, format, 1, out);
     if (strcmp(path, "-") == 0)
