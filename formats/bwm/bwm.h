@@ -266,6 +266,12 @@ wm_result bwm_raycast(wm_ctx *ctx, const bwm_file *file, const float origin[3], 
  * to node-relative vertices when it compiles a .wok. */
 wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char *source, const double *room_offset,
                           wm_mesh *out);
+/* The walkmesh nodes of a text joined: a vertex merges into a coincident vertex (within
+ * tolerance) of an earlier node, never into one of its own node (bwm_ascii_weld.c).
+ * The tolerance is the import weld's default (the text's own node files carry no option). */
+#define BWM_ASCII_JOIN_TOLERANCE 1e-4f
+wm_result bwm_ascii_join_nodes(wm_ctx *ctx, wm_mesh *mesh, const uint32_t *node_start, uint32_t nodes,
+                               float tolerance);
 
 /* Header fields a neutral mesh carries as named points (wm_mesh_set_point),
  * so that they survive formats that keep named empties. */

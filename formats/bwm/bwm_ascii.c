@@ -111,11 +111,22 @@ static void rotate(const ascii_node *n, const double in[3], double out[3])
     for (int i = 0; i < 3; i++) out[i] = in[i] * c + cross[i] * s + k[i] * dot * (1 - c); /* Rodrigues */
 }
 
+/* Room for `more` vertices (or triangles) past the count, growing the capacity at least
+ * twofold: a text of 100,000 one-face nodes reserves 100,000 times, and exact reserves
+ * copied the arrays each time (quadratic). */
+static uint32_t grown(uint32_t count, uint32_t capacity, uint32_t more)
+{
+    uint64_t need = (uint64_t)count + more, doubled = 2 * (uint64_t)capacity;
+    if (need <= capacity) return capacity;
+    need = need > doubled ? need : doubled;
+    return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
+}
+
 static wm_result read_verts(text_reader *t, ascii_node *node, wm_mesh *mesh)
 {
     uint32_t n;
     wm_result r = read_count(t, &n);
-    if (!r) r = wm_mesh_reserve(t->ctx, mesh, mesh->vertex_count + n, mesh->triangle_count);
+    if (!r) r = wm_mesh_reserve(t->ctx, mesh, grown(mesh->vertex_count, mesh->vertex_capacity, n), mesh->triangle_count);
     node->first_vertex = mesh->vertex_count;
     node->vertex_count = n;
     for (uint32_t i = 0; !r && i < n; i++) {
@@ -133,7 +144,7 @@ static wm_result read_faces(text_reader *t, ascii_node *node, wm_mesh *mesh, uin
     const wm_surface_table *table = wm_surfaces(t->ctx);
     uint32_t n;
     wm_result r = read_count(t, &n);
-    if (!r) r = wm_mesh_reserve(t->ctx, mesh, mesh->vertex_count, mesh->triangle_count + n);
+    if (!r) r = wm_mesh_reserve(t->ctx, mesh, mesh->vertex_count, grown(mesh->triangle_count, mesh->triangle_capacity, n));
     node->first_face = mesh->triangle_count;
     for (uint32_t i = 0; !r && i < n; i++) {
         long v[3], material;
@@ -306,27 +317,37 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
      * absolute vertices; NWmax's ("#NWmaxPWKMESH") and models are node-relative */
     int absolute = contains(text, size, "# WOKMESH") || contains(text, size, "# PWKMESH") ||
                    contains(text, size, "# DWKMESH");
-    uint32_t nodes = 0, unknown = 0;
+    uint32_t nodes = 0, unknown = 0, *node_start = NULL, starts_room = 0;
+    wm_result r = WM_OK;
     int status;
-    while ((status = next_line(&t)) == 1) {
+    while (!r && (status = next_line(&t)) == 1) {
         if (t.fields < 2 || strcasecmp(t.field[0], "node") != 0) continue;
         const char *point = t.fields >= 3 && strcasecmp(t.field[1], "dummy") == 0 ? hook_point(t.field[2]) : NULL;
         if (point) {
-            wm_result r = read_hook_node(&t, out, point);
-            if (r) return r;
+            r = read_hook_node(&t, out, point);
             continue;
         }
         if (strcasecmp(t.field[1], wanted) != 0) continue;
         if (nodes == 0 && t.fields >= 3) snprintf(out->name, sizeof out->name, "%s", t.field[2]);
-        wm_result r = read_node(&t, out, room_offset, absolute, &unknown);
-        if (r) return r;
-        nodes++;
+        if (nodes == starts_room) { /* doubled: a text of many small nodes stays linear */
+            starts_room = starts_room ? 2 * starts_room : 16;
+            uint32_t *grown_starts = wm_realloc_array(ctx, node_start, starts_room, sizeof *node_start);
+            if (!grown_starts) r = WM_ERR_NOMEM;
+            else node_start = grown_starts;
+        }
+        if (!r) {
+            node_start[nodes++] = out->vertex_count;
+            r = read_node(&t, out, room_offset, absolute, &unknown);
+        }
     }
-    if (status < 0) return text_error(&t, "line too long");
-    if (nodes == 0)
-        return wm_error(ctx, WM_ERR_CORRUPT, "%s: no walkmesh node (\"node aabb\" or \"node trimesh\")", t.source);
-    if (unknown) wm_warn(ctx, "%s: %u faces have materials unknown to the surface table (read as undefined)", t.source, unknown);
-    return WM_OK;
+    if (!r && status < 0) r = text_error(&t, "line too long");
+    if (!r && nodes == 0)
+        r = wm_error(ctx, WM_ERR_CORRUPT, "%s: no walkmesh node (\"node aabb\" or \"node trimesh\")", t.source);
+    if (!r) r = bwm_ascii_join_nodes(ctx, out, node_start, nodes, BWM_ASCII_JOIN_TOLERANCE);
+    wm_free(ctx, node_start);
+    if (!r && unknown)
+        wm_warn(ctx, "%s: %u faces have materials unknown to the surface table (read as undefined)", t.source, unknown);
+    return r;
 }
 
 /* One `aabb` row: six box floats and the face (-1 on internal nodes). */
