@@ -4,6 +4,7 @@
  * position are applied. Face rows end with the surfacemat id; roomlinks
  * rows are `face*3+edge room` in the text's face order. */
 #include "bwm/bwm.h"
+#include "wm_geometry.h"
 #include "wm_surface.h"
 
 #include <ctype.h>
@@ -63,6 +64,23 @@ static int parse_double(const char *s, double *out)
     errno = 0;
     *out = strtod(s, &end);
     return end != s && *end == 0 && errno == 0 && isfinite(*out);
+}
+
+/* Three coordinates from fields[at..at+3): numbers within WM_COORD_LIMIT (a float walkmesh
+ * holds no more, and 1e39 would become an infinite float), else an error naming the line. */
+static wm_result read_coordinates(text_reader *t, int at, const char *what, double out[3])
+{
+    for (int k = 0; k < 3; k++) {
+        if (at + k >= t->fields || !parse_double(t->field[at + k], &out[k])) {
+            char message[96];
+            snprintf(message, sizeof message, "expected a %s \"x y z\"", what);
+            return text_error(t, message);
+        }
+        if (fabs(out[k]) > WM_COORD_LIMIT)
+            return wm_error(t->ctx, WM_ERR_CORRUPT, "%s: line %lu: %s coordinate %s beyond the bound of 1e7 game units",
+                            t->source, t->line_no, what, t->field[at + k]);
+    }
+    return WM_OK;
 }
 
 static int parse_long(const char *s, long *out)
@@ -131,10 +149,9 @@ static wm_result read_verts(text_reader *t, ascii_node *node, wm_mesh *mesh)
     node->vertex_count = n;
     for (uint32_t i = 0; !r && i < n; i++) {
         double v[3];
-        if (next_line(t) != 1 || t->fields < 3 || !parse_double(t->field[0], &v[0]) ||
-            !parse_double(t->field[1], &v[1]) || !parse_double(t->field[2], &v[2]))
-            return text_error(t, "expected a vertex row \"x y z\"");
-        r = wm_mesh_add_vertex(t->ctx, mesh, (float)v[0], (float)v[1], (float)v[2], NULL);
+        if (next_line(t) != 1) return text_error(t, "expected a vertex row \"x y z\"");
+        r = read_coordinates(t, 0, "vertex row", v);
+        if (!r) r = wm_mesh_add_vertex(t->ctx, mesh, (float)v[0], (float)v[1], (float)v[2], NULL);
     }
     return r;
 }
@@ -207,6 +224,20 @@ static void place_vertices(const ascii_node *node, wm_mesh *mesh)
     }
 }
 
+/* A vertex within the bound can leave it once the node's position (and room offset) is added. */
+static wm_result check_placed(text_reader *t, const ascii_node *node, const wm_mesh *mesh)
+{
+    const float *p = &mesh->positions[3 * (size_t)node->first_vertex];
+    for (uint32_t i = 0; i < node->vertex_count; i++)
+        for (int k = 0; k < 3; k++)
+            if (!(fabsf(p[3 * (size_t)i + k]) <= WM_COORD_LIMIT))
+                return wm_error(t->ctx, WM_ERR_CORRUPT,
+                                "%s: line %lu: the node's vertex %u placed at (%g, %g, %g) is beyond the bound of 1e7 "
+                                "game units", t->source, t->line_no, i, (double)p[3 * (size_t)i],
+                                (double)p[3 * (size_t)i + 1], (double)p[3 * (size_t)i + 2]);
+    return WM_OK;
+}
+
 /* Parses one node body up to `endnode`. */
 static wm_result read_node(text_reader *t, wm_mesh *mesh, const double *room_offset, int absolute, uint32_t *unknown)
 {
@@ -222,14 +253,15 @@ static wm_result read_node(text_reader *t, wm_mesh *mesh, const double *room_off
         wm_result r = WM_OK;
         if (strcasecmp(key, "endnode") == 0) {
             place_vertices(&node, mesh);
+            r = check_placed(t, &node, mesh);
+            if (r) return r;
             float at[3] = {(float)node.position[0], (float)node.position[1], (float)node.position[2]};
             /* the node's position is the .wok header's; the first walkmesh node gives it */
             return wm_mesh_find_point(mesh, BWM_POINT_POSITION) ? WM_OK
                                                                 : wm_mesh_set_point(t->ctx, mesh, BWM_POINT_POSITION, at);
         }
         if (strcasecmp(key, "position") == 0 && t->fields >= 4) {
-            for (int k = 0; k < 3; k++)
-                if (!parse_double(t->field[1 + k], &node.position[k])) return text_error(t, "bad position");
+            r = read_coordinates(t, 1, "position", node.position);
         } else if (strcasecmp(key, "orientation") == 0 && t->fields >= 5) {
             for (int k = 0; k < 3; k++)
                 if (!parse_double(t->field[1 + k], &node.axis[k])) return text_error(t, "bad orientation");
@@ -288,12 +320,12 @@ static wm_result read_hook_node(text_reader *t, wm_mesh *mesh, const char *point
     while ((status = next_line(t)) == 1) {
         if (t->fields == 0) continue;
         if (strcasecmp(t->field[0], "endnode") == 0) return wm_mesh_set_point(t->ctx, mesh, point, at);
-        if (strcasecmp(t->field[0], "position") == 0 && t->fields >= 4)
-            for (int k = 0; k < 3; k++) {
-                double d;
-                if (!parse_double(t->field[1 + k], &d)) return text_error(t, "bad position");
-                at[k] = (float)d;
-            }
+        if (strcasecmp(t->field[0], "position") == 0 && t->fields >= 4) {
+            double d[3];
+            wm_result r = read_coordinates(t, 1, "position", d);
+            if (r) return r;
+            for (int k = 0; k < 3; k++) at[k] = (float)d[k];
+        }
     }
     return text_error(t, status < 0 ? "line too long" : "node without endnode");
 }
@@ -354,8 +386,8 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
 static int parse_row(text_reader *t, int at, double row[7])
 {
     if (t->fields - at != 7) return 0;
-    for (int k = 0; k < 7; k++)
-        if (!parse_double(t->field[at + k], &row[k])) return 0;
+    for (int k = 0; k < 7; k++) /* a box beyond the bound is no row: the boxes are derived instead */
+        if (!parse_double(t->field[at + k], &row[k]) || (k < 6 && fabs(row[k]) > WM_COORD_LIMIT)) return 0;
     return 1;
 }
 
