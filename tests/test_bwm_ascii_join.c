@@ -60,6 +60,26 @@ static void test_nodes_are_joined_and_a_node_keeps_its_indices(void **state)
     bwm_file_free(&ctx, &f);
 }
 
+/* The reader honours --weld as the builder's weld does: 0 joins nothing. */
+static void test_weld_option_sets_the_join(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_options opts;
+    wm_options_init(&opts);
+    wm_mesh mesh;
+    assert_int_equal(wm_mesh_load_memory(&ctx, two_nodes, sizeof two_nodes - 1, "two.wok.ascii", NULL, &opts, &mesh),
+                     WM_OK);
+    assert_int_equal(mesh.vertex_count, 6);
+    wm_mesh_free(&ctx, &mesh);
+    opts.weld_tolerance = 0;
+    assert_int_equal(wm_mesh_load_memory(&ctx, two_nodes, sizeof two_nodes - 1, "two.wok.ascii", NULL, &opts, &mesh),
+                     WM_OK);
+    assert_int_equal(mesh.vertex_count, 8);
+    wm_mesh_free(&ctx, &mesh);
+}
+
 /* Every ASCII walkmesh of the corpus has one walkmesh node, so joining leaves it as it was:
  * as many vertices as its `verts` rows. */
 static void test_corpus_texts_keep_every_vertex(void **state)
@@ -105,6 +125,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nodes_are_joined_and_a_node_keeps_its_indices),
+        cmocka_unit_test(test_weld_option_sets_the_join),
         cmocka_unit_test(test_corpus_texts_keep_every_vertex),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -275,8 +275,13 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
                           wm_mesh *out);
 /* The walkmesh nodes of a text joined: a vertex merges into a coincident vertex (within
  * tolerance) of an earlier node, never into one of its own node (bwm_ascii_weld.c).
- * The tolerance is the import weld's default (the text's own node files carry no option). */
+ * bwm_ascii_parse joins within the import weld's default; the read hooks pass --weld,
+ * where 0 joins nothing. */
 #define BWM_ASCII_JOIN_TOLERANCE 1e-4f
+wm_result bwm_ascii_parse_joined(wm_ctx *ctx, const char *text, size_t size, const char *source,
+                                 const double *room_offset, float join_tolerance, wm_mesh *out);
+/* The --weld tolerance of the options (the default when not given). */
+float bwm_ascii_join_tolerance(const wm_options *opts);
 wm_result bwm_ascii_join_nodes(wm_ctx *ctx, wm_mesh *mesh, const uint32_t *node_start, uint32_t nodes,
                                float tolerance);
 

@@ -333,6 +333,12 @@ static wm_result read_hook_node(text_reader *t, wm_mesh *mesh, const char *point
 wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char *source, const double *room_offset,
                           wm_mesh *out)
 {
+    return bwm_ascii_parse_joined(ctx, text, size, source, room_offset, BWM_ASCII_JOIN_TOLERANCE, out);
+}
+
+wm_result bwm_ascii_parse_joined(wm_ctx *ctx, const char *text, size_t size, const char *source,
+                                 const double *room_offset, float join_tolerance, wm_mesh *out)
+{
     text_reader t;
     memset(&t, 0, sizeof t);
     t.p = text;
@@ -375,7 +381,7 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
     if (!r && status < 0) r = text_error(&t, "line too long");
     if (!r && nodes == 0)
         r = wm_error(ctx, WM_ERR_CORRUPT, "%s: no walkmesh node (\"node aabb\" or \"node trimesh\")", t.source);
-    if (!r) r = bwm_ascii_join_nodes(ctx, out, node_start, nodes, BWM_ASCII_JOIN_TOLERANCE);
+    if (!r) r = bwm_ascii_join_nodes(ctx, out, node_start, nodes, join_tolerance);
     wm_free(ctx, node_start);
     if (!r && unknown)
         wm_warn(ctx, "%s: %u faces have materials unknown to the surface table (read as undefined)", t.source, unknown);

@@ -40,3 +40,8 @@ wm_result bwm_ascii_join_nodes(wm_ctx *ctx, wm_mesh *mesh, const uint32_t *node_
     wm_free(ctx, map);
     return r;
 }
+
+float bwm_ascii_join_tolerance(const wm_options *opts)
+{
+    return opts && opts->weld_tolerance >= 0 ? opts->weld_tolerance : BWM_ASCII_JOIN_TOLERANCE;
+}
