@@ -76,7 +76,7 @@ static void test_node_position_past_the_limit(void **state)
     hostile h;
     open_room(&h);
     put_f32(&h, h.raw.walkmesh + 16, 3e38f);
-    const char *words[] = {raw_node_name(&h.raw, h.raw.walkmesh), "node position", "coordinate limit", NULL};
+    const char *words[] = {raw_node_name(&h.raw, h.raw.walkmesh), "node position", "beyond the bound", NULL};
     convert_expect(&h, 2, words, NULL, NULL);
     close_room(&h);
 }
@@ -87,7 +87,7 @@ static void test_controller_position_past_the_limit(void **state)
     hostile h;
     open_room(&h);
     put_f32(&h, position_key(&h.raw), 3.4e38f);
-    const char *words[] = {raw_node_name(&h.raw, h.raw.walkmesh), "position key", "coordinate limit", NULL};
+    const char *words[] = {raw_node_name(&h.raw, h.raw.walkmesh), "position key", "beyond the bound", NULL};
     convert_expect(&h, 2, words, NULL, NULL);
     close_room(&h);
 }
@@ -100,7 +100,7 @@ static void test_room_offset_past_the_limit(void **state)
     (void)state;
     hostile h;
     open_room(&h);
-    const char *option[] = {"--room-offset", "coordinate limit", NULL}, *merged[] = {"too far out", NULL};
+    const char *option[] = {"--room-offset", "beyond the bound", NULL}, *merged[] = {"too far out", NULL};
     convert_expect(&h, 1, option, "--room-offset", "0,-10000001,0");
     convert_expect(&h, 2, merged, "--room-offset", "9999000,-9999000,9999000");
     convert_expect(&h, 0, NULL, "--room-offset", "-900,900,90");

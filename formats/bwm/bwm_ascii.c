@@ -28,6 +28,7 @@ typedef struct placement {
     const bwm_model_nodes *model; /* a model's nodes (FRAME_NODE): the parent chains */
     const double *room_offset;    /* NULL: none */
     int render;                   /* a model's render meshes instead of its walkmesh */
+    float join_tolerance;         /* walkmesh nodes joined where their vertices meet (bwm_ascii_weld.c) */
     uint32_t meshes, hidden;      /* render meshes read, and left out (render 0, bitmap NULL) */
 } placement;
 
@@ -40,23 +41,48 @@ typedef struct ascii_node {
     placement *place;
 } ascii_node;
 
+/* Three coordinates from fields[at..at+3): numbers within WM_COORD_LIMIT (a float walkmesh
+ * holds no more, and 1e39 would become an infinite float), else an error naming the line. */
+static wm_result read_coordinates(bwm_text *t, int at, const char *what, double out[3])
+{
+    for (int k = 0; k < 3; k++) {
+        if (at + k >= t->fields || !bwm_text_double(t->field[at + k], &out[k])) {
+            char message[96];
+            snprintf(message, sizeof message, "expected a %s \"x y z\"", what);
+            return bwm_text_error(t, message);
+        }
+        if (fabs(out[k]) > WM_COORD_LIMIT)
+            return wm_error(t->ctx, WM_ERR_CORRUPT, "%s: line %lu: %s coordinate %s beyond the bound of 1e7 game units",
+                            t->source, t->line_no, what, t->field[at + k]);
+    }
+    return WM_OK;
+}
+
+/* Room for `more` vertices (or triangles) past the count, growing the capacity at least
+ * twofold: a text of 100,000 one-face nodes reserves 100,000 times, and exact reserves
+ * copied the arrays each time (quadratic). */
+static uint32_t grown(uint32_t count, uint32_t capacity, uint32_t more)
+{
+    uint64_t need = (uint64_t)count + more, doubled = 2 * (uint64_t)capacity;
+    if (need <= capacity) return capacity;
+    need = need > doubled ? need : doubled;
+    return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
+}
+
 static wm_result read_verts(bwm_text *t, ascii_node *node, wm_mesh *mesh)
 {
     uint32_t n;
     if (node->has_verts) return bwm_text_error(t, "a second vertex list in one node");
     node->has_verts = 1;
     wm_result r = bwm_text_count(t, &n);
-    if (!r) r = wm_mesh_reserve(t->ctx, mesh, mesh->vertex_count + n, mesh->triangle_count);
+    if (!r) r = wm_mesh_reserve(t->ctx, mesh, grown(mesh->vertex_count, mesh->vertex_capacity, n), mesh->triangle_count);
     node->first_vertex = mesh->vertex_count;
     node->vertex_count = n;
     for (uint32_t i = 0; !r && i < n; i++) {
         double v[3];
-        if (bwm_text_line(t) != 1 || t->fields < 3 || !bwm_text_double(t->field[0], &v[0]) ||
-            !bwm_text_double(t->field[1], &v[1]) || !bwm_text_double(t->field[2], &v[2]))
-            return bwm_text_error(t, "expected a vertex row \"x y z\"");
-        if (!bwm_text_coord(t->field[0], &v[0]) || !bwm_text_coord(t->field[1], &v[1]) || !bwm_text_coord(t->field[2], &v[2]))
-            return bwm_text_error(t, "vertex beyond the coordinate limit (1e7)");
-        r = wm_mesh_add_vertex(t->ctx, mesh, (float)v[0], (float)v[1], (float)v[2], NULL);
+        if (bwm_text_line(t) != 1) return bwm_text_error(t, "expected a vertex row \"x y z\"");
+        r = read_coordinates(t, 0, "vertex row", v);
+        if (!r) r = wm_mesh_add_vertex(t->ctx, mesh, (float)v[0], (float)v[1], (float)v[2], NULL);
     }
     return r;
 }
@@ -66,7 +92,7 @@ static wm_result read_faces(bwm_text *t, ascii_node *node, wm_mesh *mesh, uint32
     const wm_surface_table *table = wm_surfaces(t->ctx);
     uint32_t n;
     wm_result r = bwm_text_count(t, &n);
-    if (!r) r = wm_mesh_reserve(t->ctx, mesh, mesh->vertex_count, mesh->triangle_count + n);
+    if (!r) r = wm_mesh_reserve(t->ctx, mesh, mesh->vertex_count, grown(mesh->triangle_count, mesh->triangle_capacity, n));
     node->first_face = mesh->triangle_count;
     for (uint32_t i = 0; !r && i < n; i++) {
         long v[3], material;
@@ -138,12 +164,11 @@ static wm_result place_vertices(bwm_text *t, const ascii_node *node, const bwm_x
     for (uint32_t i = 0; !r && i < node->vertex_count; i++) {
         double v[3] = {p[3 * i], p[3 * i + 1], p[3 * i + 2]}, w[3];
         bwm_rotate(world->q, v, w);
-        for (int k = 0; !r && k < 3; k++) {
-            w[k] += world->t[k] + (offset ? offset[k] : 0.0);
-            if (fabs(w[k]) > WM_COORD_LIMIT) r = bwm_text_error(t, "a vertex placed by the node lies beyond the coordinate "
-                                                               "limit (1e7)");
-            placed[3 * (size_t)i + (size_t)k] = (float)w[k];
-        }
+        for (int k = 0; k < 3; k++) placed[3 * (size_t)i + (size_t)k] = (float)(w[k] + world->t[k] + (offset ? offset[k] : 0.0));
+        const float *q = &placed[3 * (size_t)i]; /* within the bound each, a vertex can leave it once placed */
+        if (!(fabsf(q[0]) <= WM_COORD_LIMIT && fabsf(q[1]) <= WM_COORD_LIMIT && fabsf(q[2]) <= WM_COORD_LIMIT))
+            r = wm_error(t->ctx, WM_ERR_CORRUPT, "%s: line %lu: the node's vertex %u placed at (%g, %g, %g) is beyond the "
+                         "bound of 1e7 game units", t->source, t->line_no, i, (double)q[0], (double)q[1], (double)q[2]);
     }
     uint32_t first = 0, faces = mesh->triangle_count - node->first_face;
     const uint32_t *corners = faces ? &mesh->indices[3 * (size_t)node->first_face] : NULL;
@@ -179,9 +204,7 @@ static wm_result read_node(bwm_text *t, wm_mesh *mesh, placement *place, uint32_
                                                                 : wm_mesh_set_point(t->ctx, mesh, BWM_POINT_POSITION, at);
         }
         if (strcasecmp(key, "position") == 0 && t->fields >= 4) {
-            for (int k = 0; k < 3; k++)
-                if (!bwm_text_coord(t->field[1 + k], &node.local.t[k]))
-                    return bwm_text_error(t, "bad position (a finite number within the coordinate limit, 1e7)");
+            r = read_coordinates(t, 1, "position", node.local.t);
         } else if (strcasecmp(key, "orientation") == 0 && t->fields >= 5) {
             for (int k = 0; k < 4; k++)
                 if (!bwm_text_coord(t->field[1 + k], &axis_angle[k])) return bwm_text_error(t, "bad orientation");
@@ -242,13 +265,12 @@ static wm_result read_hook_node(bwm_text *t, wm_mesh *mesh, const char *point)
     while ((status = bwm_text_line(t)) == 1) {
         if (t->fields == 0) continue;
         if (strcasecmp(t->field[0], "endnode") == 0) return wm_mesh_set_point(t->ctx, mesh, point, at);
-        if (strcasecmp(t->field[0], "position") == 0 && t->fields >= 4)
-            for (int k = 0; k < 3; k++) {
-                double d;
-                if (!bwm_text_coord(t->field[1 + k], &d))
-                    return bwm_text_error(t, "bad position (a finite number within the coordinate limit, 1e7)");
-                at[k] = (float)d;
-            }
+        if (strcasecmp(t->field[0], "position") == 0 && t->fields >= 4) {
+            double d[3];
+            wm_result r = read_coordinates(t, 1, "position", d);
+            if (r) return r;
+            for (int k = 0; k < 3; k++) at[k] = (float)d[k];
+        }
     }
     return bwm_text_error(t, status < 0 ? "line too long" : "node without endnode");
 }
@@ -287,38 +309,53 @@ static wm_result read_render_node(bwm_text *t, placement *place, wm_mesh *out, u
 
 static wm_result read_walkmesh_nodes(bwm_text *t, const char *wanted, placement *place, wm_mesh *out)
 {
-    uint32_t nodes = 0, unknown = 0;
-    int status, animation = 0;
+    uint32_t nodes = 0, unknown = 0, *node_start = NULL, starts_room = 0;
+    int status = 0, animation = 0;
     wm_ctx *ctx = t->ctx;
-    while ((status = bwm_text_line(t)) == 1) {
+    wm_result r = WM_OK;
+    while (!r && (status = bwm_text_line(t)) == 1) {
         if (t->fields >= 1 && strcasecmp(t->field[0], "newanim") == 0) animation = 1;
         if (t->fields >= 1 && strcasecmp(t->field[0], "doneanim") == 0) animation = 0;
         if (animation || t->fields < 2 || strcasecmp(t->field[0], "node") != 0) continue;
         const char *point = t->fields >= 3 && strcasecmp(t->field[1], "dummy") == 0 ? hook_point(t->field[2]) : NULL;
         if (point) {
-            wm_result r = read_hook_node(t, out, point);
-            if (r) return r;
+            r = read_hook_node(t, out, point);
             continue;
         }
         if (place->render ? !renders(t->field[1]) : strcasecmp(t->field[1], wanted) != 0) continue;
         if (nodes == 0 && t->fields >= 3 && !place->render) snprintf(out->name, sizeof out->name, "%s", t->field[2]);
-        wm_result r = place->render ? read_render_node(t, place, out, &unknown) : read_node(t, out, place, &unknown);
-        if (r) return r;
-        nodes++;
+        if (nodes == starts_room) { /* doubled: a text of many small nodes stays linear */
+            starts_room = starts_room ? 2 * starts_room : 16;
+            uint32_t *grown_starts = wm_realloc_array(ctx, node_start, starts_room, sizeof *node_start);
+            if (!grown_starts) r = WM_ERR_NOMEM;
+            else node_start = grown_starts;
+        }
+        if (r) break;
+        node_start[nodes++] = out->vertex_count;
+        r = place->render ? read_render_node(t, place, out, &unknown) : read_node(t, out, place, &unknown);
     }
-    if (status < 0) return bwm_text_error(t, "line too long");
-    if (nodes == 0)
-        return wm_error(ctx, WM_ERR_CORRUPT, "%s: no %s", t->source,
-                        place->render ? "render mesh node (trimesh, danglymesh, skin)" : "walkmesh node (\"node aabb\" or \"node trimesh\")");
-    if (place->render && place->meshes == 0)
-        return wm_error(ctx, WM_ERR_CORRUPT, "%s: no render mesh: all %u left out (render 0 or bitmap NULL)", t->source,
-                        place->hidden);
-    if (unknown) wm_warn(ctx, "%s: %u faces have materials unknown to the surface table (read as undefined)", t->source, unknown);
-    return WM_OK;
+    if (!r && status < 0) r = bwm_text_error(t, "line too long");
+    if (!r && nodes == 0)
+        r = wm_error(ctx, WM_ERR_CORRUPT, "%s: no %s", t->source,
+                     place->render ? "render mesh node (trimesh, danglymesh, skin)" : "walkmesh node (\"node aabb\" or \"node trimesh\")");
+    if (!r && place->render && place->meshes == 0)
+        r = wm_error(ctx, WM_ERR_CORRUPT, "%s: no render mesh: all %u left out (render 0 or bitmap NULL)", t->source,
+                     place->hidden);
+    if (!r && !place->render) r = bwm_ascii_join_nodes(ctx, out, node_start, nodes, place->join_tolerance);
+    wm_free(ctx, node_start);
+    if (!r && unknown)
+        wm_warn(ctx, "%s: %u faces have materials unknown to the surface table (read as undefined)", t->source, unknown);
+    return r;
 }
 
 wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char *source, const double *room_offset,
                           wm_mesh *out)
+{
+    return bwm_ascii_parse_joined(ctx, text, size, source, room_offset, BWM_ASCII_JOIN_TOLERANCE, out);
+}
+
+wm_result bwm_ascii_parse_joined(wm_ctx *ctx, const char *text, size_t size, const char *source,
+                                 const double *room_offset, float join_tolerance, wm_mesh *out)
 {
     bwm_text t;
     bwm_text_init(&t, ctx, text, size, source);
@@ -330,7 +367,7 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
                         "nodes are render geometry, not a walkmesh", t.source);
     /* KOTORMax's exports ("# WOKMESH  ASCII", and this writer's PWK/DWK) hold
      * absolute vertices; NWmax's ("#NWmaxPWKMESH") and models are node-relative */
-    placement place = {FRAME_GUESS, NULL, room_offset, 0, 0, 0};
+    placement place = {FRAME_GUESS, NULL, room_offset, 0, join_tolerance, 0, 0};
     bwm_model_nodes model;
     if (contains(text, size, "# WOKMESH") || contains(text, size, "# PWKMESH") || contains(text, size, "# DWKMESH"))
         place.frame = FRAME_ABSOLUTE;
@@ -350,7 +387,7 @@ wm_result bwm_ascii_render(wm_ctx *ctx, const char *text, size_t size, const cha
 {
     bwm_text t;
     bwm_model_nodes model;
-    placement place = {FRAME_NODE, &model, NULL, 1, 0, 0};
+    placement place = {FRAME_NODE, &model, NULL, 1, 0.0f, 0, 0};
     bwm_text_init(&t, ctx, text, size, source);
     if (!contains(text, size, "newmodel"))
         return wm_error(ctx, WM_ERR_OPTION, "%s: --geometry render reads models (newmodel): this is walkmesh text", t.source);
@@ -386,8 +423,8 @@ int bwm_ascii_room_name(const char *text, size_t size, char *out, size_t out_siz
 static int parse_row(bwm_text *t, int at, double row[7])
 {
     if (t->fields - at != 7) return 0;
-    for (int k = 0; k < 7; k++)
-        if (!bwm_text_double(t->field[at + k], &row[k])) return 0;
+    for (int k = 0; k < 7; k++) /* a box beyond the bound is no row: the boxes are derived instead */
+        if (!bwm_text_double(t->field[at + k], &row[k]) || (k < 6 && fabs(row[k]) > WM_COORD_LIMIT)) return 0;
     return 1;
 }
 

@@ -32,7 +32,8 @@ static wm_result read_placed(wm_ctx *ctx, const wm_input *in, const wm_options *
             wm_warn(ctx, "%s: %u of %u meshes left out: render 0, or bitmap NULL (invisible)", in->name, hidden,
                     hidden + meshes);
     } else if (!r) {
-        r = bwm_ascii_parse(ctx, text, in->size, in->name, given ? offset : NULL, out);
+        r = bwm_ascii_parse_joined(ctx, text, in->size, in->name, given ? offset : NULL, bwm_ascii_join_tolerance(opts),
+                                   out);
     }
     if (!r && model && !given && warn) lyt_warn_unplaced(ctx, in->name, room);
     if (r) wm_mesh_free(ctx, out);

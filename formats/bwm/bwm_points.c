@@ -50,8 +50,7 @@ wm_result bwm_room_offset_option(wm_ctx *ctx, const wm_options *opts, double out
         return wm_error(ctx, WM_ERR_OPTION, "--room-offset: \"%s\" is not X,Y,Z (finite numbers)", v);
     for (int k = 0; k < 3; k++)
         if (fabs(out[k]) > WM_COORD_LIMIT)
-            return wm_error(ctx, WM_ERR_OPTION, "--room-offset: %g is beyond the coordinate limit (%g)", out[k],
-                            (double)WM_COORD_LIMIT);
+            return wm_error(ctx, WM_ERR_OPTION, "--room-offset: \"%s\": beyond the bound of 1e7 game units", v);
     *given = 1;
     return WM_OK;
 }

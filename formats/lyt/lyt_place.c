@@ -22,8 +22,8 @@ static wm_result layout_position(wm_ctx *ctx, const char *path, const char *room
     for (int k = 0; !r && k < 3; k++) {
         out[k] = layout.rooms[index].position[k];
         if (!isfinite(out[k]) || fabs(out[k]) > WM_COORD_LIMIT)
-            r = wm_error(ctx, WM_ERR_INVALID, "--layout %s: room %s lies at %g, beyond the coordinate limit (%g)", path,
-                         room, out[k], (double)WM_COORD_LIMIT);
+            r = wm_error(ctx, WM_ERR_INVALID, "--layout %s: room %s lies at %g, beyond the bound of 1e7 game units", path,
+                         room, out[k]);
     }
     wm_layout_free(ctx, &layout);
     return r;
@@ -52,8 +52,8 @@ wm_result lyt_move_room(wm_ctx *ctx, wm_mesh *mesh, const double offset[3], cons
     for (uint32_t i = 0; i < 3 * mesh->vertex_count; i++) {
         double at = mesh->positions[i] + offset[i % 3];
         if (fabs(at) > WM_COORD_LIMIT)
-            return wm_error(ctx, WM_ERR_INVALID, "%s: vertex %u moved by the room offset lies at %g, beyond the coordinate "
-                            "limit (%g)", room, i / 3, at, (double)WM_COORD_LIMIT);
+            return wm_error(ctx, WM_ERR_INVALID, "%s: vertex %u moved by the room offset lies at %g, beyond the bound of "
+                            "1e7 game units", room, i / 3, at);
         mesh->positions[i] = (float)at;
     }
     return WM_OK;

@@ -73,7 +73,7 @@ static wm_result add_vertices(wm_ctx *ctx, const mdl_walkmesh *w, const uint32_t
             double at = p[k] + o[k];
             if (fabs(at) > WM_COORD_LIMIT)
                 r = wm_error(ctx, WM_ERR_INVALID, "%s: vertex %u moved by the room offset lies at %g, beyond the "
-                             "coordinate limit (%g)", w->model_name, v, at, (double)WM_COORD_LIMIT);
+                             "bound of 1e7 game units", w->model_name, v, at);
             q[k] = (float)at;
         }
     }

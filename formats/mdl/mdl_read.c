@@ -59,8 +59,8 @@ wm_result mdl_read_f32s(mdl_reader *r, double *out, int n, const char *what)
         if (res) return res;
         if (!isfinite(f)) return wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "%s: %s is not a finite number", r->node, what);
         if (fabsf(f) > WM_COORD_LIMIT)
-            return wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "%s: %s %g is beyond the coordinate limit (%g)", r->node,
-                                   what, (double)f, (double)WM_COORD_LIMIT);
+            return wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "%s: %s %g is beyond the bound of 1e7 game units", r->node,
+                                   what, (double)f);
         out[k] = f;
     }
     return WM_OK;
@@ -148,7 +148,7 @@ static wm_result read_vertices(mdl_reader *r, const bwm_xform *world, uint32_t o
             p[k] += world->t[k];
             if (fabs(p[k]) > WM_COORD_LIMIT) /* each value within the limit, their sum along the node chain not */
                 return wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "%s: walkmesh vertex %u placed by the node chain lies "
-                                       "at %g, beyond the coordinate limit (%g)", r->node, i, p[k], (double)WM_COORD_LIMIT);
+                                       "at %g, beyond the bound of 1e7 game units", r->node, i, p[k]);
             w->vertices[3 * (size_t)i + k] = (float)p[k];
         }
     }

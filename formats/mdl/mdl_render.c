@@ -60,7 +60,7 @@ static wm_result add_vertices(mdl_reader *r, const mesh_fields *m, const bwm_xfo
             p[k] += world->t[k];
             if (fabs(p[k]) > WM_COORD_LIMIT)
                 return wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "%s: vertex %u placed lies at %g, beyond the "
-                                       "coordinate limit (%g)", r->node, i, p[k], (double)WM_COORD_LIMIT);
+                                       "bound of 1e7 game units", r->node, i, p[k]);
         }
         res = wm_mesh_add_vertex(r->ctx, mesh, (float)p[0], (float)p[1], (float)p[2], NULL);
     }
