@@ -1,6 +1,7 @@
 /* wm_navmesh_build: the mesh in Recast's space, cut into tiles, each tile through the module's
  * Recast pipeline and into Detour's tile bytes. Sizes are checked before anything sized by
  * them is allocated (WM_NAVMESH_MAX_COLUMNS, WM_NAVMESH_MAX_LAYERS). */
+#include "navmesh_heights.h"
 #include "navmesh_internal.h"
 #include "recast_api.h"
 
@@ -252,14 +253,17 @@ static wm_result build_one_tile(wm_ctx *ctx, tile_job *job, int x, int z)
     if (!mesh)
         return WM_OK;
     const wm_navmesh_config *c = job->config;
+    settle_input settle = {job->in->verts, job->tris, job->areas, count};
+    wm_result r = navmesh_settle_vertices(ctx, &settle, mesh);
     for (int p = 0; p < mesh->poly_count; p++)
         mesh->flags[p] = mesh->areas[p] == c->steep_area && c->steep_area != c->ground_area ? WM_NAVMESH_FLAG_STEEP
                                                                                           : WM_NAVMESH_FLAG_WALK;
     wmrc_tile_params params = {x, z, c->agent_height, c->agent_radius, c->agent_climb};
     unsigned char *bytes = NULL;
     int byte_count = 0;
-    wm_result r = WM_OK;
-    if (!job->rc->create_tile_data(mesh, &params, &bytes, &byte_count, why))
+    if (r)
+        ;
+    else if (!job->rc->create_tile_data(mesh, &params, &bytes, &byte_count, why))
         r = wm_error(ctx, WM_ERR_INVALID, "navmesh tile (%d, %d): %s", x, z, why);
     else
         r = keep_tile(ctx, job, bytes, byte_count, mesh->poly_count);

@@ -48,7 +48,7 @@ typedef struct wmrc_config {
 
 /* A built tile: rcPolyMesh and rcPolyMeshDetail as flat arrays, owned by the module. */
 typedef struct wmrc_polymesh {
-    const unsigned short *verts; /* 3 per vertex, voxel coordinates from bmin */
+    unsigned short *verts;       /* 3 per vertex, voxel coordinates from bmin (heights may be lowered) */
     int vert_count;
     const unsigned short *polys; /* 2 * nvp per polygon: vertices then neighbours (0xffff: none) */
     unsigned short *flags;       /* per polygon, 0 from Recast: the caller sets them */
