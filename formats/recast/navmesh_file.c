@@ -99,9 +99,10 @@ static wm_result read_file_header(wm_cursor *cur, wm_navmesh *n, uint32_t *detou
 static wm_result check_file_header(wm_cursor *cur, const wm_navmesh *n, uint32_t detour_version)
 {
     for (int k = 0; k < 3; k++)
-        if (!isfinite(n->origin[k]))
-            return wm_cursor_error(cur, WM_ERR_CORRUPT, "the navmesh origin is not finite");
-    if (!(n->tile_width > 0) || !(n->tile_height > 0) || !isfinite(n->tile_width) || !isfinite(n->tile_height))
+        if (!navmesh_in_range(n->origin[k]))
+            return wm_cursor_error(cur, WM_ERR_CORRUPT, "the navmesh origin is not finite or out of range");
+    if (!(n->tile_width >= 0.001f) || !(n->tile_height >= 0.001f) || !navmesh_in_range(n->tile_width) ||
+        !navmesh_in_range(n->tile_height))
         return wm_cursor_error(cur, WM_ERR_CORRUPT, "tile size %g x %g", (double)n->tile_width, (double)n->tile_height);
     if (!power_of_two(n->max_tiles) || !power_of_two(n->max_polys) || bits(n->max_tiles) + bits(n->max_polys) > 22)
         return wm_cursor_error(cur, WM_ERR_CORRUPT,

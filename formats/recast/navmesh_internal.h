@@ -31,6 +31,9 @@ typedef struct navmesh_tile {
 wm_result navmesh_tile_parse(wm_ctx *ctx, const uint8_t *data, size_t size, const char *source, uint32_t index,
                              navmesh_tile *out);
 
+/* v is finite and within WM_COORD_LIMIT: what a coordinate given to Detour must be. */
+int navmesh_in_range(float v);
+
 /* Polygon p of a parsed tile: its vertex count, vertex indices and area id. */
 uint32_t navmesh_poly_vertices(const navmesh_tile *tile, uint32_t p, uint16_t indices[NAVMESH_VERTS_PER_POLY],
                                unsigned *area);

@@ -3,6 +3,7 @@
  * polygon links. Points cross between the neutral Z-up space and Recast's Y-up one here. */
 #include "navmesh_internal.h"
 #include "recast_api.h"
+#include "wm_geometry.h"
 
 #include <string.h>
 
@@ -64,18 +65,27 @@ static query_setup setup_of(const wm_navmesh_query *q)
     if (!q)
         return s;
     s.flags = q->include_flags ? q->include_flags : 0xffff;
-    if (q->search[0] > 0)
-        s.extents[0] = q->search[0];
-    if (q->search[1] > 0)
-        s.extents[2] = q->search[1];
-    if (q->search[2] > 0)
-        s.extents[1] = q->search[2];
+    const int axis[3] = {0, 2, 1};
+    for (int k = 0; k < 3; k++)
+        if (q->search[k] > 0 && q->search[k] <= WM_COORD_LIMIT) /* NaN and beyond: the default */
+            s.extents[axis[k]] = q->search[k];
     return s;
+}
+
+static wm_result check_point(wm_ctx *ctx, const float at[3], const char *which)
+{
+    for (int k = 0; k < 3; k++)
+        if (!navmesh_in_range(at[k]))
+            return wm_error(ctx, WM_ERR_INVALID, "navmesh: the %s point's coordinate %g is not finite or beyond %g",
+                            which, (double)at[k], (double)WM_COORD_LIMIT);
+    return WM_OK;
 }
 
 static wm_result require_near(wm_ctx *ctx, const wmrc_functions *rc, wm_navmesh *n, const query_setup *s,
                               const float at[3], const char *which)
 {
+    if (check_point(ctx, at, which))
+        return WM_ERR_INVALID;
     float p[3], nearest[3];
     to_recast(at, p);
     int found = 0;
@@ -99,6 +109,8 @@ wm_result wm_navmesh_nearest(wm_ctx *ctx, wm_navmesh *n, const wm_navmesh_query 
     if (r)
         return r;
     query_setup s = setup_of(query);
+    if (check_point(ctx, at, "query"))
+        return WM_ERR_INVALID;
     float p[3], nearest[3];
     to_recast(at, p);
     wmrc_poly_id id;

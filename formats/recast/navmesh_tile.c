@@ -3,6 +3,8 @@
  * BV tree by the counts and numbers in the data without checking them. */
 #include "navmesh_internal.h"
 
+#include "wm_geometry.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +12,13 @@
 static uint64_t align4(uint64_t n)
 {
     return (n + 3) & ~(uint64_t)3;
+}
+
+/* Finite and within the library's bound on coordinates: Detour's closest-point search
+ * dereferences a null edge when every squared distance overflows. */
+int navmesh_in_range(float v)
+{
+    return isfinite(v) && fabsf(v) <= WM_COORD_LIMIT;
 }
 
 static wm_result read_header(wm_cursor *cur, navmesh_tile *t)
@@ -40,8 +49,9 @@ static wm_result read_header(wm_cursor *cur, navmesh_tile *t)
         r = wm_read_u32(cur, counts[i], "tile count");
     for (size_t i = 0; i < sizeof reals / sizeof *reals && !r; i++) {
         r = wm_read_f32(cur, reals[i], "tile header value");
-        if (!r && !isfinite(*reals[i]))
-            return wm_cursor_error(cur, WM_ERR_CORRUPT, "a tile header value is not finite");
+        if (!r && !navmesh_in_range(*reals[i]))
+            return wm_cursor_error(cur, WM_ERR_CORRUPT, "a tile header value (%g) is not finite or beyond %g",
+                                   (double)*reals[i], (double)WM_COORD_LIMIT);
     }
     return r;
 }
@@ -78,8 +88,9 @@ static wm_result take(wm_cursor *cur, const uint8_t **part, uint64_t bytes, cons
 static wm_result check_finite(wm_cursor *cur, const uint8_t *floats, uint32_t count, const char *what)
 {
     for (uint32_t i = 0; i < count; i++)
-        if (!isfinite(wm_lef32(floats + 4 * (size_t)i)))
-            return wm_cursor_error(cur, WM_ERR_CORRUPT, "%s %u is not finite", what, i / 3);
+        if (!navmesh_in_range(wm_lef32(floats + 4 * (size_t)i)))
+            return wm_cursor_error(cur, WM_ERR_CORRUPT, "%s %u is not finite or beyond %g", what, i / 3,
+                                   (double)WM_COORD_LIMIT);
     return WM_OK;
 }
 
