@@ -208,6 +208,7 @@ static void build_every_wmo(const char *preset, const char *rule, corpus_counts 
 static void every_wmo_with_every_triangle_recast_preset(void **state)
 {
     (void)state;
+    wmt_require_recast();
     corpus_counts counts = {0};
     build_every_wmo("recast", "all", &counts);
     assert_true(counts.files > 0);
@@ -217,6 +218,7 @@ static void every_wmo_with_every_triangle_recast_preset(void **state)
 static void every_wmo_server_collision_trinitycore_preset(void **state)
 {
     (void)state;
+    wmt_require_recast();
     corpus_counts counts = {0};
     build_every_wmo("trinitycore", "server", &counts);
     assert_true(counts.built > 0);
@@ -226,6 +228,7 @@ static void every_wmo_server_collision_trinitycore_preset(void **state)
 static void every_wmo_server_collision_recast_preset(void **state)
 {
     (void)state;
+    wmt_require_recast();
     corpus_counts counts = {0};
     build_every_wmo("recast", "server", &counts);
     assert_true(counts.built > 0);
