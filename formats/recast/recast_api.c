@@ -9,14 +9,18 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifndef WM_RECAST_MODULE
-#error "WM_RECAST_MODULE (the file name of the walkmesh-recast module) is set by CMake"
-#endif
+/* WM_RECAST_MODULE (the module's file name) is set by CMake when Recast/Detour were found. */
 
 static wm_once loaded = WM_ONCE_INIT;
 static const wmrc_functions *functions;
 static char failure[WMRC_WHY + 128];
 
+#ifndef WM_RECAST_MODULE
+static void load(void)
+{
+    snprintf(failure, sizeof failure, "this walkmesh was built without them (librecast-dev)");
+}
+#else
 static void *open_module(void)
 {
     void *library = wm_platform_library_open(WM_RECAST_MODULE);
@@ -49,6 +53,7 @@ static void load(void)
     }
     functions = table;
 }
+#endif
 
 const wmrc_functions *wm_recast_load(wm_ctx *ctx)
 {
