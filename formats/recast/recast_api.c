@@ -1,7 +1,8 @@
 /* Loads the walkmesh-recast module (recast_module.cpp) the first time a navmesh is built or
  * queried: beside the program or library that holds this code (the build tree, the Windows
- * folder, the Python package), else in the folder it was installed to, else by the system's
- * search rules. */
+ * folder, the Python package) or by the system's search rules, else where `cmake --install`
+ * puts it (<libdir>/walkmesh/), seen from the installed program or library, then at the
+ * configured prefix. */
 #include "recast_api.h"
 
 #include "wm_platform.h"
@@ -25,8 +26,9 @@ static void *open_module(void)
 {
     void *library = wm_platform_library_open(WM_RECAST_MODULE);
 #ifdef WM_RECAST_INSTALLED
-    if (!library)
-        library = wm_platform_library_open(WM_RECAST_INSTALLED);
+    const char *installed[] = {WM_RECAST_FROM_BINDIR, WM_RECAST_FROM_LIBDIR, WM_RECAST_INSTALLED};
+    for (size_t i = 0; i < sizeof installed / sizeof *installed && !library; i++)
+        library = wm_platform_library_open(installed[i]);
 #endif
     return library;
 }
