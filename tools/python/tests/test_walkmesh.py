@@ -25,10 +25,10 @@ def bwm_header(path):
 
 
 def readme_modules():
-    """{module: (reads, writes)} from the README's "What it converts" table ("—": does not)."""
+    """{module: (reads, writes)} from the README's "What it reads and writes" table ("—": does not)."""
     top = os.path.join(os.path.dirname(__file__), "..", "..", "..")
     with open(os.path.join(top, "README.md"), encoding="utf-8") as handle:
-        text = handle.read().split("## What it converts", 1)[1].split("\n## ", 1)[0]
+        text = handle.read().split("## What it reads and writes", 1)[1].split("\n## ", 1)[0]
     modules = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
