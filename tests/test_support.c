@@ -358,7 +358,7 @@ char *wmt_find_working_program(const char *program, const char *probe, const cha
     const char *reason = NULL;
     char *path = strchr(program, '/') ? (access(program, X_OK) == 0 ? strdup(program) : NULL) : wmt_find_program(program);
     if (!path) {
-        reason = "not installed";
+        reason = "not installed, or not executable";
     } else {
         int code = run_discarding_output(path, probe);
         if (code == 126 || code == 127)
