@@ -63,17 +63,21 @@ void bake_pieces_put_sides(bake_pieces *p, const nwn2_aswm *a, uint32_t t)
     }
 }
 
-uint32_t bake_pieces_across(const bake_pieces *p, const nwn2_aswm *a, uint32_t t, uint32_t u, uint32_t w)
+uint32_t bake_pieces_with_side(const bake_pieces *p, const nwn2_aswm *a, uint32_t from, uint32_t to, uint32_t base)
 {
-    const uint32_t base = a->triangles[t].edge[1];
-    const uint32_t n = p->edges[edge_slot(p, w, u, base)].piece;
+    const uint32_t n = p->edge_capacity ? p->edges[edge_slot(p, from, to, base)].piece : NWN2_NONE32;
     if (n == NWN2_NONE32 || n >= a->triangle_count || a->triangles[n].edge[1] != base)
         return NWN2_NONE32;
     const uint32_t *v = a->triangles[n].v;
     for (int k = 0; k < 3; k++)
-        if (v[k] == w && v[(k + 1) % 3] == u)
+        if (v[k] == from && v[(k + 1) % 3] == to)
             return n;
-    return NWN2_NONE32; /* that side was split since */
+    return NWN2_NONE32; /* that side was split or flipped since */
+}
+
+uint32_t bake_pieces_across(const bake_pieces *p, const nwn2_aswm *a, uint32_t t, uint32_t u, uint32_t w)
+{
+    return bake_pieces_with_side(p, a, w, u, a->triangles[t].edge[1]);
 }
 
 wm_result bake_pieces_enter(wm_ctx *ctx, bake_pieces *p, const nwn2_aswm *a, const bake_subset *changed,

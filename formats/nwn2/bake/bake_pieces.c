@@ -94,6 +94,7 @@ wm_result bake_pieces_init(wm_ctx *ctx, bake_pieces *p, nwn2_aswm *a)
         p->head[t] = NWN2_NONE32;
         p->pieces[t] = 0;
     }
+    p->only_base = NWN2_NONE32;
     return r ? r : bake_pieces_enter(ctx, p, a, NULL, 0);
 }
 
@@ -239,7 +240,7 @@ wm_result bake_pieces_near_point(wm_ctx *ctx, bake_pieces *p, const nwn2_aswm *a
     const piece_query q = {x, y, pad, NULL, NULL};
     for (uint32_t i = 0; !r && i < p->grid.found.count; i++) {
         const uint32_t b = p->grid.found.index[i];
-        if (!near_triangle(&p->base_xy[6 * (size_t)b], x, y, pad))
+        if ((p->only_base != NWN2_NONE32 && b != p->only_base) || !near_triangle(&p->base_xy[6 * (size_t)b], x, y, pad))
             continue;
         double s[2];
         nearest_in_base(p, b, x, y, s);
@@ -250,7 +251,7 @@ wm_result bake_pieces_near_point(wm_ctx *ctx, bake_pieces *p, const nwn2_aswm *a
 }
 
 /* The part of q0-q1 inside base b, as parameters t0 <= t1; 0 when none. */
-static int clip_to_base(const bake_pieces *p, uint32_t b, const double q0[2], const double q1[2], double t[2])
+int bake_pieces_clip(const bake_pieces *p, uint32_t b, const double q0[2], const double q1[2], double t[2])
 {
     const double *xy = &p->base_xy[6 * (size_t)b];
     const double sign = base_area(p, b) > 0 ? 1.0 : -1.0;
@@ -270,6 +271,11 @@ static int clip_to_base(const bake_pieces *p, uint32_t b, const double q0[2], co
     return t[0] <= t[1];
 }
 
+int bake_pieces_flat_base(const bake_pieces *p, uint32_t b)
+{
+    return base_area(p, b) == 0;
+}
+
 wm_result bake_pieces_on_segment(wm_ctx *ctx, bake_pieces *p, const nwn2_aswm *a, const double q0[2],
                                  const double q1[2])
 {
@@ -279,7 +285,9 @@ wm_result bake_pieces_on_segment(wm_ctx *ctx, bake_pieces *p, const nwn2_aswm *a
     for (uint32_t i = 0; !r && i < p->grid.found.count; i++) {
         const uint32_t b = p->grid.found.index[i];
         double t[2];
-        if (base_area(p, b) == 0 || !clip_to_base(p, b, q0, q1, t)) {
+        if (p->only_base != NWN2_NONE32 && b != p->only_base)
+            continue;
+        if (base_area(p, b) == 0 || !bake_pieces_clip(p, b, q0, q1, t)) {
             if (segment_meets(&p->base_xy[6 * (size_t)b], q0, q1, SEGMENT_TOLERANCE))
                 r = scan_base(ctx, p, a, b, &q);
             continue;
