@@ -109,7 +109,7 @@ static wm_result bake_constrain_side(wm_ctx *ctx, bake_pieces *p, nwn2_aswm *a, 
     if (r || rim)
         return r;
     const uint32_t k = p->queue.count / 2;
-    r = bake_pieces_grow_sides(ctx, p, 6 * k + 6);
+    r = bake_pieces_grow_sides(ctx, p, a, 6 * k + 6);
     /* Sloan: a side that cannot flip yet goes to the back; each flip removes
      * a crossing or moves it on. The budget keeps a hostile case linear: past
      * it the caller splits along the edge instead (the pieces stay valid). */
@@ -123,7 +123,7 @@ static wm_result bake_constrain_side(wm_ctx *ctx, bake_pieces *p, nwn2_aswm *a, 
                 r = push_side(ctx, &p->queue, c, d);
             continue;
         }
-        r = bake_pieces_grow_sides(ctx, p, 6);
+        r = bake_pieces_grow_sides(ctx, p, a, 6);
         if (!r && crosses_properly(a, u, w, x, y))
             r = push_side(ctx, &p->queue, x, y);
         if (head > 1024 && 2 * head > p->queue.count) { /* drop what is done */
@@ -152,10 +152,16 @@ static int base_holds(const bake_pieces *p, uint32_t b, double x, double y)
     return o[0] >= -1e-12 && o[1] >= -1e-12 && o[2] >= -1e-12;
 }
 
-/* The vertex of base b's pieces nearest (x, y), within CORNER_REACH; NONE if none. */
+/* The vertex of base b's pieces nearest (x, y), within CORNER_REACH; NONE if none.
+ * The one noted when the point was made, else searched. */
 static wm_result vertex_near(wm_ctx *ctx, bake_pieces *p, const nwn2_aswm *a, uint32_t b, const double at[2],
-                             uint32_t *out)
+                             const corner_vertices *noted, uint32_t *out)
 {
+    for (uint32_t i = 0; i < noted->count; i++)
+        if (noted->base[i] == b && noted->vertex[i] != NWN2_NONE32) {
+            *out = noted->vertex[i];
+            return WM_OK;
+        }
     *out = NWN2_NONE32;
     wm_result r = bake_pieces_near_point(ctx, p, a, at[0], at[1], BAKE_CORNER_REACH);
     double best = BAKE_CORNER_REACH;
@@ -176,7 +182,7 @@ static wm_result vertex_near(wm_ctx *ctx, bake_pieces *p, const nwn2_aswm *a, ui
 }
 
 wm_result bake_constrain_edge(wm_ctx *ctx, bake_pieces *p, nwn2_aswm *a, const double from[2], const double to[2],
-                              int *made)
+                              const corner_vertices *at_from, const corner_vertices *at_to, int *made)
 {
     *made = 1;
     const double mid[2] = {(from[0] + to[0]) / 2, (from[1] + to[1]) / 2};
@@ -195,9 +201,9 @@ wm_result bake_constrain_edge(wm_ctx *ctx, bake_pieces *p, nwn2_aswm *a, const d
     for (uint32_t i = 0; !r && i < count && *made; i++) {
         uint32_t u, w;
         p->only_base = bases[i]; /* the neighbours' rims touch both ends: never search them */
-        r = vertex_near(ctx, p, a, bases[i], from, &u);
+        r = vertex_near(ctx, p, a, bases[i], from, at_from, &u);
         if (!r)
-            r = vertex_near(ctx, p, a, bases[i], to, &w);
+            r = vertex_near(ctx, p, a, bases[i], to, at_to, &w);
         if (!r && u == w && u != NWN2_NONE32 && hypot(to[0] - from[0], to[1] - from[1]) <= 2 * BAKE_CORNER_REACH)
             continue; /* both ends at one vertex: nothing to cut */
         if (r || u == NWN2_NONE32 || w == NWN2_NONE32 || u == w) {

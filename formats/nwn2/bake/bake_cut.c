@@ -28,10 +28,10 @@ static double orient(const float *a, const float *b, double px, double py)
     return ((double)b[0] - a[0]) * (py - a[1]) - ((double)b[1] - a[1]) * (px - a[0]);
 }
 
-typedef enum { CORNER_OUTSIDE, CORNER_INSIDE, CORNER_ON_EDGE } corner_place;
+typedef enum { CORNER_OUTSIDE, CORNER_INSIDE, CORNER_ON_EDGE, CORNER_AT_VERTEX } corner_place;
 
-/* Where (x, y) lies in triangle t; *edge = vertex opposite the edge it is on,
- * bary = barycentric weights of the vertices. */
+/* Where (x, y) lies in triangle t; *edge = vertex opposite the edge it is on
+ * (at a vertex: that vertex), bary = barycentric weights of the vertices. */
 static corner_place locate(const nwn2_aswm *a, uint32_t t, double x, double y, int *edge, double bary[3])
 {
     const uint32_t *v = a->triangles[t].v;
@@ -39,7 +39,7 @@ static corner_place locate(const nwn2_aswm *a, uint32_t t, double x, double y, i
     double area = orient(p[0], p[1], p[2][0], p[2][1]);
     if (fabs(area) < 1e-12)
         return CORNER_OUTSIDE; /* vertical or degenerate: nothing to cut in x/y */
-    int near = 0;
+    int near = 0, other = 0;
     for (int k = 0; k < 3; k++) {
         const float *b = p[(k + 1) % 3], *c = p[(k + 2) % 3];
         double o = orient(b, c, x, y);
@@ -47,13 +47,16 @@ static corner_place locate(const nwn2_aswm *a, uint32_t t, double x, double y, i
         bary[k] = o / area;
         if (len > 0 && fabs(o) / len <= CORNER_EPS) {
             near++;
+            other = *edge;
             *edge = k;
         } else if (bary[k] < 0) {
             return CORNER_OUTSIDE;
         }
     }
-    if (near >= 2)
-        return CORNER_OUTSIDE; /* at a vertex already */
+    if (near >= 2) {
+        *edge = 3 - *edge - other; /* the vertex both near sides share */
+        return CORNER_AT_VERTEX;
+    }
     return near ? CORNER_ON_EDGE : CORNER_INSIDE;
 }
 
@@ -69,9 +72,25 @@ static wm_result keep_outlines(wm_ctx *ctx, const bake_splitter *s, bake_pieces 
     return r;
 }
 
-static wm_result insert_corner(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, double x, double y, bake_pieces *pieces,
-                               uint32_t *added)
+static void note_vertex(corner_vertices *out, uint32_t base, uint32_t vertex)
 {
+    for (uint32_t i = 0; i < out->count; i++)
+        if (out->base[i] == base) {
+            if (out->vertex[i] != vertex)
+                out->vertex[i] = NWN2_NONE32; /* two in one base: let the search choose */
+            return;
+        }
+    if (out->count < sizeof out->base / sizeof out->base[0]) {
+        out->base[out->count] = base;
+        out->vertex[out->count++] = vertex;
+    }
+}
+
+/* Makes (x, y) a vertex of every piece holding it; *out gets that vertex in each base. */
+static wm_result insert_corner(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, double x, double y, bake_pieces *pieces,
+                               corner_vertices *out, uint32_t *added)
+{
+    out->count = 0;
     wm_result r = bake_pieces_near_point(ctx, pieces, a, x, y, GRID_PAD);
     if (r)
         return r;
@@ -79,8 +98,13 @@ static wm_result insert_corner(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, doub
     uint32_t hits = 0;
     int edge;
     double bary[3];
-    for (uint32_t i = 0; i < near->count; i++)
-        hits += locate(a, near->index[i], x, y, &edge, bary) != CORNER_OUTSIDE;
+    for (uint32_t i = 0; i < near->count; i++) {
+        const uint32_t t = near->index[i];
+        const corner_place where = locate(a, t, x, y, &edge, bary);
+        hits += where == CORNER_INSIDE || where == CORNER_ON_EDGE;
+        if (where == CORNER_AT_VERTEX)
+            note_vertex(out, a->triangles[t].edge[1], a->triangles[t].v[edge]);
+    }
     if (!hits)
         return WM_OK;
     r = bake_split_begin(ctx, s, a, hits, 2 * hits);
@@ -90,7 +114,7 @@ static wm_result insert_corner(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, doub
     for (uint32_t i = 0; i < looked_at; i++) {
         const uint32_t t = near->index[i];
         corner_place where = locate(a, t, x, y, &edge, bary);
-        if (where == CORNER_OUTSIDE)
+        if (where == CORNER_OUTSIDE || where == CORNER_AT_VERTEX)
             continue;
         const nwn2_triangle model = a->triangles[t];
         uint32_t slot = t;
@@ -105,6 +129,7 @@ static wm_result insert_corner(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, doub
             bake_split_emit(a, &slot, &model, model.v[0], model.v[1], P);
             bake_split_emit(a, &slot, &model, model.v[1], model.v[2], P);
             bake_split_emit(a, &slot, &model, model.v[2], model.v[0], P);
+            note_vertex(out, model.edge[1], P);
         } else {
             uint32_t X = model.v[edge], Y = model.v[(edge + 1) % 3], Z = model.v[(edge + 2) % 3];
             /* the point on edge YZ, from the edge's ends in index order */
@@ -118,6 +143,7 @@ static wm_result insert_corner(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, doub
             uint32_t P = bake_split_point(s, a, lo, hi, pos);
             bake_split_emit(a, &slot, &model, X, Y, P);
             bake_split_emit(a, &slot, &model, X, P, Z);
+            note_vertex(out, model.edge[1], P);
         }
     }
     uint32_t closed = 0; /* counted below with the rest */
@@ -212,6 +238,8 @@ static wm_result split_along(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, bake_p
 typedef struct edge_params {
     double *t;
     uint32_t count, capacity;
+    corner_vertices *at; /* the vertices made at each */
+    uint32_t at_capacity;
 } edge_params;
 
 static int ascending_double(const void *x, const void *y)
@@ -250,19 +278,23 @@ static wm_result rim_crossings(wm_ctx *ctx, bake_pieces *pieces, const double p[
  * crosses each base's rim, then each part between two of them made a side
  * by flips (bake_constrain.c), or split along where that fails. */
 static wm_result cut_edge(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, bake_pieces *pieces, const double p[2],
-                          const double q[2], edge_params *e, uint32_t *added)
+                          const double q[2], const corner_vertices *at_p, const corner_vertices *at_q, edge_params *e,
+                          uint32_t *added)
 {
     const double dx = q[0] - p[0], dy = q[1] - p[1], len = sqrt(dx * dx + dy * dy);
     if (!(len > 1e-6) || !isfinite(len))
         return WM_OK;
     wm_result r = rim_crossings(ctx, pieces, p, q, len, e);
+    if (!r && bake_grow(ctx, (void **)&e->at, &e->at_capacity, e->count + 1, sizeof *e->at))
+        r = WM_ERR_NOMEM;
     for (uint32_t i = 0; !r && i < e->count; i++)
-        r = insert_corner(ctx, s, a, p[0] + e->t[i] * dx, p[1] + e->t[i] * dy, pieces, added);
+        r = insert_corner(ctx, s, a, p[0] + e->t[i] * dx, p[1] + e->t[i] * dy, pieces, &e->at[i], added);
     double from[2] = {p[0], p[1]};
     for (uint32_t i = 0; !r && i <= e->count; i++) {
         const double to[2] = {i < e->count ? p[0] + e->t[i] * dx : q[0], i < e->count ? p[1] + e->t[i] * dy : q[1]};
         int made = 0;
-        r = bake_constrain_edge(ctx, pieces, a, from, to, &made);
+        r = bake_constrain_edge(ctx, pieces, a, from, to, i ? &e->at[i - 1] : at_p, i < e->count ? &e->at[i] : at_q,
+                                &made);
         if (!r && !made)
             r = split_along(ctx, s, a, pieces, from, to, added);
         from[0] = to[0];
@@ -276,18 +308,23 @@ static wm_result cut_one(wm_ctx *ctx, bake_splitter *s, nwn2_aswm *a, const nwn2
 {
     wm_result r = WM_OK;
     const uint32_t n = c->point_count;
-    edge_params e = {NULL, 0, 0};
-    if (isfinite(c->points[0]) && isfinite(c->points[1]))
-        r = insert_corner(ctx, s, a, c->points[0], c->points[1], pieces, added);
+    edge_params e = {NULL, 0, 0, NULL, 0};
+    corner_vertices first = {0}, at[2] = {{0}, {0}}; /* corner 0; corners i and i + 1 */
+    r = insert_corner(ctx, s, a, c->points[0], c->points[1], pieces, &first, added);
+    at[0] = first;
     for (uint32_t i = 0; i < n && !r; i++) {
         uint32_t j = (i + 1) % n;
-        if (j && isfinite(c->points[2 * j]) && isfinite(c->points[2 * j + 1]))
-            r = insert_corner(ctx, s, a, c->points[2 * j], c->points[2 * j + 1], pieces, added);
+        if (j)
+            r = insert_corner(ctx, s, a, c->points[2 * j], c->points[2 * j + 1], pieces, &at[1], added);
+        else
+            at[1] = first;
         const double p[2] = {c->points[2 * i], c->points[2 * i + 1]}, q[2] = {c->points[2 * j], c->points[2 * j + 1]};
         if (!r)
-            r = cut_edge(ctx, s, a, pieces, p, q, &e, added);
+            r = cut_edge(ctx, s, a, pieces, p, q, &at[0], &at[1], &e, added);
+        at[0] = at[1];
     }
     wm_free(ctx, e.t);
+    wm_free(ctx, e.at);
     return r;
 }
 

@@ -83,14 +83,26 @@ static uint64_t file_edge(bake_polygon_index *ix, const nwn2_cutter *c, uint32_t
     return filed;
 }
 
-static void lay_out(bake_polygon_index *ix, const double lo[2], const double hi[2], uint64_t cells)
+/* About `cells` cells over the box, shaped so that the edges cross about
+ * as many column lines as row lines (a comb's long upright teeth get many
+ * narrow columns and few rows): with sx, sy the edges' summed extents in x
+ * and y, an edge is filed about sx / cell width + sy / cell height extra
+ * times in all, least for a given cell count when both terms are equal. */
+static void lay_out(bake_polygon_index *ix, const nwn2_cutter *c, const double lo[2], const double hi[2],
+                    uint64_t cells)
 {
     const double w = hi[0] - lo[0], h = hi[1] - lo[1];
-    double nx = w > 0 && h > 0 ? sqrt((double)cells * w / h) : w > 0 ? (double)cells : 1;
-    nx = nx < 1 ? 1 : nx > (double)cells ? (double)cells : nx;
-    ix->nx = (uint32_t)ceil(nx);
+    double sx = 0, sy = 0;
+    for (uint32_t i = 0, j = c->point_count - 1; i < c->point_count; j = i++) {
+        sx += fabs(coord(c, i, 0) - coord(c, j, 0));
+        sy += fabs(coord(c, i, 1) - coord(c, j, 1));
+    }
+    sx = sx > w ? sx : w; /* a closed outline spans its box both ways */
+    sy = sy > h ? sy : h;
+    double nx = sqrt((double)cells * (sy * w) / (sx * h));
+    nx = !(nx >= 1) ? 1 : nx > (double)cells ? (double)cells : nx;
+    ix->nx = (uint32_t)nx;
     ix->ny = (uint32_t)((cells + ix->nx - 1) / ix->nx);
-    ix->ny = ix->ny ? ix->ny : 1;
     for (uint32_t k = 0; k <= ix->nx; k++)
         ix->xs[k] = k == ix->nx ? hi[0] : lo[0] + w * k / ix->nx;
     for (uint32_t k = 0; k <= ix->ny; k++)
@@ -172,7 +184,7 @@ wm_result bake_polygon_index_build(wm_ctx *ctx, const nwn2_cutter *c, bake_polyg
     uint32_t *counts = NULL;
     uint64_t filings = 0;
     for (; !r; cells = (cells + 1) / 2) {
-        lay_out(ix, lo, hi, cells);
+        lay_out(ix, c, lo, hi, cells);
         filings = 0;
         for (uint32_t i = 0; i < n; i++)
             filings += file_edge(ix, c, i, NULL, 2);

@@ -10,12 +10,14 @@
 /* How much of the segment's neighbourhood a search over pieces follows. */
 #define SEGMENT_TOLERANCE 1e-4
 
-static double point_segment_distance(double px, double py, double ax, double ay, double bx, double by)
+/* The squared distance (no square root: these tests run for every piece a search meets). */
+static double point_segment_distance2(double px, double py, double ax, double ay, double bx, double by)
 {
     double dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy;
     double u = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0.0;
     u = u < 0 ? 0 : u > 1 ? 1 : u;
-    return hypot(px - (ax + u * dx), py - (ay + u * dy));
+    const double ex = px - (ax + u * dx), ey = py - (ay + u * dy);
+    return ex * ex + ey * ey;
 }
 
 /* Whether (x, y) lies within tol of the triangle with corners xy[0..5]. */
@@ -30,7 +32,7 @@ static int near_triangle(const double xy[6], double x, double y, double tol)
         return 1;
     for (int k = 0; k < 3; k++) {
         const double *a = &xy[2 * k], *b = &xy[2 * ((k + 1) % 3)];
-        if (point_segment_distance(x, y, a[0], a[1], b[0], b[1]) <= tol)
+        if (point_segment_distance2(x, y, a[0], a[1], b[0], b[1]) <= tol * tol)
             return 1;
     }
     return 0;
@@ -53,7 +55,7 @@ static int segment_meets(const double xy[6], const double q0[2], const double q1
     for (int k = 0; k < 3; k++) {
         const double *a = &xy[2 * k], *b = &xy[2 * ((k + 1) % 3)];
         if (segments_cross(a, b, q0, q1) ||
-            point_segment_distance(a[0], a[1], q0[0], q0[1], q1[0], q1[1]) <= tol)
+            point_segment_distance2(a[0], a[1], q0[0], q0[1], q1[0], q1[1]) <= tol * tol)
             return 1;
     }
     return 0;
