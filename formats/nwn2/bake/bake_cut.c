@@ -20,6 +20,8 @@
 
 /* Distance (in x/y units) within which a corner counts as on an edge. */
 #define CORNER_EPS BAKE_CORNER_REACH
+/* An edge closer than this to a base's rim all along runs along it (bake_split.c's ON_LINE_EPS). */
+#define GRAZE 1e-5
 /* How far around a corner or an edge the grid is asked for triangles. */
 #define GRID_PAD 1e-3
 
@@ -248,6 +250,23 @@ static int ascending_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* Whether p-q only runs along base b's rim or touches its corner (the
+ * middle of its part in b within GRAZE of the rim). A vertex there would
+ * split a side the edge does not cross (a toolset TRX already has its
+ * cutters' outlines as sides, to rounding); splitting along the edge
+ * leaves such sides whole, as it always did. */
+static int grazes(const bake_pieces *pieces, uint32_t b, const double p[2], const double q[2], double t)
+{
+    const double *xy = &pieces->base_xy[6 * (size_t)b], m[2] = {p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])};
+    for (int k = 0; k < 3; k++) {
+        const double *u = &xy[2 * k], *w = &xy[2 * ((k + 1) % 3)];
+        const double dx = w[0] - u[0], dy = w[1] - u[1], len = sqrt(dx * dx + dy * dy);
+        if (len > 0 && fabs(dx * (m[1] - u[1]) - dy * (m[0] - u[0])) / len <= GRAZE)
+            return 1;
+    }
+    return 0;
+}
+
 /* Where p-q enters or leaves a base (its rim), ascending, the ends left out. */
 static wm_result rim_crossings(wm_ctx *ctx, bake_pieces *pieces, const double p[2], const double q[2], double len,
                                edge_params *e)
@@ -257,7 +276,8 @@ static wm_result rim_crossings(wm_ctx *ctx, bake_pieces *pieces, const double p[
     for (uint32_t i = 0; !r && i < pieces->grid.found.count; i++) {
         const uint32_t b = pieces->grid.found.index[i];
         double t[2];
-        if (bake_pieces_flat_base(pieces, b) || !bake_pieces_clip(pieces, b, p, q, t))
+        if (bake_pieces_flat_base(pieces, b) || !bake_pieces_clip(pieces, b, p, q, t) ||
+            grazes(pieces, b, p, q, (t[0] + t[1]) / 2))
             continue;
         for (int k = 0; k < 2 && !r; k++)
             if (t[k] * len > CORNER_EPS && (1 - t[k]) * len > CORNER_EPS &&
