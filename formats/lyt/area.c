@@ -32,8 +32,8 @@ wm_result wm_layout_check_rooms(wm_ctx *ctx, const wm_layout *layout, wm_name_in
     uint32_t twice[2];
     wm_result r = wm_name_index_build(ctx, index, layout->room_count, room_name_of, layout, twice);
     if (!r && twice[0] != UINT32_MAX)
-        r = wm_error(ctx, WM_ERR_CORRUPT, "layout: rooms %u (%s) and %u (%s) are one room (names ignore case)",
-                     twice[0], layout->rooms[twice[0]].name, twice[1], layout->rooms[twice[1]].name);
+        r = wm_error(ctx, WM_ERR_CORRUPT, "layout: room %u (%s) is room %u (%s) again: the games ignore case",
+                     twice[1], layout->rooms[twice[1]].name, twice[0], layout->rooms[twice[0]].name);
     if (r) wm_name_index_free(ctx, index);
     return r;
 }
