@@ -14,7 +14,7 @@ typedef struct lyt_room_folder {
     char **entries; /* its .wok and .mdl file names, sorted */
     uint32_t count, capacity;
     wm_name_index index;
-    int listed; /* 0 not yet, 1 listed, -1 cannot be listed (every room is missing) */
+    int listed; /* 0 not yet, 1 listed, -1 cannot be listed (every room is missing), -2 out of memory */
 } lyt_room_folder;
 
 void lyt_room_folder_init(wm_ctx *ctx, const char *folder, lyt_room_folder *out);

@@ -7,7 +7,6 @@
 #include "wm_names.h"
 #include "wm_platform.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,10 +46,10 @@ static int keep_entry(void *user, const char *name)
     if (f->count == f->capacity) {
         uint32_t capacity = f->capacity ? 2 * f->capacity : 64;
         char **grown = capacity > f->capacity ? wm_realloc_array(f->ctx, f->entries, capacity, sizeof *grown) : NULL;
-        if (!grown) return -1;
+        if (!grown) return f->listed = -2;
         f->entries = grown, f->capacity = capacity;
     }
-    if (!(f->entries[f->count] = wm_strdup(f->ctx, name))) return -1;
+    if (!(f->entries[f->count] = wm_strdup(f->ctx, name))) return f->listed = -2;
     f->count++;
     return 0;
 }
@@ -69,10 +68,9 @@ static const char *entry_name_of(const void *user, uint32_t item, size_t *out_le
 static wm_result list_folder(lyt_room_folder *f)
 {
     f->listed = 1;
-    if (wm_platform_list_folder(f->folder, keep_entry, f) != 0) {
-        if (!f->entries && errno != ENOMEM) return f->listed = -1, WM_OK; /* no folder: every room is missing */
-        return WM_ERR_NOMEM;
-    }
+    int failed = wm_platform_list_folder(f->folder, keep_entry, f) != 0;
+    if (f->listed == -2) return wm_error(f->ctx, WM_ERR_NOMEM, "%s: out of memory listing the rooms", f->folder);
+    if (failed) return f->listed = -1, WM_OK; /* no folder: every room is missing */
     if (f->count) qsort(f->entries, f->count, sizeof *f->entries, compare_entries);
     return wm_name_index_build(f->ctx, &f->index, f->count, entry_name_of, f, NULL);
 }
