@@ -232,6 +232,9 @@ wm_result wm_sink_write(wm_sink *sink, const char *suffix, const void *data, siz
 
 wm_result wm_sink_open_folder(wm_ctx *ctx, const char *folder, int overwrite, wm_sink **out)
 {
+    *out = NULL;
+    if (!folder)
+        return wm_error(ctx, WM_ERR_INVALID, "no output folder given");
     wm_result r = wm_sink_open(ctx, "-", overwrite, out); /* standard output: nothing checked */
     if (r)
         return r;
