@@ -85,15 +85,22 @@ static void buffer_writes_little_endian(void **state)
     wm_buffer_free(&buf);
 }
 
-static int count_entries(const char *dir)
+/* Entries of dir whose names do not start with '.' and end with suffix. */
+static int count_ending(const char *dir, const char *suffix)
 {
     DIR *d = opendir(dir);
+    assert_non_null(d);
     int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-        n += e->d_name[0] != '.';
+    size_t k = strlen(suffix);
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        n += e->d_name[0] != '.' && strlen(e->d_name) >= k && strcmp(e->d_name + strlen(e->d_name) - k, suffix) == 0;
     closedir(d);
     return n;
+}
+
+static int count_entries(const char *dir)
+{
+    return count_ending(dir, "");
 }
 
 static void atomic_write_never_leaves_partial_files(void **state)
@@ -283,17 +290,6 @@ static void large_inputs_read_the_same_after_release(void **state)
     wmt_remove_tree(dir);
     free(path);
     free(dir);
-}
-
-static size_t count_ending(const char *dir, const char *suffix)
-{
-    size_t n = 0, k = strlen(suffix);
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    for (struct dirent *e; (e = readdir(d)) != NULL;)
-        n += strlen(e->d_name) >= k && strcmp(e->d_name + strlen(e->d_name) - k, suffix) == 0;
-    closedir(d);
-    return n;
 }
 
 /* A folder sink (a split area's rooms): 2,000 files, more than a process may usually hold open,
