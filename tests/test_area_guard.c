@@ -404,6 +404,10 @@ static void edits_and_positions_beyond_the_limit_are_refused(void **state)
     assert_int_equal(wm_layout_load(&ctx, lyt, &back), WM_OK);
     assert_true(back.rooms[0].position[0] == 1e6f && back.rooms[0].position[1] == -2 && back.rooms[0].position[2] == 3);
     wm_layout_free(&ctx, &back);
+    static const char pivot[] = "beginlayout\nroomcount 1\ngood 9000000 0 0\ndonelayout\n"; /* vertices at 0..1 */
+    wmt_write_file(d.lyt, pivot, sizeof pivot - 1);
+    const char *mirror[] = {"area", "assemble", d.lyt, obj, "--mirror", "good=x", "-f", NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, mirror), 1); /* mirrored to x = 1.8e7 */
     static const char far[] = "beginlayout\nroomcount 1\ngood 0 20000000 0\ndonelayout\n";
     wmt_write_file(lyt, far, sizeof far - 1);
     assert_int_equal(wm_layout_load(&ctx, lyt, &back), WM_ERR_CORRUPT);

@@ -148,7 +148,8 @@ static wm_result apply_edit(wm_ctx *ctx, wm_mesh *area, wm_layout *layout, const
     int axis = strcmp(value, "x") == 0 ? 0 : strcmp(value, "y") == 0 ? 1 : -1;
     if (axis < 0)
         return wm_error(ctx, WM_ERR_OPTION, "--mirror %s: not ROOM=x or ROOM=y", arg);
-    return wm_room_mirror(ctx, area, (uint16_t)index, axis, at[axis]);
+    wm_result r = wm_room_mirror(ctx, area, (uint16_t)index, axis, at[axis]);
+    return r ? r : check_edit(ctx, area, at, kind, arg); /* mirrored about a far pivot, a vertex goes further */
 }
 
 static wm_result write_layout(wm_ctx *ctx, const wm_layout *layout, const char *path, int force)
