@@ -2,6 +2,7 @@
  * and which of them a point cannot reach. */
 #include "walk_graph_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,12 @@ static int larger_first(const void *x, const void *y)
     if (a->area != b->area)
         return a->area < b->area ? 1 : -1;
     return a->first_face < b->first_face ? -1 : a->first_face > b->first_face;
+}
+
+static double plan_area(const wm_walk_graph *g, uint32_t face)
+{
+    const float *a = walk_vertex(g, face, 0), *b = walk_vertex(g, face, 1), *c = walk_vertex(g, face, 2);
+    return fabs(((double)b[0] - a[0]) * ((double)c[1] - a[1]) - ((double)b[1] - a[1]) * ((double)c[0] - a[0])) / 2;
 }
 
 static void set_centre(const wm_walk_graph *g, uint32_t face, float out[3])
@@ -42,14 +49,14 @@ wm_result wm_walk_regions(wm_ctx *ctx, const wm_walk_graph *g, wm_region **out, 
         if (id == WM_NO_REGION)
             continue;
         wm_region *region = &regions[id];
-        double area = walk_face_area(g, t);
+        double area = walk_face_area(g, t), plan = plan_area(g, t);
         if (region->first_face == WM_NO_REGION)
             region->first_face = t;
         region->faces++;
         region->area += area;
         region->enclosed &= !g->open[3 * (size_t)t] && !g->open[3 * (size_t)t + 1] && !g->open[3 * (size_t)t + 2];
-        if (area > largest[id]) {
-            largest[id] = area;
+        if (plan > largest[id]) { /* the point lies on ground seen from above */
+            largest[id] = plan;
             set_centre(g, t, region->point);
         }
     }

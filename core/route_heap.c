@@ -132,5 +132,4 @@ void route_search_free(route_search *s)
     wm_free(s->ctx, s->heap);
     wm_free(s->ctx, s->roots);
     wm_free(s->ctx, s->keys);
-    wm_free(s->ctx, s->entered_from);
 }

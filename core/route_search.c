@@ -81,7 +81,7 @@ static double exit_position(const route_search *s, uint32_t face, uint32_t edge,
     double v[3][2], d[2] = {p[0] - r[0], p[1] - r[1]};
     for (uint32_t i = 0; i < 3; i++)
         vertex2(s->graph, face, edge + i, v[i]);
-    double best = 1, best_miss = INFINITY;
+    double best = 1, best_miss = INFINITY, best_t = -INFINITY;
     for (uint32_t side = 0; side < 2; side++) {
         const double *x = v[1 + side], *y = v[(2 + side) % 3];
         double e[2] = {y[0] - x[0], y[1] - x[1]};
@@ -89,9 +89,13 @@ static double exit_position(const route_search *s, uint32_t face, uint32_t edge,
         if (fabs(denom) < 1e-18)
             continue;
         double u = ((r[0] - x[0]) * d[1] - (r[1] - x[1]) * d[0]) / denom;
-        double miss = u < 0 ? -u : u > 1 ? u - 1 : 0;
-        if (miss < best_miss) {
+        double t = ((r[0] - x[0]) * e[1] - (r[1] - x[1]) * e[0]) / denom;
+        double miss = u < -1e-12 ? -u : u > 1 + 1e-12 ? u - 1 : 0;
+        /* a ray through an end of the entry edge meets the far border there too: the exit is the
+         * farther meeting along the ray */
+        if (miss < best_miss || (miss == best_miss && t > best_t)) {
             best_miss = miss;
+            best_t = t;
             best = side + (u < 0 ? 0 : u > 1 ? 1 : u);
         }
     }
@@ -200,23 +204,42 @@ static wm_result turn_on_vertex(route_search *s, const route_node *n, int at_a)
     return res;
 }
 
+/* A face seen edge-on from above is a line in plan: the window goes on, unchanged, through
+ * the parts of its other edges that lie over it. */
+static wm_result pass_flat_face(route_search *s, const route_node *n)
+{
+    wm_result res = WM_OK;
+    for (uint32_t k = 1; !res && k < 3; k++) {
+        uint32_t edge = (n->edge + k) % 3;
+        double x[2], y[2];
+        vertex2(s->graph, n->face, edge, x);
+        vertex2(s->graph, n->face, edge + 1u, y);
+        double e[2] = {y[0] - x[0], y[1] - x[1]}, len2 = e[0] * e[0] + e[1] * e[1];
+        if (!(len2 > 0))
+            continue;
+        double ua = ((n->a[0] - x[0]) * e[0] + (n->a[1] - x[1]) * e[1]) / len2;
+        double ub = ((n->b[0] - x[0]) * e[0] + (n->b[1] - x[1]) * e[1]) / len2;
+        double lo = fmax(fmin(ua, ub), 0), hi = fmin(fmax(ua, ub), 1);
+        if (hi > lo)
+            res = push_window(s, n->root, n->face, edge, lo, hi);
+    }
+    return res;
+}
+
 static wm_result expand(route_search *s, const route_node *n)
 {
     const route_root *root = &s->roots[n->root];
     if (root->key != UINT32_MAX && route_key_best(s, root->key) < root->g)
         return WM_OK; /* a shorter way to this turning point was found since */
-    /* In plan a root sees each portal through one run of faces; faces folded over each other
-     * could show it again and again: each portal is entered once from a root. */
     wm_result res = WM_OK;
-    int32_t *entered = &s->entered_from[3 * (size_t)n->face + n->edge];
-    if (*entered == n->root)
-        return WM_OK;
-    *entered = n->root;
     double r[2] = {root->p[0], root->p[1]}, x[2], y[2];
     vertex2(s->graph, n->face, n->edge, x);
     vertex2(s->graph, n->face, n->edge + 1u, y);
     double at_a = 2, at_b = 0, far[2], side_r = cross(x, y, r);
     vertex2(s->graph, n->face, n->edge + 2u, far);
+    double span = dist(x, y) + dist(y, far) + dist(far, x);
+    if (fabs(cross(x, y, far)) <= 1e-9 * span * span)
+        return pass_flat_face(s, n);
     if (side_r * cross(x, y, far) > 0)
         return res; /* the face lies on the root's side of the portal: folded over, not ahead */
     /* a root on the portal's line (the start on an edge) sees the whole face */
@@ -281,10 +304,7 @@ wm_result route_search_run(wm_ctx *ctx, const wm_walk_graph *graph, const float 
     route_root start = {.p = {from[0], from[1]}, .z = from[2], .parent = -1, .face = out->start_face,
                         .key = UINT32_MAX};
     int32_t start_root;
-    s.entered_from = wm_alloc_array(ctx, 3 * (size_t)graph->triangle_count, sizeof *s.entered_from);
-    wm_result r = s.entered_from ? route_add_root(&s, &start, &start_root) : WM_ERR_NOMEM;
-    for (size_t c = 0; s.entered_from && c < 3 * (size_t)graph->triangle_count; c++)
-        s.entered_from[c] = -1;
+    wm_result r = route_add_root(&s, &start, &start_root);
     for (uint32_t k = 0; !r && k < 3; k++)
         r = push_window(&s, start_root, out->start_face, k, 0, 1);
     int32_t top;

@@ -42,7 +42,6 @@ typedef struct route_search {
     uint32_t *heap;     uint32_t heap_count;
     route_root *roots;  uint32_t root_count, root_capacity;
     route_key_slot *keys; uint32_t key_slots, key_count;
-    int32_t *entered_from;  /* per portal code: the last root whose window entered through it */
 } route_search;
 
 wm_result route_push(route_search *s, const route_node *node);

@@ -79,16 +79,6 @@ static int parse_point(const char *command, const char *text, float out[3])
     return count;
 }
 
-/* The formats whose walkable faces are a walkmesh (a game's own ground). A collision mesh
- * (WMO, OBJ and the other interchange formats) needs a navmesh built over it first. */
-static int is_walkmesh(const wm_format *format)
-{
-    static const char *const names[] = {"bwm", "bwm-ascii", "lyt", "mdl", "nwn2"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (format && strcmp(format->name, names[i]) == 0)
-            return 1;
-    return 0;
-}
 
 /* Reads FILE and joins its walkable faces. */
 static int load_graph(wm_ctx *ctx, cli_args *args, wm_walk_graph **graph)
@@ -103,7 +93,7 @@ static int load_graph(wm_ctx *ctx, cli_args *args, wm_walk_graph **graph)
     wm_result r = cli_load_mesh(ctx, &args->mesh, args->inputs[0], &mesh, &format, NULL);
     if (r)
         return cli_fail(ctx, r, 0);
-    if (!is_walkmesh(format)) {
+    if (!format || !(format->capabilities & WM_IS_WALKMESH)) {
         wm_mesh_free(ctx, &mesh);
         cli_error("%s: %s: a %s file is a collision mesh, not a walkmesh; routes over it need a navmesh, which "
                   "this build does not make (walkmesh reads routes from KotOR .wok/.lyt and NWN2 .trn/.trx)",
