@@ -204,8 +204,9 @@ static wm_result turn_on_vertex(route_search *s, const route_node *n, int at_a)
     return res;
 }
 
-/* A face seen edge-on from above is a line in plan: the window goes on, unchanged, through
- * the parts of its other edges that lie over it. */
+/* A face seen edge-on from above is a line in plan, and a face folded back over its portal a
+ * sliver beside it: the window goes on, unchanged, through the parts of its other edges that
+ * lie over it. */
 static wm_result pass_flat_face(route_search *s, const route_node *n)
 {
     wm_result res = WM_OK;
@@ -241,7 +242,7 @@ static wm_result expand(route_search *s, const route_node *n)
     if (fabs(cross(x, y, far)) <= 1e-9 * span * span)
         return pass_flat_face(s, n);
     if (side_r * cross(x, y, far) > 0)
-        return res; /* the face lies on the root's side of the portal: folded over, not ahead */
+        return pass_flat_face(s, n); /* folded back over the portal: in plan a sliver the window crosses */
     /* a root on the portal's line (the start on an edge) sees the whole face */
     if (fabs(side_r) > 1e-9 * (dist(x, y) + 1)) {
         at_a = exit_position(s, n->face, n->edge, r, n->a);

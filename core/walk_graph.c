@@ -124,6 +124,12 @@ static wm_result number_regions(wm_ctx *ctx, wm_walk_graph *g)
         }
     }
     wm_free(ctx, stack);
+    g->region_faces = wm_alloc_array(ctx, g->region_count, sizeof *g->region_faces);
+    if (!g->region_faces)
+        return WM_ERR_NOMEM;
+    for (uint32_t t = 0; t < g->triangle_count; t++)
+        if (g->region[t] != WM_NO_REGION)
+            g->region_faces[g->region[t]]++;
     return WM_OK;
 }
 
@@ -213,6 +219,7 @@ void wm_walk_graph_free(const wm_ctx *ctx, wm_walk_graph *g)
     wm_free(ctx, g->open);
     wm_free(ctx, g->corner);
     wm_free(ctx, g->region);
+    wm_free(ctx, g->region_faces);
     wm_free(ctx, g->fan_start);
     wm_free(ctx, g->fan_corners);
     wm_free(ctx, g->walkable_faces);
@@ -265,14 +272,14 @@ static int locate_visit(void *user, uint32_t k)
     if (fabs(plan) < 1e-9 || !wm_point_in_tri_xy(a, b, c, s->x, s->y, 1e-5f))
         return 0; /* a face seen edge-on from above holds no ground */
     float h = walk_face_height(g, face, s->x, s->y);
-    /* faces at one place and height: one facing up wins over one facing down (a flipped copy) */
-    float off = plan < 0 ? 1e-3f : 0.0f;
-    int better = s->best == WM_NO_REGION || (s->has_z ? fabsf(h - s->z) + off < s->best_off
-                                                      : h - off > s->best_height - s->best_off);
-    if (better) {
+    /* faces at one place and height (a placeable's piece laid on a floor, a flipped copy): one
+     * facing up wins over one facing down, then the one of the larger region */
+    float off = (plan < 0 ? 1e-3f : 0.0f) + 1e-4f / (float)g->region_faces[g->region[face]];
+    float score = s->has_z ? fabsf(h - s->z) + off : -h + off;
+    if (s->best == WM_NO_REGION || score < s->best_off) {
         s->best = face;
         s->best_height = h;
-        s->best_off = s->has_z ? fabsf(h - s->z) + off : off;
+        s->best_off = score;
     }
     return 0;
 }

@@ -15,6 +15,7 @@ struct wm_walk_graph {
     uint8_t *corner;         /* per vertex: on the border of the walkable ground (a route may turn there) */
     uint32_t *region;        /* per face, WM_NO_REGION for blocking faces */
     uint32_t region_count;
+    uint32_t *region_faces;  /* per region: its face count */
     uint32_t *fan_start;     /* vertex_count + 1: each vertex's walkable corners in fan_corners */
     uint32_t *fan_corners;   /* face*3+corner of every walkable face at the vertex */
     uint32_t *walkable_faces; /* the walkable faces in order, and their tree over walkable_indices */
