@@ -10,6 +10,7 @@
 #include "wm_io.h"
 #include "wm_layout.h"
 #include "wm_mesh.h"
+#include "wm_names.h"
 #include "wm_parallel.h"
 #include "wm_picture.h"
 #include "wm_pipeline.h"
