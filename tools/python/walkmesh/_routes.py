@@ -38,9 +38,7 @@ def _with_graph(source, limits, call):
         context.check(_native.fn("wm_walk_graph_build")(context.ref, ctypes.byref(cmesh.struct), 1,
                                                         ctypes.byref(graph)))
     else:
-        path = _native.encode_path(source)
-        if b"\0" in path:
-            raise WalkmeshError(Result.INVALID, "source: a path with a NUL byte")
+        path = _native.encode_path(source)  # a NUL inside: ValueError, as the package's other calls
         loaded = _native.Mesh()
         _native.fn("wm_mesh_init")(ctypes.byref(loaded))
         try:
