@@ -13,6 +13,7 @@ int cmd_render(int argc, char **argv);
 int cmd_area(int argc, char **argv);
 int cmd_path(int argc, char **argv);
 int cmd_reach(int argc, char **argv);
+int cmd_navmesh(int argc, char **argv);
 
 typedef struct command {
     const char *name;
@@ -31,6 +32,7 @@ static const command commands[] = {
     {"area", cmd_area, "KotOR .lyt areas: assemble the rooms into one mesh (with room edits), split back to .wok"},
     {"path", cmd_path, "the shortest route between two points over the walkable faces (any walkmesh, .lyt areas)"},
     {"reach", cmd_reach, "the walkable regions a point cannot reach, with their size and a point inside"},
+    {"navmesh", cmd_navmesh, "build a Recast/Detour navmesh of any collision (.navmesh tiles, OBJ, glTF, SVG)"},
     {"bake", cmd_bake, "rebuild NWN2 TRX tiles, path tables and islands from TRN or TRX files"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
