@@ -65,7 +65,7 @@ wm_result wm_render_route(wm_ctx *ctx, const wm_input *in, const wm_format *form
         return wm_error(ctx, WM_ERR_OPTION, "--path %s: expected X1,Y1[,Z1] X2,Y2[,Z2]", text);
     if (!(format->capabilities & WM_IS_WALKMESH) || !format->read)
         return wm_error(ctx, WM_ERR_OPTION, "--path: a %s file is a collision mesh, not a walkmesh; routes over it "
-                        "need a navmesh, which this build does not make", format->name);
+                        "go through a navmesh, which render --path does not read yet", format->name);
     wm_mesh mesh;
     wm_result r = format->read(ctx, in, opts, &mesh, NULL);
     if (r)

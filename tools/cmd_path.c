@@ -95,9 +95,9 @@ static int load_graph(wm_ctx *ctx, cli_args *args, wm_walk_graph **graph)
         return cli_fail(ctx, r, 0);
     if (!format || !(format->capabilities & WM_IS_WALKMESH)) {
         wm_mesh_free(ctx, &mesh);
-        cli_error("%s: %s: a %s file is a collision mesh, not a walkmesh; routes over it need a navmesh, which "
-                  "this build does not make (walkmesh reads routes from KotOR .wok/.lyt and NWN2 .trn/.trx)",
-                  args->spec->name, args->inputs[0], format ? format->name : "?");
+        cli_error("%s: %s: a %s file is a collision mesh, not a walkmesh; routes over it go through a navmesh "
+                  "('walkmesh navmesh' builds one), which path and reach do not read yet (they read KotOR "
+                  ".wok/.lyt and NWN2 .trn/.trx)", args->spec->name, args->inputs[0], format ? format->name : "?");
         return EXIT_FORMAT;
     }
     r = wm_walk_graph_build(ctx, &mesh, 1, graph);
