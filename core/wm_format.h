@@ -145,7 +145,11 @@ WM_API wm_result wm_sink_commit(wm_sink *sink);
 WM_API void wm_sink_close(wm_sink *sink);
 
 /* What the neutral mesh carries into a format (declared by each descriptor). */
-enum { WM_CAN_TRANSITIONS = 1u << 0 /* the written file keeps edge transitions */ };
+enum {
+    WM_CAN_TRANSITIONS = 1u << 0, /* the written file keeps edge transitions */
+    WM_IS_WALKMESH = 1u << 1      /* its walkable faces are a game's own ground (routes, reach take them as
+                                     they are); a collision mesh needs a navmesh built over it first */
+};
 
 struct wm_picture; /* a picture being drawn (core/picture.h, library-internal) */
 

@@ -14,6 +14,7 @@
 #include "wm_parallel.h"
 #include "wm_picture.h"
 #include "wm_pipeline.h"
+#include "wm_route.h"
 #include "wm_surface.h"
 #include "wm_version.h"
 

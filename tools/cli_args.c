@@ -202,12 +202,18 @@ static int check_positionals(const cli_spec *spec, const cli_args *args)
     return -1;
 }
 
-/* "-12.5" is a number for query, not an option. */
+/* "-12.5" is a number for query, and "-12.5,3" a point for path, not options. */
 static int is_number(const char *arg)
 {
     char *end;
-    strtod(arg, &end);
-    return end != arg && *end == '\0';
+    for (int k = 0; k < 3; k++, arg = end + 1) {
+        strtod(arg, &end);
+        if (end == arg)
+            return 0;
+        if (*end != ',')
+            return *end == '\0';
+    }
+    return 0;
 }
 
 /* The letter of a short option that takes a value ('o', 'j'), for "-j2". */

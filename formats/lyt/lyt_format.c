@@ -211,7 +211,7 @@ const wm_format wm_format_lyt = {
     .description = "KotOR area layout (.lyt): the area's rooms as one mesh, one object per room (read only; "
                    "'walkmesh area' splits, edits and writes layouts)",
     .extensions = lyt_extensions,
-    .capabilities = WM_CAN_TRANSITIONS,
+    .capabilities = WM_CAN_TRANSITIONS | WM_IS_WALKMESH,
     .probe = lyt_probe,
     .read = lyt_read_hook,
     .options = lyt_options,

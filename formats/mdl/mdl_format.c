@@ -248,6 +248,7 @@ static const wm_option_desc mdl_options[] = {
 
 const wm_format wm_format_mdl = {
     .name = "mdl",
+    .capabilities = WM_IS_WALKMESH,
     .description = "KotOR I/II binary room model (.mdl): its walkmesh (AABB) node, placed as the game places it; "
                    "read only; other games' .mdl are refused",
     .extensions = mdl_extensions,
