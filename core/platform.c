@@ -8,6 +8,7 @@
 #include <wchar.h>
 #else
 #define _GNU_SOURCE /* madvise, posix_memalign, O_DIRECT */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -109,6 +110,13 @@ int wm_platform_path_kind(const char *path)
     if (!r)
         return WM_PATH_MISSING;
     return (st.st_mode & _S_IFMT) == _S_IFREG ? WM_PATH_FILE : WM_PATH_OTHER;
+}
+
+char *wm_platform_folder_entry(const char *folder, const char *name, int (*same)(const char *, const char *))
+{
+    (void)folder; /* Windows' own names are case-insensitive: the name as given finds it */
+    (void)same;
+    return _strdup(name);
 }
 
 FILE *wm_platform_fopen(const char *path, const char *mode)
@@ -327,6 +335,19 @@ int wm_platform_path_kind(const char *path)
 FILE *wm_platform_fopen(const char *path, const char *mode)
 {
     return fopen(path, mode);
+}
+
+char *wm_platform_folder_entry(const char *folder, const char *name, int (*same)(const char *, const char *))
+{
+    DIR *dir = opendir(folder[0] ? folder : ".");
+    if (!dir)
+        return NULL;
+    char *found = NULL;
+    for (struct dirent *entry; !found && (entry = readdir(dir)) != NULL;)
+        if (same(entry->d_name, name) == 0)
+            found = strdup(entry->d_name);
+    closedir(dir);
+    return found;
 }
 
 void wm_platform_once(wm_once *once, void (*init)(void))

@@ -72,6 +72,10 @@ wchar_t *wm_platform_widen(const char *text);
 /* _wopen of a UTF-8 path, binary and not inherited. */
 int wm_platform_open_wide(const char *path, int flags, int mode);
 #endif
+/* The name of the entry of folder ("" the current one) that `same` finds equal to name (0:
+ * equal), malloc'ed; NULL when none is. For names a file gives in another case than the disk's
+ * (a key's BIFs): Windows compares names without case itself and returns name. */
+char *wm_platform_folder_entry(const char *folder, const char *name, int (*same)(const char *, const char *));
 /* fopen() for a UTF-8 path. */
 FILE *wm_platform_fopen(const char *path, const char *mode);
 

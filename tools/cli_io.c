@@ -13,7 +13,7 @@ static int is_stdio(const char *path)
 int cli_check_inputs(const char *const *paths, int count)
 {
     for (int i = 0; i < count; i++)
-        if (!is_stdio(paths[i]) && !wm_file_exists(paths[i]) && !cli_is_folder(paths[i]))
+        if (!is_stdio(paths[i]) && !wm_input_exists(paths[i]) && !cli_is_folder(paths[i]))
             return cli_missing_file(paths[i]);
     return EXIT_OK;
 }

@@ -1,0 +1,101 @@
+/* Archives as folders: containers (ERF/MOD/HAK/SAV, RIM, KEY with its BIFs) described like
+ * formats, and members read as inputs. "modules/tar_m02aa.mod/m02aa_01a.wok" names a member:
+ * wm_input_load reads it (the archive mapped, the member's bytes a view into it), and the
+ * member's companions (wm_input_beside: a model's .mdx, a layout's rooms) come from the same
+ * archive, so that no format module knows about archives. Each container is one folder under
+ * formats/ with one const wm_container, listed in formats/containers.c. */
+#ifndef WM_ARCHIVE_H
+#define WM_ARCHIVE_H
+
+#include "wm_api.h"
+
+#include "wm_format.h"
+#include "wm_names.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One member: where its bytes are and what it is. */
+typedef struct wm_archive_member {
+    const char *name; /* "m02aa_01a.wok": the resource name and its type's extension (in names) */
+    uint32_t type;    /* the game's resource type id */
+    uint32_t part;    /* the file holding the bytes: 0 the archive itself, k the key's BIF k - 1 */
+    uint64_t offset;  /* within the part (a key's members: the index within the BIF until read) */
+    uint64_t size;
+} wm_archive_member;
+
+typedef struct wm_archive wm_archive;
+
+/* A container kind, beside the format descriptor: designated initializers, NULL where the
+ * container does not offer the operation. */
+typedef struct wm_container {
+    const char *name;               /* "erf", "rim", "key" */
+    const char *description;
+    const char *const *extensions;  /* NULL-terminated, lower case, no dot */
+    /* 0..100: how sure the container is that the bytes (its first bytes are enough) are its. */
+    int (*probe)(const wm_input *in);
+    /* Fills the member table from the archive's bytes (wm_archive_add_member, wm_archive_add_part);
+     * every offset, size and count checked against the bytes first. */
+    wm_result (*list)(wm_ctx *ctx, wm_archive *archive);
+    /* A member whose bytes sit in another part (a key's BIF): its offset and size there, from
+     * the part's own table. NULL: the offsets from list are final. */
+    wm_result (*locate)(wm_ctx *ctx, const wm_archive *archive, uint32_t member, const wm_input *part,
+                        uint64_t *out_offset, uint64_t *out_size);
+} wm_container;
+
+/* The containers walkmesh knows (formats/containers.c). */
+WM_API const wm_container *const *wm_containers(size_t *out_count);
+/* The container of the bytes (their first bytes decide), or NULL. */
+WM_API const wm_container *wm_container_detect(const wm_input *in);
+
+/* Opens the archive file at path: its tables read and checked (names through wm_name_check,
+ * duplicates, members past the end or overlapping refused, naming the archive and the member).
+ * The file is mapped when large: memory follows the members read, not the archive. */
+WM_API wm_result wm_archive_open(wm_ctx *ctx, const char *path, wm_archive **out);
+WM_API void wm_archive_close(wm_ctx *ctx, wm_archive *archive);
+WM_API const wm_container *wm_archive_kind(const wm_archive *archive);
+WM_API const char *wm_archive_path(const wm_archive *archive);
+WM_API uint32_t wm_archive_member_count(const wm_archive *archive);
+WM_API const wm_archive_member *wm_archive_member_at(const wm_archive *archive, uint32_t index);
+/* The member of that name (ASCII case and '/' or '\\' ignored), or UINT32_MAX. */
+WM_API uint32_t wm_archive_find(const wm_archive *archive, const char *name, size_t length);
+/* The member's bytes as an input that borrows them from the archive (valid while the archive
+ * is open); its name is "<archive>/<member>". */
+WM_API wm_result wm_archive_member_input(wm_ctx *ctx, wm_archive *archive, uint32_t index, wm_input *out);
+
+/* Where a path goes into an archive: "a/b.mod/c.wok" when a/b.mod is a file and a/b.mod/c.wok
+ * is not gives archive_length 7 and the member after it. 0 when the path names no member (a
+ * file, or nothing). */
+WM_API size_t wm_archive_split_path(const char *path, const char **out_member);
+/* Whether path names a file, or goes into an archive file that exists (whether the member is
+ * there is for reading it to say). */
+WM_API int wm_input_exists(const char *path);
+
+/* The extension of a BioWare resource type id ("wok" for 2016); nwn2 selects NWN2's meanings of
+ * the ids it reuses (3000 osc, not lyt). NULL for an id walkmesh does not name. */
+WM_API const char *wm_resource_type_extension(uint32_t type, int nwn2);
+
+/* ---- for container modules (formats/<container>/) */
+
+/* The archive's own bytes and path. */
+WM_API const wm_input *wm_archive_bytes(const wm_archive *archive);
+/* Adds a member named name[0, length) plus "." extension (the extension may be NULL when the
+ * name carries its own), after wm_name_check; `index` names it in messages. */
+WM_API wm_result wm_archive_add_member(wm_ctx *ctx, wm_archive *archive, uint32_t index, const char *name,
+                                       size_t length, const char *extension, const wm_archive_member *where);
+/* Adds a part (a key's BIF) named relative to the archive's folder, after wm_name_check with
+ * WM_NAME_RELATIVE; found case-insensitively when read. */
+WM_API wm_result wm_archive_add_part(wm_ctx *ctx, wm_archive *archive, uint32_t index, const char *name,
+                                     size_t length);
+/* A BioWare resource: its 16- or 32-byte name field (NUL-padded) and type id become the member
+ * "name.ext" (the id itself when walkmesh does not name it). */
+WM_API wm_result wm_archive_add_resource(wm_ctx *ctx, wm_archive *archive, uint32_t index, const uint8_t *field,
+                                         size_t field_size, int nwn2, const wm_archive_member *where);
+/* Members and parts announced by the table, for sizing its arrays before adding. */
+WM_API wm_result wm_archive_reserve(wm_ctx *ctx, wm_archive *archive, uint32_t members, uint32_t parts);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,138 @@
+/* The single list of containers, which one reads a file, and paths that go into archives:
+ * wm_input_load reads "modules/tar_m02aa.mod/m02aa_01a.wok" as that member, so every command
+ * and every library call that reads a file reads a member too. */
+#include "archive_internal.h"
+#include "wm_io.h"
+#include "wm_platform.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+extern const wm_container wm_container_erf;
+extern const wm_container wm_container_rim;
+extern const wm_container wm_container_key;
+
+static const wm_container *const containers[] = {
+    &wm_container_erf,
+    &wm_container_rim,
+    &wm_container_key,
+};
+
+const wm_container *const *wm_containers(size_t *out_count)
+{
+    *out_count = sizeof containers / sizeof containers[0];
+    return containers;
+}
+
+const wm_container *wm_container_detect(const wm_input *in)
+{
+    const wm_container *best = NULL;
+    int best_score = 0;
+    for (size_t i = 0; i < sizeof containers / sizeof containers[0]; i++) {
+        int score = containers[i]->probe ? containers[i]->probe(in) : 0;
+        if (score > best_score) {
+            best = containers[i];
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+wm_result wm_archive_open(wm_ctx *ctx, const char *path, wm_archive **out)
+{
+    wm_archive *archive = NULL;
+    wm_result r = wm_archive_create(ctx, path, NULL, &archive);
+    if (r)
+        return r;
+    archive->kind = wm_container_detect(&archive->bytes);
+    if (!archive->kind)
+        r = wm_error(ctx, WM_ERR_NOT_FORMAT, "%s: not an archive walkmesh reads (see 'walkmesh formats')", path);
+    else if ((r = archive->kind->list(ctx, archive)) == WM_OK)
+        r = wm_archive_finish(ctx, archive);
+    else if (strncmp(ctx->message, path, strlen(path)) != 0)
+        wm_error_prefix(ctx, path);
+    if (r) {
+        wm_archive_close(ctx, archive);
+        return r;
+    }
+    *out = archive;
+    return WM_OK;
+}
+
+static int is_folder_separator(char c)
+{
+#ifdef _WIN32
+    if (c == '\\')
+        return 1;
+#endif
+    return c == '/';
+}
+
+size_t wm_archive_split_path(const char *path, const char **out_member)
+{
+    *out_member = NULL;
+    size_t length = strlen(path);
+    if (strcmp(path, "-") == 0 || wm_platform_path_kind(path) != WM_PATH_MISSING)
+        return 0;
+    char *prefix = malloc(length + 1);
+    if (!prefix)
+        return 0;
+    size_t found = 0;
+    for (size_t i = 1; i + 1 < length && !found; i++) {
+        if (!is_folder_separator(path[i]))
+            continue;
+        memcpy(prefix, path, i);
+        prefix[i] = '\0';
+        int kind = wm_platform_path_kind(prefix);
+        if (kind == WM_PATH_FILE)
+            found = i;
+        else if (kind == WM_PATH_MISSING)
+            break; /* nothing further along exists either */
+    }
+    free(prefix);
+    if (found)
+        *out_member = path + found + 1;
+    return found;
+}
+
+int wm_input_exists(const char *path)
+{
+    const char *member;
+    return wm_platform_path_kind(path) != WM_PATH_MISSING || wm_archive_split_path(path, &member) != 0;
+}
+
+/* The member of the archive at path[0, archive_length), owning the archive. */
+static wm_result load_member(wm_ctx *ctx, const char *path, size_t archive_length, const char *member, wm_input *out)
+{
+    char *archive_path = wm_alloc_array(ctx, archive_length + 1, 1);
+    if (!archive_path)
+        return WM_ERR_NOMEM;
+    memcpy(archive_path, path, archive_length);
+    wm_archive *archive = NULL;
+    wm_result r = wm_archive_open(ctx, archive_path, &archive);
+    wm_free(ctx, archive_path);
+    if (r)
+        return r;
+    uint32_t index = wm_archive_find(archive, member, strlen(member));
+    if (index == UINT32_MAX)
+        r = wm_error(ctx, WM_ERR_IO, "%s: no such member in %s", path, archive->path);
+    if (!r)
+        r = wm_archive_member_input(ctx, archive, index, out);
+    if (!r)
+        r = wm_archive_give_to_input(ctx, archive, out);
+    if (r) {
+        memset(out, 0, sizeof *out);
+        wm_archive_close(ctx, archive);
+    }
+    return r;
+}
+
+wm_result wm_input_load(wm_ctx *ctx, const char *path, wm_input *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *member = NULL;
+    size_t archive_length = wm_archive_split_path(path, &member);
+    if (!archive_length)
+        return wm_input_load_file(ctx, path, out);
+    return load_member(ctx, path, archive_length, member, out);
+}

@@ -1,0 +1,274 @@
+/* Archives as folders: ERF V1.0/V1.1, RIM and KEY+BIF built here by a small writer written from
+ * the format documentation (FORMAT-NOTES 4, xoreos), not walkmesh's own; every member read back
+ * through a path into the archive byte-identical; the corpus archives list with the counts their
+ * README gives; the corrupted ones refused naming the archive. */
+#define _GNU_SOURCE /* memmem */
+#include "test_support.h"
+
+#include "archive_test_writer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The corpus walkmeshes packed as members r00.wok, r01.pwk, ... */
+static size_t corpus_walkmeshes(atw_member *members, size_t max)
+{
+    static const char *const suffixes[] = {".wok", ".pwk", ".dwk", NULL};
+    char **paths = NULL;
+    size_t count = wmt_corpus_list("bwm", suffixes, &paths), n = 0;
+    for (size_t i = 0; i < count && n < max; i++) {
+        atw_member *m = &members[n++];
+        const char *ext = strrchr(paths[i], '.') + 1;
+        snprintf(m->name, sizeof m->name, "r%02zu", i);
+        m->type = strcmp(ext, "wok") == 0 ? 2016 : strcmp(ext, "pwk") == 0 ? 2053 : 2052;
+        m->data = wmt_read_file(paths[i], &m->size);
+        snprintf(m->extension, sizeof m->extension, "%s", ext);
+    }
+    wmt_free_list(paths, count);
+    return n;
+}
+
+static void free_members(atw_member *members, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        free(members[i].data);
+}
+
+/* Every member read through "<archive>/<NAME.EXT>" (in upper case: names are compared without
+ * case) is the member's bytes. */
+static void assert_members_read_back(const char *archive, const atw_member *members, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        char path[4096];
+        int n = snprintf(path, sizeof path, "%s/%s.%s", archive, members[i].name, members[i].extension);
+        for (char *p = path + strlen(archive); p < path + n; p++)
+            *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+        wm_ctx ctx;
+        wm_ctx_init(&ctx);
+        wm_input in;
+        wm_result r = wm_input_load(&ctx, path, &in);
+        if (r)
+            fail_msg("%s: %s", path, ctx.message);
+        assert_int_equal(in.size, members[i].size);
+        assert_memory_equal(in.data, members[i].data, in.size);
+        assert_null(in.path); /* no file of its own: nothing reads "beside" it on disk */
+        wm_input_free(&ctx, &in);
+    }
+}
+
+static void write_and_check(atw_kind kind)
+{
+    atw_member members[64];
+    size_t count = corpus_walkmeshes(members, 64);
+    assert_true(count > 0);
+    char *dir = wmt_make_temp_dir();
+    char *path = atw_write(dir, kind, members, count);
+    assert_members_read_back(path, members, count);
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    wm_archive *archive = NULL;
+    assert_int_equal(wm_archive_open(&ctx, path, &archive), WM_OK);
+    assert_int_equal(wm_archive_member_count(archive), count);
+    wm_archive_close(&ctx, archive);
+    free(path);
+    wmt_remove_tree(dir);
+    free(dir);
+    free_members(members, count);
+}
+
+static void test_erf_v10_members_read_back(void **state) { (void)state; write_and_check(ATW_ERF_V10); }
+static void test_erf_v11_members_read_back(void **state) { (void)state; write_and_check(ATW_MOD_V11); }
+static void test_rim_members_read_back(void **state) { (void)state; write_and_check(ATW_RIM); }
+static void test_key_bif_members_read_back(void **state) { (void)state; write_and_check(ATW_KEY); }
+
+/* A member converts to the bytes the same file converts to on its own. */
+static void test_member_converts_like_the_loose_file(void **state)
+{
+    (void)state;
+    atw_member members[64];
+    size_t count = corpus_walkmeshes(members, 64);
+    char *dir = wmt_make_temp_dir();
+    char *archive = atw_write(dir, ATW_ERF_V10, members, count);
+    for (size_t i = 0; i < count; i++) {
+        char member[4096], loose[4096], from_member[4096], from_loose[4096];
+        snprintf(member, sizeof member, "%s/%s.%s", archive, members[i].name, members[i].extension);
+        snprintf(loose, sizeof loose, "%s/loose%zu.%s", dir, i, members[i].extension);
+        snprintf(from_member, sizeof from_member, "%s/m%zu.obj", dir, i);
+        snprintf(from_loose, sizeof from_loose, "%s/l%zu.obj", dir, i);
+        wmt_write_file(loose, members[i].data, members[i].size);
+        wm_ctx ctx;
+        wm_ctx_init(&ctx);
+        assert_int_equal(wm_convert(&ctx, loose, from_loose, NULL, NULL, NULL, 0), WM_OK);
+        if (wm_convert(&ctx, member, from_member, NULL, NULL, NULL, 0))
+            fail_msg("%s", ctx.message);
+        size_t a_size, b_size;
+        uint8_t *a = wmt_read_file(from_member, &a_size), *b = wmt_read_file(from_loose, &b_size);
+        /* the OBJ names its object after the input: the file names differ, nothing else may */
+        assert_true(a_size > 0 && b_size > 0);
+        const uint8_t *a_body = memmem(a, a_size, "\nv ", 3), *b_body = memmem(b, b_size, "\nv ", 3);
+        assert_non_null(a_body);
+        assert_non_null(b_body);
+        assert_int_equal(a_size - (size_t)(a_body - a), b_size - (size_t)(b_body - b));
+        assert_memory_equal(a_body, b_body, b_size - (size_t)(b_body - b));
+        free(a);
+        free(b);
+    }
+    free(archive);
+    wmt_remove_tree(dir);
+    free(dir);
+    free_members(members, count);
+}
+
+/* The member counts the corpus README gives for each archive (its "what" column). */
+static const struct {
+    const char *file;
+    uint32_t members;
+} corpus_counts[] = {
+    {"kotor-k1cp-lev_m40ad.mod", 96},         {"kotor-k1cp-tar_m09ab.mod", 19},
+    {"kotor-k1r-k1r_paztourney.mod", 218},    {"kotor-k1r-manm26aa.mod", 295},
+    {"kotor-kotornet-file1.erf", 2},          {"kotor-kotornet-file1.key", 25836},
+    {"kotor-kotornet-file1.rim", 2},          {"kotor-pykotor-capsule.mod", 3},
+    {"kotor-pykotor-capsule.rim", 3},         {"kotor-pykotor-test.erf", 3},
+    {"kotor-pykotor-test.rim", 3},            {"nwn1-nwnnim-chitin.key", 43871},
+    {"nwn1-rollnw-DockerDemo.mod", 14},       {"nwn1-rollnw-hak_with_description.hak", 1},
+    {"nwn1-rollnw-test_module.mod", 23},      {"nwn1-rollnw-transforms.mod", 17},
+    {"nwn1-toolsetgo-module.mod", 17},        {"nwn2-alfams-gwynnethroad2.erf", 4},
+    {"nwn2-kaedrin-Hotfix.erf", 2},           {"nwn2-kaedrin-cliffpack_blueprints.ERF", 32},
+    {"nwn2-nwnlibd-module.mod", 8},           {"nwn2-nwnlibd-test.hak", 2},
+};
+
+static uint32_t count_type(const wm_archive *archive, const char *extension)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < wm_archive_member_count(archive); i++) {
+        const char *dot = strrchr(wm_archive_member_at(archive, i)->name, '.');
+        n += dot && strcmp(dot + 1, extension) == 0;
+    }
+    return n;
+}
+
+static void test_corpus_archives_list(void **state)
+{
+    (void)state;
+    size_t checked = 0;
+    for (size_t i = 0; i < sizeof corpus_counts / sizeof corpus_counts[0]; i++) {
+        char relative[256];
+        snprintf(relative, sizeof relative, "archives/%s", corpus_counts[i].file);
+        char *path = wmt_corpus_path(relative);
+        if (!path)
+            continue;
+        wm_ctx ctx;
+        wm_ctx_init(&ctx);
+        wm_archive *archive = NULL;
+        wm_result r = wm_archive_open(&ctx, path, &archive);
+        free(path);
+        if (r)
+            fail_msg("%s", ctx.message);
+        assert_int_equal(wm_archive_member_count(archive), corpus_counts[i].members);
+        if (strcmp(corpus_counts[i].file, "kotor-kotornet-file1.key") == 0) { /* README: the key's counts */
+            assert_int_equal(count_type(archive, "wok"), 1202);
+            assert_int_equal(count_type(archive, "pwk"), 196);
+            assert_int_equal(count_type(archive, "dwk"), 156);
+            assert_int_equal(count_type(archive, "lyt"), 124);
+            assert_int_equal(count_type(archive, "vis"), 112);
+            assert_int_equal(count_type(archive, "mdx"), 2832);
+        }
+        if (strcmp(corpus_counts[i].file, "nwn1-nwnnim-chitin.key") == 0) {
+            assert_int_equal(count_type(archive, "wok"), 2143);
+            assert_int_equal(count_type(archive, "pwk"), 191);
+            assert_int_equal(count_type(archive, "dwk"), 77);
+            assert_int_equal(count_type(archive, "mdl"), 15608);
+            assert_int_equal(count_type(archive, "set"), 10);
+        }
+        wm_archive_close(&ctx, archive);
+        checked++;
+    }
+    if (!checked)
+        skip();
+    assert_int_equal(checked, sizeof corpus_counts / sizeof corpus_counts[0]);
+}
+
+/* README: paz_holo.pwk is 1380 bytes; the only BIF of the key that is public holds global.jrl. */
+static void test_corpus_members(void **state)
+{
+    (void)state;
+    char *mod = wmt_corpus_path_or_skip("archives/kotor-k1r-k1r_paztourney.mod");
+    char *member = wmt_join(mod, "PAZ_HOLO.pwk");
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    wm_input in;
+    assert_int_equal(wm_input_load(&ctx, member, &in), WM_OK);
+    assert_int_equal(in.size, 1380);
+    assert_memory_equal(in.data, "BWM V1.0", 8);
+    wm_input_free(&ctx, &in);
+    free(member);
+    free(mod);
+}
+
+static void test_corrupted_corpus_archives_refused(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"archives/kotor-pykotor-test_corrupted.erf",
+                                        "archives/kotor-pykotor-test_corrupted.rim"};
+    for (size_t i = 0; i < 2; i++) {
+        char *path = wmt_corpus_path_or_skip(files[i]);
+        wm_ctx ctx;
+        wm_ctx_init(&ctx);
+        wm_archive *archive = NULL;
+        wm_result r = wm_archive_open(&ctx, path, &archive);
+        assert_true(r == WM_ERR_TRUNCATED || r == WM_ERR_CORRUPT);
+        assert_non_null(strstr(ctx.message, path));
+        assert_non_null(strstr(ctx.message, "key list"));
+        free(path);
+    }
+}
+
+/* A key's BIF named "data\\x.bif" is found as Data/X.BIF; a missing BIF is named. */
+static void test_key_finds_bifs_without_case(void **state)
+{
+    (void)state;
+    atw_member members[64];
+    size_t count = corpus_walkmeshes(members, 4);
+    char *dir = wmt_make_temp_dir();
+    char *key = atw_write(dir, ATW_KEY, members, count);
+    char *lower = wmt_join(dir, "data/walkmesh.bif"), *folder = wmt_join(dir, "data"),
+         *upper_folder = wmt_join(dir, "DATA"), *upper = wmt_join(dir, "DATA/WALKMESH.BIF");
+    assert_int_equal(rename(folder, upper_folder), 0);
+    char *moved = wmt_join(dir, "DATA/walkmesh.bif");
+    assert_int_equal(rename(moved, upper), 0);
+    assert_members_read_back(key, members, count);
+    assert_int_equal(remove(upper), 0);
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    wm_input in;
+    char member[4096];
+    snprintf(member, sizeof member, "%s/%s.%s", key, members[0].name, members[0].extension);
+    assert_int_equal(wm_input_load(&ctx, member, &in), WM_ERR_IO);
+    assert_non_null(strstr(ctx.message, "data\\walkmesh.bif"));
+    free(moved);
+    free(lower);
+    free(folder);
+    free(upper_folder);
+    free(upper);
+    free(key);
+    wmt_remove_tree(dir);
+    free(dir);
+    free_members(members, count);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_erf_v10_members_read_back),
+        cmocka_unit_test(test_erf_v11_members_read_back),
+        cmocka_unit_test(test_rim_members_read_back),
+        cmocka_unit_test(test_key_bif_members_read_back),
+        cmocka_unit_test(test_member_converts_like_the_loose_file),
+        cmocka_unit_test(test_corpus_archives_list),
+        cmocka_unit_test(test_corpus_members),
+        cmocka_unit_test(test_corrupted_corpus_archives_refused),
+        cmocka_unit_test(test_key_finds_bifs_without_case),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
