@@ -322,6 +322,11 @@ void cli_args_free(cli_args *args, wm_ctx *ctx)
     }
     free(args->inputs);
     args->inputs = NULL;
+    for (int i = 0; i < args->member_path_count; i++)
+        free(args->member_paths[i]);
+    free(args->member_paths);
+    args->member_paths = NULL;
+    args->member_path_count = 0;
 }
 
 const char *cli_value(const cli_args *args, int i, int k)

@@ -143,6 +143,8 @@ int cli_run_over_inputs(const cli_spec *spec, int argc, char **argv, cli_batch_f
     code = cli_mesh_options_apply(&args.mesh, &ctx);
     if (!code)
         code = cli_check_inputs(args.inputs, args.input_count);
+    if (!code && (spec->features & CLI_ARCHIVES))
+        code = cli_expand_archives(&args);
     if (!code)
         code = cli_batch_run(&args, args.input_count, args.inputs, fn, &args);
     cli_args_free(&args, &ctx);
