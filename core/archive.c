@@ -8,21 +8,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-wm_result wm_archive_create(wm_ctx *ctx, const char *path, const wm_container *kind, wm_archive **out)
+wm_result wm_archive_create(wm_ctx *ctx, const char *path, const wm_input *borrowed, wm_archive **out)
 {
     *out = NULL;
     wm_archive *archive = wm_alloc_array(ctx, 1, sizeof *archive);
     if (!archive)
         return WM_ERR_NOMEM;
-    archive->kind = kind;
-    archive->path = wm_strdup(ctx, path);
-    wm_result r = archive->path ? wm_input_load_archive(ctx, path, &archive->bytes) : WM_ERR_NOMEM;
+    archive->path = wm_strdup(ctx, borrowed ? borrowed->name : path);
+    wm_result r = archive->path ? WM_OK : WM_ERR_NOMEM;
+    if (!r && borrowed) {
+        wm_input_borrow(&archive->bytes, borrowed->data, borrowed->size, NULL);
+    } else if (!r) {
+        r = wm_input_load_archive(ctx, path, &archive->bytes);
+        archive->on_disk = 1;
+    }
     if (r) {
         wm_archive_close(ctx, archive);
         return r;
     }
     archive->bytes.name = archive->path;
-    archive->bytes.path = archive->path;
+    archive->bytes.path = archive->on_disk ? archive->path : NULL;
     *out = archive;
     return WM_OK;
 }
@@ -213,6 +218,9 @@ static int same_name(const char *a, const char *b) { return wm_name_compare(a, b
 static wm_result find_part_file(wm_ctx *ctx, const wm_archive *archive, uint32_t part, char **out_path)
 {
     const char *name = archive->part_names[part];
+    if (!archive->on_disk)
+        return wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: BIF %u '%s': a key in memory has no folder to find it in",
+                        archive->path, part, name);
     size_t folder_length = (size_t)(wm_path_file_name(archive->path) - archive->path);
     char *path = wm_alloc_array(ctx, folder_length + strlen(name) + 2, 1);
     if (!path)

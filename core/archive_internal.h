@@ -8,7 +8,8 @@
 struct wm_archive {
     wm_input_source source;  /* first: a member input's source is its archive */
     const wm_container *kind;
-    char *path;              /* the archive file */
+    char *path;              /* the archive file (in memory: the caller's name for it) */
+    int on_disk;             /* a file: a key's BIFs can be found beside it */
     wm_input bytes;          /* its bytes, mapped when large */
     wm_archive_member *members;
     uint32_t count, capacity;
@@ -23,8 +24,9 @@ struct wm_archive {
     char *input_name;        /* the name of the member input that owns the archive */    /* the source of member inputs the caller's open archive lends */
 };
 
-/* An archive of that kind over the file at path (its bytes loaded), members not yet listed. */
-wm_result wm_archive_create(wm_ctx *ctx, const char *path, const wm_container *kind, wm_archive **out);
+/* An archive over the file at path (its bytes loaded), or over bytes the caller lends
+ * (borrowed; path NULL), members not yet listed. */
+wm_result wm_archive_create(wm_ctx *ctx, const char *path, const wm_input *borrowed, wm_archive **out);
 /* After the container's list: the members' names indexed (a duplicate refused), every member of
  * the archive itself inside it and none overlapping another. */
 wm_result wm_archive_finish(wm_ctx *ctx, wm_archive *archive);

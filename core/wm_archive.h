@@ -53,6 +53,10 @@ WM_API const wm_container *wm_container_detect(const wm_input *in);
  * duplicates, members past the end or overlapping refused, naming the archive and the member).
  * The file is mapped when large: memory follows the members read, not the archive. */
 WM_API wm_result wm_archive_open(wm_ctx *ctx, const char *path, wm_archive **out);
+/* The same over bytes the caller keeps valid while the archive is open (name for messages);
+ * a key's BIFs cannot be found from memory. */
+WM_API wm_result wm_archive_open_memory(wm_ctx *ctx, const void *data, size_t size, const char *name,
+                                        wm_archive **out);
 WM_API void wm_archive_close(wm_ctx *ctx, wm_archive *archive);
 WM_API const wm_container *wm_archive_kind(const wm_archive *archive);
 WM_API const char *wm_archive_path(const wm_archive *archive);

@@ -38,25 +38,42 @@ const wm_container *wm_container_detect(const wm_input *in)
     return best;
 }
 
-wm_result wm_archive_open(wm_ctx *ctx, const char *path, wm_archive **out)
+/* The container of the archive's bytes lists its members, which are then checked. */
+static wm_result list_archive(wm_ctx *ctx, wm_archive *archive, wm_archive **out)
 {
-    wm_archive *archive = NULL;
-    wm_result r = wm_archive_create(ctx, path, NULL, &archive);
-    if (r)
-        return r;
+    wm_result r;
     archive->kind = wm_container_detect(&archive->bytes);
     if (!archive->kind)
-        r = wm_error(ctx, WM_ERR_NOT_FORMAT, "%s: not an archive walkmesh reads (see 'walkmesh formats')", path);
+        r = wm_error(ctx, WM_ERR_NOT_FORMAT, "%s: not an archive walkmesh reads (see 'walkmesh formats')",
+                     archive->path);
     else if ((r = archive->kind->list(ctx, archive)) == WM_OK)
         r = wm_archive_finish(ctx, archive);
-    else if (strncmp(ctx->message, path, strlen(path)) != 0)
-        wm_error_prefix(ctx, path);
+    else if (strncmp(ctx->message, archive->path, strlen(archive->path)) != 0)
+        wm_error_prefix(ctx, archive->path);
     if (r) {
         wm_archive_close(ctx, archive);
         return r;
     }
     *out = archive;
     return WM_OK;
+}
+
+wm_result wm_archive_open(wm_ctx *ctx, const char *path, wm_archive **out)
+{
+    wm_archive *archive = NULL;
+    *out = NULL;
+    wm_result r = wm_archive_create(ctx, path, NULL, &archive);
+    return r ? r : list_archive(ctx, archive, out);
+}
+
+wm_result wm_archive_open_memory(wm_ctx *ctx, const void *data, size_t size, const char *name, wm_archive **out)
+{
+    wm_archive *archive = NULL;
+    wm_input borrowed;
+    *out = NULL;
+    wm_input_borrow(&borrowed, data, size, name);
+    wm_result r = wm_archive_create(ctx, NULL, &borrowed, &archive);
+    return r ? r : list_archive(ctx, archive, out);
 }
 
 static int is_folder_separator(char c)

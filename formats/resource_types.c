@@ -67,6 +67,11 @@ wm_result wm_archive_add_resource(wm_ctx *ctx, wm_archive *archive, uint32_t ind
     size_t length = 0;
     while (length < field_size && field[length])
         length++;
+    if (length == 0) /* ".wok" alone would be a hidden file named after nothing */
+        return wm_error(ctx, WM_ERR_CORRUPT, "member %u has an empty name", index);
+    if (field[0] == '.' && (length == 1 || (length == 2 && field[1] == '.'))) /* "...wok" is a name, ".." is not */
+        return wm_error(ctx, WM_ERR_CORRUPT, "member %u's name \"%.*s\" is a '.' or '..' component", index,
+                        (int)length, (const char *)field);
     char number[12];
     const char *extension = wm_resource_type_extension(where->type, for_nwn2);
     if (!extension) {
