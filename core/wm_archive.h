@@ -27,6 +27,14 @@ typedef struct wm_archive_member {
 
 typedef struct wm_archive wm_archive;
 
+/* A member added or replaced when an archive is written (wm_container.write). */
+typedef struct wm_archive_change {
+    uint32_t replaced;   /* the member replaced, or UINT32_MAX: a member added at the end */
+    const char *name;    /* "room.wok": the member's name with its type's extension */
+    const uint8_t *data; /* its new bytes */
+    size_t size;
+} wm_archive_change;
+
 /* A container kind, beside the format descriptor: designated initializers, NULL where the
  * container does not offer the operation. */
 typedef struct wm_container {
@@ -42,6 +50,9 @@ typedef struct wm_container {
      * the part's own table. NULL: the offsets from list are final. */
     wm_result (*locate)(wm_ctx *ctx, const wm_archive *archive, uint32_t member, const wm_input *part,
                         uint64_t *out_offset, uint64_t *out_size);
+    /* Writes the whole archive into sink with the change made, every other member's bytes and
+     * entry as they were. NULL: walkmesh does not write this container. */
+    wm_result (*write)(wm_ctx *ctx, const wm_archive *archive, const wm_archive_change *change, wm_sink *sink);
 } wm_container;
 
 /* The containers walkmesh knows (formats/containers.c). */
@@ -79,6 +90,13 @@ WM_API int wm_input_exists(const char *path);
 /* The extension of a BioWare resource type id ("wok" for 2016); nwn2 selects NWN2's meanings of
  * the ids it reuses (3000 osc, not lyt). NULL for an id walkmesh does not name. */
 WM_API const char *wm_resource_type_extension(uint32_t type, int nwn2);
+/* The type id of an extension (case ignored), the reverse of the above; UINT32_MAX when walkmesh
+ * knows none (a number as the extension is that number). */
+WM_API uint32_t wm_resource_type_id(const char *extension, int nwn2);
+/* A change's member name split for a BioWare table: the resource name (at most field_size bytes)
+ * and its type id from the extension. Refuses a name without a known extension or too long. */
+WM_API wm_result wm_archive_change_resource(wm_ctx *ctx, const wm_archive_change *change, size_t field_size,
+                                            int nwn2, size_t *out_length, uint32_t *out_type);
 
 /* ---- for container modules (formats/<container>/) */
 

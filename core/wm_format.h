@@ -146,8 +146,18 @@ WM_API int wm_sink_can_write_at(const wm_sink *sink);
 WM_API void wm_sink_set_lacking(wm_sink *sink, unsigned capabilities);
 WM_API unsigned wm_sink_lacking(const wm_sink *sink);
 /* Opens a sink for path ("-": standard output). Without overwrite an existing target is
- * refused here and never replaced at commit (WM_ERR_EXISTS). */
+ * refused here and never replaced at commit (WM_ERR_EXISTS). A path into an archive
+ * ("mod.mod/room.wok", wm_archive.h) adds or replaces that member: the whole archive is
+ * written to a temporary and placed at commit, all or nothing. */
 WM_API wm_result wm_sink_open(wm_ctx *ctx, const char *path, int overwrite, wm_sink **out);
+/* The same for files only (what wm_sink_open does for a path that is not into an archive). */
+WM_API wm_result wm_sink_open_file(wm_ctx *ctx, const char *path, int overwrite, wm_sink **out);
+/* A sink that keeps the main output in memory (side outputs refused) and hands the bytes to
+ * finish at commit, whose result is the commit's; release(user) runs at close. path names it
+ * in messages. For outputs that go into another file (an archive's member). */
+typedef wm_result (*wm_sink_finish_fn)(wm_ctx *ctx, void *user, const uint8_t *data, size_t size);
+WM_API wm_result wm_sink_open_memory(wm_ctx *ctx, const char *path, wm_sink_finish_fn finish,
+                                     void (*release)(wm_ctx *ctx, void *user), void *user, wm_sink **out);
 /* Syncs every output and moves them all into place, with SIGINT/SIGTERM held off. */
 WM_API wm_result wm_sink_commit(wm_sink *sink);
 /* Frees the sink; an uncommitted sink's temporaries are removed, the targets untouched. */

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct type_name {
     uint16_t id;
@@ -51,14 +53,24 @@ static const char *look_up(const type_name *table, size_t count, uint32_t type)
     return NULL;
 }
 
+/* The game's own table first, then the ids every game shares, then the other game's (an NWN2
+ * area exported as a V1.0 ERF holds its .trx as 3035, which KotOR never uses). */
+static const char *look_up_all(uint32_t type, int for_nwn2)
+{
+    const type_name *first = for_nwn2 ? nwn2 : kotor, *other = for_nwn2 ? kotor : nwn2;
+    size_t first_count = for_nwn2 ? sizeof nwn2 / sizeof nwn2[0] : sizeof kotor / sizeof kotor[0];
+    size_t other_count = for_nwn2 ? sizeof kotor / sizeof kotor[0] : sizeof nwn2 / sizeof nwn2[0];
+    const char *found = look_up(first, first_count, type);
+    if (!found)
+        found = look_up(common, sizeof common / sizeof common[0], type);
+    if (!found)
+        found = look_up(other, other_count, type);
+    return found;
+}
+
 const char *wm_resource_type_extension(uint32_t type, int for_nwn2)
 {
-    const char *found = look_up(common, sizeof common / sizeof common[0], type);
-    if (!found && for_nwn2)
-        found = look_up(nwn2, sizeof nwn2 / sizeof nwn2[0], type);
-    else if (!found)
-        found = look_up(kotor, sizeof kotor / sizeof kotor[0], type);
-    return found;
+    return look_up_all(type, for_nwn2);
 }
 
 wm_result wm_archive_add_resource(wm_ctx *ctx, wm_archive *archive, uint32_t index, const uint8_t *field,
@@ -79,4 +91,45 @@ wm_result wm_archive_add_resource(wm_ctx *ctx, wm_archive *archive, uint32_t ind
         extension = number;
     }
     return wm_archive_add_member(ctx, archive, index, (const char *)field, length, extension, where);
+}
+
+static uint32_t reverse(const type_name *table, size_t count, const char *extension)
+{
+    for (size_t i = 0; i < count; i++)
+        if (wm_name_compare(table[i].extension, extension) == 0)
+            return table[i].id;
+    return UINT32_MAX;
+}
+
+uint32_t wm_resource_type_id(const char *extension, int for_nwn2)
+{
+    const type_name *tables[3] = {for_nwn2 ? nwn2 : kotor, common, for_nwn2 ? kotor : nwn2};
+    size_t counts[3] = {for_nwn2 ? sizeof nwn2 / sizeof nwn2[0] : sizeof kotor / sizeof kotor[0],
+                        sizeof common / sizeof common[0],
+                        for_nwn2 ? sizeof kotor / sizeof kotor[0] : sizeof nwn2 / sizeof nwn2[0]};
+    uint32_t id = UINT32_MAX;
+    for (int t = 0; t < 3 && id == UINT32_MAX; t++)
+        id = reverse(tables[t], counts[t], extension);
+    if (id == UINT32_MAX && extension[0] >= '0' && extension[0] <= '9' && strlen(extension) <= 5) {
+        char *end = NULL;
+        unsigned long number = strtoul(extension, &end, 10);
+        if (*end == '\0' && number < 0xFFFF)
+            id = (uint32_t)number;
+    }
+    return id;
+}
+
+wm_result wm_archive_change_resource(wm_ctx *ctx, const wm_archive_change *change, size_t field_size, int for_nwn2,
+                                     size_t *out_length, uint32_t *out_type)
+{
+    const char *dot = strrchr(change->name, '.');
+    *out_length = dot ? (size_t)(dot - change->name) : 0;
+    *out_type = dot ? wm_resource_type_id(dot + 1, for_nwn2) : UINT32_MAX;
+    if (*out_type == UINT32_MAX)
+        return wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: no resource type for this extension in this archive",
+                        change->name);
+    if (*out_length == 0 || *out_length > field_size)
+        return wm_error(ctx, WM_ERR_INVALID, "%s: a resource name in this archive has 1 to %zu characters",
+                        change->name, field_size);
+    return wm_name_check(ctx, change->name, *out_length, WM_NAME_COMPONENT, "the member's name");
 }

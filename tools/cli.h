@@ -159,6 +159,8 @@ int cli_open_archive(wm_ctx *ctx, const char *path, wm_archive **out);
 /* Replaces every input that is an archive by its walkmesh members (.wok/.pwk/.dwk, .trn/.trx,
  * .wmo) as "ARCHIVE/member", in the archive's order. Returns an exit code (reported). */
 int cli_expand_archives(cli_args *args);
+/* Whether an output path names a file, or a member of an archive, that exists. */
+int cli_output_taken(const char *path);
 /* `info ARCHIVE`: each member walkmesh reads, its format and triangle count (or why not). */
 int cli_list_archive(wm_ctx *ctx, const cli_args *args, wm_archive *archive, wm_buffer *out);
 

@@ -23,6 +23,27 @@ int cli_open_archive(wm_ctx *ctx, const char *path, wm_archive **out)
     return 1;
 }
 
+int cli_output_taken(const char *path)
+{
+    if (wm_file_exists(path))
+        return 1;
+    const char *member = NULL;
+    size_t archive_length = wm_archive_split_path(path, &member);
+    char *archive_path = archive_length ? malloc(archive_length + 1) : NULL;
+    if (!archive_path)
+        return 0;
+    memcpy(archive_path, path, archive_length);
+    archive_path[archive_length] = '\0';
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    wm_archive *archive = NULL;
+    int taken = wm_archive_open(&ctx, archive_path, &archive) == WM_OK &&
+                wm_archive_find(archive, member, strlen(member)) != UINT32_MAX;
+    wm_archive_close(&ctx, archive);
+    free(archive_path);
+    return taken;
+}
+
 /* The member types batch commands work on: walkmeshes, not models or layouts (a room's .mdl
  * and .wok would land on one output name). */
 static int is_walkmesh_member(const char *name)

@@ -50,7 +50,7 @@ static wm_result erf_list(wm_ctx *ctx, wm_archive *archive)
     const wm_input *in = wm_archive_bytes(archive);
     wm_cursor keys, resources;
     wm_cursor_init(&keys, ctx, in->data, in->size, in->name);
-    erf_header h;
+    erf_header h = {0};
     wm_result r = read_header(&keys, &h);
     resources = keys;
     if (!r) r = wm_cursor_seek(&keys, h.key_offset, "key list");
@@ -60,8 +60,8 @@ static wm_result erf_list(wm_ctx *ctx, wm_archive *archive)
     if (!r) r = wm_archive_reserve(ctx, archive, h.count, 0);
     for (uint32_t i = 0; i < h.count && !r; i++) {
         const uint8_t *name = NULL;
-        uint32_t id, offset, size;
-        uint16_t type, unused;
+        uint32_t id, offset = 0, size = 0;
+        uint16_t type = 0, unused;
         wm_archive_member m = {0};
         r = wm_read_view(&keys, &name, h.name_size, "key name");
         if (!r) r = wm_read_u32(&keys, &id, "resource id");
@@ -77,6 +77,8 @@ static wm_result erf_list(wm_ctx *ctx, wm_archive *archive)
     return r;
 }
 
+wm_result erf_write(wm_ctx *ctx, const wm_archive *archive, const wm_archive_change *change, wm_sink *sink);
+
 static const char *const erf_extensions[] = {"erf", "mod", "hak", "sav", "nwm", NULL};
 
 const wm_container wm_container_erf = {
@@ -85,4 +87,5 @@ const wm_container wm_container_erf = {
     .extensions = erf_extensions,
     .probe = erf_probe,
     .list = erf_list,
+    .write = erf_write,
 };

@@ -18,10 +18,10 @@ static int key_probe(const wm_input *in)
 /* The file table: one BIF name per entry (its length counts a NUL, which is dropped). */
 static wm_result read_bifs(wm_ctx *ctx, wm_archive *archive, wm_cursor *cur, uint32_t bif_count)
 {
-    wm_result r = wm_cursor_check_array(cur, bif_count, 12, KEY_MAX_ENTRIES, "file table");
+    wm_result r = WM_OK;
     for (uint32_t i = 0; i < bif_count && !r; i++) {
-        uint32_t size, name_offset;
-        uint16_t name_length, drives;
+        uint32_t size, name_offset = 0;
+        uint16_t name_length = 0, drives;
         r = wm_read_u32(cur, &size, "BIF size");
         if (!r) r = wm_read_u32(cur, &name_offset, "BIF name offset");
         if (!r) r = wm_read_u16(cur, &name_length, "BIF name length");
@@ -43,7 +43,7 @@ static wm_result key_list(wm_ctx *ctx, wm_archive *archive)
     const wm_input *in = wm_archive_bytes(archive);
     wm_cursor cur;
     wm_cursor_init(&cur, ctx, in->data, in->size, in->name);
-    uint32_t bif_count, key_count, file_offset, key_offset;
+    uint32_t bif_count = 0, key_count = 0, file_offset = 0, key_offset = 0;
     wm_result r = wm_cursor_seek(&cur, 8, "KEY header");
     if (!r) r = wm_read_u32(&cur, &bif_count, "BIF count");
     if (!r) r = wm_read_u32(&cur, &key_count, "key count");
@@ -53,12 +53,13 @@ static wm_result key_list(wm_ctx *ctx, wm_archive *archive)
     if (!r) r = wm_cursor_seek(&keys, key_offset, "key table");
     if (!r) r = wm_cursor_check_array(&keys, key_count, 22, KEY_MAX_ENTRIES, "key table");
     if (!r) r = wm_cursor_seek(&cur, file_offset, "file table");
+    if (!r) r = wm_cursor_check_array(&cur, bif_count, 12, KEY_MAX_ENTRIES, "file table"); /* before reserving */
     if (!r) r = wm_archive_reserve(ctx, archive, key_count, bif_count);
     if (!r) r = read_bifs(ctx, archive, &cur, bif_count);
     for (uint32_t i = 0; i < key_count && !r; i++) {
         const uint8_t *name = NULL;
-        uint16_t type;
-        uint32_t id;
+        uint16_t type = 0;
+        uint32_t id = 0;
         r = wm_read_view(&keys, &name, 16, "key name");
         if (!r) r = wm_read_u16(&keys, &type, "resource type");
         if (!r) r = wm_read_u32(&keys, &id, "resource id");
@@ -79,7 +80,7 @@ static wm_result key_locate(wm_ctx *ctx, const wm_archive *archive, uint32_t mem
     wm_cursor cur;
     wm_cursor_init(&cur, ctx, bif->data, bif->size, bif->name);
     const uint8_t *magic = NULL;
-    uint32_t variable_count, fixed_count, table, id, offset, size, type;
+    uint32_t variable_count = 0, fixed_count, table = 0, id = 0, offset = 0, size = 0, type = 0;
     wm_result r = wm_read_view(&cur, &magic, 8, "BIF header");
     if (!r && memcmp(magic, "BIFFV1  ", 8) != 0)
         r = wm_cursor_error(&cur, WM_ERR_NOT_FORMAT, "not a BIFF V1 file");

@@ -17,7 +17,7 @@ static wm_result rim_list(wm_ctx *ctx, wm_archive *archive)
     const wm_input *in = wm_archive_bytes(archive);
     wm_cursor cur;
     wm_cursor_init(&cur, ctx, in->data, in->size, in->name);
-    uint32_t reserved, count, key_offset;
+    uint32_t reserved, count = 0, key_offset = 0;
     wm_result r = wm_cursor_seek(&cur, 8, "RIM header");
     if (!r) r = wm_read_u32(&cur, &reserved, "RIM header");
     if (!r) r = wm_read_u32(&cur, &count, "entry count");
@@ -27,7 +27,7 @@ static wm_result rim_list(wm_ctx *ctx, wm_archive *archive)
     if (!r) r = wm_archive_reserve(ctx, archive, count, 0);
     for (uint32_t i = 0; i < count && !r; i++) {
         const uint8_t *name = NULL;
-        uint32_t type, id, offset, size;
+        uint32_t type = 0, id, offset = 0, size = 0;
         r = wm_read_view(&cur, &name, 16, "key name");
         if (!r) r = wm_read_u32(&cur, &type, "resource type");
         if (!r) r = wm_read_u32(&cur, &id, "resource id");
@@ -39,6 +39,8 @@ static wm_result rim_list(wm_ctx *ctx, wm_archive *archive)
     return r;
 }
 
+wm_result rim_write(wm_ctx *ctx, const wm_archive *archive, const wm_archive_change *change, wm_sink *sink);
+
 static const char *const rim_extensions[] = {"rim", NULL};
 
 const wm_container wm_container_rim = {
@@ -47,4 +49,5 @@ const wm_container wm_container_rim = {
     .extensions = rim_extensions,
     .probe = rim_probe,
     .list = rim_list,
+    .write = rim_write,
 };
