@@ -340,6 +340,12 @@ static wm_result beside_in_archive(wm_ctx *ctx, wm_input_source *source, const c
     return WM_OK;
 }
 
+static const char *member_name_at(wm_input_source *source, uint32_t index)
+{
+    const wm_archive *archive = archive_of(source);
+    return index < archive->count ? archive->members[index].name : NULL;
+}
+
 /* The member input owns its archive (wm_input_load of a member path): freeing it closes it. */
 static void release_archive(wm_ctx *ctx, wm_input_source *source)
 {
@@ -358,6 +364,7 @@ wm_result wm_archive_member_input(wm_ctx *ctx, wm_archive *archive, uint32_t ind
         return r;
     archive->lent.beside = beside_in_archive;
     archive->lent.release = NULL;
+    archive->lent.name_at = member_name_at;
     out->data = data;
     out->size = size;
     out->name = archive->members[index].name;
@@ -373,6 +380,7 @@ wm_result wm_archive_give_to_input(wm_ctx *ctx, wm_archive *archive, wm_input *i
         return WM_ERR_NOMEM;
     archive->source.beside = beside_in_archive;
     archive->source.release = release_archive;
+    archive->source.name_at = member_name_at;
     in->source = &archive->source;
     in->name = archive->input_name;
     return WM_OK;

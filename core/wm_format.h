@@ -83,6 +83,9 @@ typedef struct wm_input_source {
     wm_result (*beside)(wm_ctx *ctx, struct wm_input_source *source, const char *file_name, char **out_path,
                         uint8_t **out_data, size_t *out_size);
     void (*release)(wm_ctx *ctx, struct wm_input_source *source);
+    /* The names of the files beside the input, one per index (NULL past the last): a model
+     * finds its module's layout among them. */
+    const char *(*name_at)(struct wm_input_source *source, uint32_t index);
 } wm_input_source;
 
 /* An input in memory: what every read, info and validate hook gets. core/ reads files and

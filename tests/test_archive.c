@@ -7,6 +7,7 @@
 
 #include "archive_test_writer.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,6 +258,71 @@ static void test_key_finds_bifs_without_case(void **state)
     free_members(members, count);
 }
 
+/* Every vertex of a lies within tolerance of a vertex of b, and the counts agree. */
+static void assert_same_vertices(const wm_mesh *a, const wm_mesh *b, float tolerance)
+{
+    assert_int_equal(a->vertex_count, b->vertex_count);
+    for (uint32_t i = 0; i < a->vertex_count; i++) {
+        const float *p = &a->positions[3 * (size_t)i];
+        int near = 0;
+        for (uint32_t j = 0; j < b->vertex_count && !near; j++) {
+            const float *q = &b->positions[3 * (size_t)j];
+            near = fabsf(p[0] - q[0]) <= tolerance && fabsf(p[1] - q[1]) <= tolerance && fabsf(p[2] - q[2]) <= tolerance;
+        }
+        if (!near)
+            fail_msg("vertex %u (%g %g %g) has no twin", i, p[0], p[1], p[2]);
+    }
+}
+
+/* A room model packed in a module with the module's layout converts to the room's .wok: the
+ * model's walkmesh at the room's layout position (FORMAT-NOTES 4). The position is the offset
+ * between the corpus model and its compiled .wok twin, measured here on the loose files. */
+static void test_room_model_placed_by_layout(void **state)
+{
+    (void)state;
+    char *mdl = wmt_corpus_path("bwm-models/k1cp-m10ac_30a.mdl"), *mdx = wmt_corpus_path("bwm-models/k1cp-m10ac_30a.mdx");
+    char *wok = wmt_corpus_path("bwm/k1cp-m10ac_30a.wok");
+    char *paths[3] = {mdl, mdx, wok};
+    wmt_require_all(paths, 3);
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    wm_mesh local, twin, placed;
+    assert_int_equal(wm_mesh_load(&ctx, mdl, NULL, NULL, &local), WM_OK);
+    assert_int_equal(wm_mesh_load(&ctx, wok, NULL, NULL, &twin), WM_OK);
+    float local_min[3], local_max[3], twin_min[3], twin_max[3];
+    wm_mesh_bounds(&local, local_min, local_max);
+    wm_mesh_bounds(&twin, twin_min, twin_max);
+    char layout[256];
+    int n = snprintf(layout, sizeof layout, "beginlayout\n   roomcount 2\n      m10ac_29a 1.0 2.0 3.0\n"
+                                            "      M10AC_30A %.9g %.9g %.9g\ndonelayout\n",
+                     twin_min[0] - local_min[0], twin_min[1] - local_min[1], twin_min[2] - local_min[2]);
+    atw_member m[3] = {{.name = "m10ac_30a", .extension = "mdl", .type = 2002},
+                       {.name = "m10ac_30a", .extension = "mdx", .type = 3008},
+                       {.name = "m10ac", .extension = "lyt", .type = 3000, .data = (uint8_t *)layout, .size = (size_t)n}};
+    m[0].data = wmt_read_file(mdl, &m[0].size);
+    m[1].data = wmt_read_file(mdx, &m[1].size);
+    char *dir = wmt_make_temp_dir(), *mod = atw_write(dir, ATW_ERF_V10, m, 3);
+    char *member = wmt_join(mod, "m10ac_30a.mdl"), *out = wmt_join(dir, "m10ac_30a.wok");
+    if (wm_convert(&ctx, member, out, NULL, NULL, NULL, 0))
+        fail_msg("%s", ctx.message);
+    assert_int_equal(wm_mesh_load(&ctx, out, NULL, NULL, &placed), WM_OK);
+    assert_int_equal(placed.triangle_count, twin.triangle_count);
+    assert_same_vertices(&placed, &twin, 1e-4f);
+    wm_mesh_free(&ctx, &local);
+    wm_mesh_free(&ctx, &twin);
+    wm_mesh_free(&ctx, &placed);
+    free(m[0].data);
+    free(m[1].data);
+    free(member);
+    free(out);
+    free(mod);
+    wmt_remove_tree(dir);
+    free(dir);
+    free(mdl);
+    free(mdx);
+    free(wok);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -269,6 +335,7 @@ int main(void)
         cmocka_unit_test(test_corpus_members),
         cmocka_unit_test(test_corrupted_corpus_archives_refused),
         cmocka_unit_test(test_key_finds_bifs_without_case),
+        cmocka_unit_test(test_room_model_placed_by_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

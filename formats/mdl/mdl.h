@@ -56,4 +56,8 @@ extern const wm_format wm_format_mdl;
 #ifdef __cplusplus
 }
 #endif
+/* The room offset of a model read beside a layout (an archive's member): the position of the room
+ * named like the model in a layout among the files beside it. *found 0: none places it. */
+wm_result mdl_layout_offset(wm_ctx *ctx, const wm_input *in, double offset[3], int *found);
+
 #endif

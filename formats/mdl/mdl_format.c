@@ -134,6 +134,7 @@ static wm_result mdl_read_hook(wm_ctx *ctx, const wm_input *in, const wm_options
     int given = 0;
     wm_mesh_init(out);
     wm_result r = bwm_room_offset_option(ctx, opts, offset, &given);
+    if (!r && !given) r = mdl_layout_offset(ctx, in, offset, &given); /* a module's room: its layout */
     if (!r) r = mdl_parse_walkmesh(ctx, in->data, in->size, in->name, &w);
     if (r) return r;
     r = mdl_walkmesh_to_mesh(ctx, &w, given ? offset : NULL, out);
