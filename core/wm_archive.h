@@ -87,6 +87,13 @@ WM_API size_t wm_archive_split_path(const char *path, const char **out_member);
  * there is for reading it to say). */
 WM_API int wm_input_exists(const char *path);
 
+/* A bare resource name ("m02aa_01a.wok") found in a game folder as the game finds it: game/override
+ * first, then the module (module not NULL: modules/MODULE.mod, else MODULE.rim and MODULE_s.rim),
+ * then game/chitin.key's BIFs; folder and file names in any case. *out_path (freed with wm_free)
+ * is a path wm_input_load reads: the file, or "archive/member". WM_ERR_IO when none holds it. */
+WM_API wm_result wm_game_find(wm_ctx *ctx, const char *game, const char *module, const char *name,
+                              char **out_path);
+
 /* The extension of a BioWare resource type id ("wok" for 2016); nwn2 selects NWN2's meanings of
  * the ids it reuses (3000 osc, not lyt). NULL for an id walkmesh does not name. */
 WM_API const char *wm_resource_type_extension(uint32_t type, int nwn2);

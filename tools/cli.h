@@ -89,6 +89,9 @@ typedef struct cli_mesh_options {
     const char *materials;  /* --materials FILE */
     wm_surface_table table; /* loaded --materials table */
     int table_loaded;
+    const char *game;       /* --game DIR: bare resource names are found there */
+    const char *module;     /* --module NAME: the module searched after the override folder */
+    int which;              /* --which: say where each name was found */
 } cli_mesh_options;
 
 typedef struct cli_args {
@@ -103,6 +106,8 @@ typedef struct cli_args {
     int given[CLI_MAX_OPTIONS];
     char **member_paths; /* inputs made by cli_expand_archives ("ARCHIVE/member"), freed with args */
     int member_path_count;
+    char **found_paths;  /* inputs found by --game, freed with args */
+    int found_path_count;
 } cli_args;
 
 /* Parses argv by spec. Returns -1 when the command should run (args filled; free it with
@@ -159,6 +164,10 @@ int cli_open_archive(wm_ctx *ctx, const char *path, wm_archive **out);
 /* Replaces every input that is an archive by its walkmesh members (.wok/.pwk/.dwk, .trn/.trx,
  * .wmo) as "ARCHIVE/member", in the archive's order. Returns an exit code (reported). */
 int cli_expand_archives(cli_args *args);
+/* Resolves the first count inputs that are bare names (no folder) in --game DIR, as the game
+ * does (wm_game_find), printing where each was found with --which; then checks that every one
+ * exists. Returns an exit code (reported). */
+int cli_check_game_inputs(cli_args *args, int count);
 /* Whether an output path names a file, or a member of an archive, that exists. */
 int cli_output_taken(const char *path);
 /* `info ARCHIVE`: each member walkmesh reads, its format and triangle count (or why not). */

@@ -3,6 +3,7 @@
  * ("mod.mod/room.wok") needs nothing here: the library reads it as a file. */
 #include "cli.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,4 +199,44 @@ int cli_list_archive(wm_ctx *ctx, const cli_args *args, wm_archive *archive, wm_
     if (args->json)
         wm_put_text(out, "]}\n");
     return EXIT_OK; /* the archive was read; a member that is not a walkmesh says why in the list */
+}
+
+static int is_bare_name(const char *path)
+{
+    return strcmp(path, "-") != 0 && !strchr(path, '/') && !strchr(path, '\\');
+}
+
+int cli_check_game_inputs(cli_args *args, int count)
+{
+    const cli_mesh_options *o = &args->mesh;
+    if ((o->module || o->which) && !o->game) {
+        cli_error("--module and --which go with --game DIR");
+        return EXIT_USAGE;
+    }
+    if (o->game && !cli_is_folder(o->game))
+        return cli_missing_file(o->game);
+    for (int i = 0; o->game && i < count; i++) {
+        if (!is_bare_name(args->inputs[i]))
+            continue;
+        wm_ctx ctx;
+        cli_ctx_init(&ctx, 1);
+        char *found = NULL;
+        wm_result r = wm_game_find(&ctx, o->game, o->module, args->inputs[i], &found);
+        char **list = r ? NULL : realloc(args->found_paths, (size_t)(args->found_path_count + 1) * sizeof *list);
+        if (!r && !list)
+            r = wm_error(&ctx, WM_ERR_NOMEM, "out of memory");
+        if (r) {
+            wm_free(&ctx, found);
+            return cli_fail(&ctx, r, 0);
+        }
+        if (o->which)
+            fprintf(stderr, "%s: %s\n", args->inputs[i], found);
+        args->found_paths = list;
+        args->found_paths[args->found_path_count] = member_path(found, NULL);
+        wm_free(&ctx, found);
+        if (!args->found_paths[args->found_path_count])
+            return EXIT_OUTPUT;
+        args->inputs[i] = args->found_paths[args->found_path_count++];
+    }
+    return cli_check_inputs(args->inputs, count);
 }

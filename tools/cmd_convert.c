@@ -168,7 +168,7 @@ int cmd_convert(int argc, char **argv)
         code = cli_mesh_options_apply(&args.mesh, &ctx);
     int batch = args.output != NULL, count = batch ? args.input_count : 1;
     if (!code)
-        code = cli_check_inputs(args.inputs, count);
+        code = cli_check_game_inputs(&args, count);
     const char *base = cli_value(&args, OPT_BASE, 0);
     if (!code && base && !wm_input_exists(base)) /* an input too */
         code = cli_missing_file(base);
