@@ -186,3 +186,39 @@ char *atw_write(const char *dir, atw_kind kind, const atw_member *members, size_
     }
     return path;
 }
+
+static uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+
+/* The test's reader: ERF V1.0/V1.1 (key list + resource list) or RIM V1.0 (32-byte entries). */
+size_t atw_read(const uint8_t *b, size_t size, atw_entry *out, size_t max)
+{
+    assert_true(size >= 24);
+    int rim = memcmp(b, "RIM ", 4) == 0;
+    size_t name_size = !rim && memcmp(b + 4, "V1.1", 4) == 0 ? 32 : 16;
+    uint32_t count = rim ? le32(b + 12) : le32(b + 16);
+    uint32_t keys = rim ? le32(b + 16) : le32(b + 24), resources = rim ? 0 : le32(b + 28);
+    assert_true(count <= max);
+    assert_true(keys + (uint64_t)count * (rim ? 32 : name_size + 8) <= size);
+    assert_true(rim || resources + 8ull * count <= size);
+    for (uint32_t i = 0; i < count; i++) {
+        atw_entry *e = &out[i];
+        memset(e->name, 0, sizeof e->name);
+        if (rim) {
+            const uint8_t *k = b + keys + 32 * (size_t)i;
+            assert_true(keys + 32 * (size_t)(i + 1) <= size);
+            memcpy(e->name, k, 16);
+            e->type = le32(k + 16);
+            e->data = b + le32(k + 24);
+            e->size = le32(k + 28);
+        } else {
+            const uint8_t *k = b + keys + (name_size + 8) * i, *r = b + resources + 8 * (size_t)i;
+            memcpy(e->name, k, name_size);
+            e->type = k[name_size + 4] | k[name_size + 5] << 8;
+            e->data = b + le32(r);
+            e->size = le32(r + 4);
+        }
+        assert_true((size_t)(e->data - b) + e->size <= size);
+    }
+    return count;
+}
+

@@ -17,6 +17,18 @@ typedef struct atw_member {
     size_t size;
 } atw_member;
 
+/* One entry as the test's reader sees it. */
+typedef struct atw_entry {
+    char name[33];
+    uint32_t type;
+    const uint8_t *data; /* into the archive's bytes */
+    uint32_t size;
+} atw_entry;
+
+/* The test's reader, from the same documentation: the entries of an ERF V1.0/V1.1 or RIM V1.0
+ * (at most max; a table or member outside the bytes fails the test). Returns the count. */
+size_t atw_read(const uint8_t *bytes, size_t size, atw_entry *out, size_t max);
+
 /* The archive's bytes (ERF or RIM; for ATW_KEY the key, whose one BIF atw_bif makes). */
 uint8_t *atw_build(atw_kind kind, const atw_member *members, size_t count, size_t *out_size);
 /* The BIF of a key built by atw_build(ATW_KEY): member i is its resource i. */

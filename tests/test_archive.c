@@ -190,6 +190,68 @@ static void test_corpus_archives_list(void **state)
     assert_int_equal(checked, sizeof corpus_counts / sizeof corpus_counts[0]);
 }
 
+/* Every member of every corpus ERF and RIM, read through its path, is the bytes the test's own
+ * reader finds; every walkmesh member converts as the member extracted by hand does. */
+static void test_corpus_members_match_an_independent_reader(void **state)
+{
+    (void)state;
+    static const char *const suffixes[] = {".mod", ".erf", ".rim", ".hak", NULL};
+    char **paths = NULL;
+    size_t count = wmt_corpus_list("archives", suffixes, &paths), archives = 0, members = 0, walkmeshes = 0;
+    char *dir = wmt_make_temp_dir();
+    for (size_t a = 0; a < count; a++) {
+        if (strstr(paths[a], "_corrupted"))
+            continue;
+        size_t size;
+        uint8_t *bytes = wmt_read_file(paths[a], &size);
+        static atw_entry entries[512];
+        size_t n = atw_read(bytes, size, entries, 512);
+        wm_ctx ctx;
+        wm_ctx_init(&ctx);
+        wm_archive *archive = NULL;
+        assert_int_equal(wm_archive_open(&ctx, paths[a], &archive), WM_OK);
+        assert_int_equal(wm_archive_member_count(archive), n);
+        for (size_t i = 0; i < n; i++, members++) {
+            const char *name = wm_archive_member_at(archive, (uint32_t)i)->name;
+            assert_int_equal(wm_name_compare_n(name, strlen(entries[i].name), entries[i].name, strlen(entries[i].name)), 0);
+            assert_int_equal(name[strlen(entries[i].name)], '.');
+            char *member = wmt_join(paths[a], name);
+            wm_input in;
+            assert_int_equal(wm_input_load(&ctx, member, &in), WM_OK);
+            assert_int_equal(in.size, entries[i].size);
+            assert_memory_equal(in.data, entries[i].data, in.size);
+            wm_input_free(&ctx, &in);
+            if (entries[i].type == 2016 || entries[i].type == 2052 || entries[i].type == 2053) {
+                char *loose = wmt_join(dir, name), *a_obj = wmt_join(dir, "member.obj"), *b_obj = wmt_join(dir, "loose.obj");
+                wmt_write_file(loose, entries[i].data, entries[i].size);
+                assert_int_equal(wm_convert(&ctx, member, a_obj, NULL, NULL, NULL, 1), WM_OK);
+                assert_int_equal(wm_convert(&ctx, loose, b_obj, NULL, NULL, NULL, 1), WM_OK);
+                size_t a_size, b_size;
+                uint8_t *x = wmt_read_file(a_obj, &a_size), *y = wmt_read_file(b_obj, &b_size);
+                const uint8_t *x_body = memmem(x, a_size, "\nv ", 3), *y_body = memmem(y, b_size, "\nv ", 3);
+                assert_non_null(x_body);
+                assert_int_equal(a_size - (size_t)(x_body - x), b_size - (size_t)(y_body - y));
+                assert_memory_equal(x_body, y_body, a_size - (size_t)(x_body - x));
+                free(x);
+                free(y);
+                free(loose);
+                free(a_obj);
+                free(b_obj);
+                walkmeshes++;
+            }
+            free(member);
+        }
+        wm_archive_close(&ctx, archive);
+        free(bytes);
+        archives++;
+    }
+    print_message("%zu archives, %zu members, %zu walkmesh members converted\n", archives, members, walkmeshes);
+    assert_int_equal(archives, 20);
+    wmt_remove_tree(dir);
+    free(dir);
+    wmt_free_list(paths, count);
+}
+
 /* README: paz_holo.pwk is 1380 bytes; the only BIF of the key that is public holds global.jrl. */
 static void test_corpus_members(void **state)
 {
@@ -333,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_member_converts_like_the_loose_file),
         cmocka_unit_test(test_corpus_archives_list),
         cmocka_unit_test(test_corpus_members),
+        cmocka_unit_test(test_corpus_members_match_an_independent_reader),
         cmocka_unit_test(test_corrupted_corpus_archives_refused),
         cmocka_unit_test(test_key_finds_bifs_without_case),
         cmocka_unit_test(test_room_model_placed_by_layout),

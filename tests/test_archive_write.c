@@ -11,47 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct entry {
-    char name[33];
-    uint32_t type;
-    const uint8_t *data;
-    uint32_t size;
-} entry;
-
-static uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
-
-/* The test's reader: ERF V1.0/V1.1 (key list + resource list) or RIM V1.0 (32-byte entries). */
-static size_t read_entries(const uint8_t *b, size_t size, entry *out, size_t max)
-{
-    assert_true(size >= 24);
-    int rim = memcmp(b, "RIM ", 4) == 0;
-    size_t name_size = !rim && memcmp(b + 4, "V1.1", 4) == 0 ? 32 : 16;
-    uint32_t count = rim ? le32(b + 12) : le32(b + 16);
-    uint32_t keys = rim ? le32(b + 16) : le32(b + 24), resources = rim ? 0 : le32(b + 28);
-    assert_true(count <= max);
-    for (uint32_t i = 0; i < count; i++) {
-        entry *e = &out[i];
-        memset(e->name, 0, sizeof e->name);
-        if (rim) {
-            const uint8_t *k = b + keys + 32 * (size_t)i;
-            assert_true(keys + 32 * (size_t)(i + 1) <= size);
-            memcpy(e->name, k, 16);
-            e->type = le32(k + 16);
-            e->data = b + le32(k + 24);
-            e->size = le32(k + 28);
-        } else {
-            const uint8_t *k = b + keys + (name_size + 8) * i, *r = b + resources + 8 * (size_t)i;
-            memcpy(e->name, k, name_size);
-            e->type = k[name_size + 4] | k[name_size + 5] << 8;
-            e->data = b + le32(r);
-            e->size = le32(r + 4);
-        }
-        assert_true((size_t)(e->data - b) + e->size <= size);
-    }
-    return count;
-}
-
-static const entry *find_entry(const entry *entries, size_t count, const char *name, uint32_t type)
+static const atw_entry *find_entry(const atw_entry *entries, size_t count, const char *name, uint32_t type)
 {
     for (size_t i = 0; i < count; i++)
         if (strcmp(entries[i].name, name) == 0 && entries[i].type == type)
@@ -93,21 +53,21 @@ static void write_member(atw_kind kind, const char *source, const char *member, 
         fail_msg("%s", ctx.message);
     assert_int_equal(wm_convert(&ctx, input, loose, NULL, NULL, NULL, 0), WM_OK);
     uint8_t *after = wmt_read_file(archive, &after_size), *expected = wmt_read_file(loose, &loose_size);
-    entry old_entries[8], new_entries[8];
-    size_t old_count = read_entries(before, before_size, old_entries, 8);
-    size_t new_count = read_entries(after, after_size, new_entries, 8);
+    atw_entry old_entries[8], new_entries[8];
+    size_t old_count = atw_read(before, before_size, old_entries, 8);
+    size_t new_count = atw_read(after, after_size, new_entries, 8);
     assert_int_equal(new_count, old_count + !replace);
     char stem[40];
     snprintf(stem, sizeof stem, "%.*s", (int)(strchr(member, '.') - member), member);
     for (size_t i = 0; i < old_count; i++) {
-        const entry *now = find_entry(new_entries, new_count, old_entries[i].name, old_entries[i].type);
+        const atw_entry *now = find_entry(new_entries, new_count, old_entries[i].name, old_entries[i].type);
         assert_non_null(now);
         if (strcmp(old_entries[i].name, stem) == 0 && old_entries[i].type == type)
             continue; /* the replaced one */
         assert_int_equal(now->size, old_entries[i].size);
         assert_memory_equal(now->data, old_entries[i].data, now->size);
     }
-    const entry *written = find_entry(new_entries, new_count, stem, type);
+    const atw_entry *written = find_entry(new_entries, new_count, stem, type);
     assert_non_null(written);
     assert_int_equal(written->size, loose_size);
     assert_memory_equal(written->data, expected, loose_size);
@@ -201,8 +161,8 @@ static void test_cli_bake_in_place(void **state)
     assert_int_equal(wmt_run_cli(NULL, NULL, beside), 0);
     size_t archive_size, baked_size;
     uint8_t *archive = wmt_read_file(mod, &archive_size), *expected = wmt_read_file(baked, &baked_size);
-    entry entries[2];
-    assert_int_equal(read_entries(archive, archive_size, entries, 2), 1);
+    atw_entry entries[2];
+    assert_int_equal(atw_read(archive, archive_size, entries, 2), 1);
     assert_int_equal(entries[0].size, baked_size);
     assert_memory_equal(entries[0].data, expected, baked_size);
     free(archive);

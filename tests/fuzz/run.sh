@@ -27,6 +27,7 @@ seed_patterns() {
     fuzz_gff) echo "nwn2 *.GIT *.git *.ARE *.are" ;;
     fuzz_wmo) echo "wmo *.wmo" ;;
     fuzz_obj_check | fuzz_obj_read) echo "assimp-models *.obj" ;;
+    fuzz_archive) echo "archives *.mod *.erf *.ERF *.rim *.hak *.key *.bif" ;;
   esac
 }
 
