@@ -11,6 +11,7 @@ struct wm_archive {
     char *path;              /* the archive file (in memory: the caller's name for it) */
     int on_disk;             /* a file: a key's BIFs can be found beside it */
     wm_input bytes;          /* its bytes, mapped when large */
+    int fd;                  /* a mapped archive's file, its members read from it (-1: none) */
     wm_archive_member *members;
     uint32_t count, capacity;
     char *names;             /* every member's name, NUL-terminated, one after another */
@@ -18,6 +19,7 @@ struct wm_archive {
     wm_name_index index;
     char **part_names;       /* a key's BIFs, relative to the key's folder */
     wm_input *parts;         /* read when a member in them is first read */
+    int *part_fds;           /* a mapped part's file (-1: none) */
     uint32_t part_count, part_capacity;
     size_t *name_offsets;    /* while listing: where each member's name starts in names */
     wm_input_source lent;

@@ -75,6 +75,13 @@ ptrdiff_t wm_platform_read(int fd, void *buffer, size_t size)
     return _read(fd, buffer, size > 0x40000000u ? 0x40000000u : (unsigned)size);
 }
 
+ptrdiff_t wm_platform_read_at(int fd, void *buffer, size_t size, uint64_t offset)
+{
+    if (_lseeki64(fd, (__int64)offset, SEEK_SET) < 0)
+        return -1;
+    return wm_platform_read(fd, buffer, size);
+}
+
 ptrdiff_t wm_platform_write(int fd, const void *buffer, size_t size)
 {
     return _write(fd, buffer, size > 0x40000000u ? 0x40000000u : (unsigned)size);
@@ -250,6 +257,14 @@ ptrdiff_t wm_platform_read(int fd, void *buffer, size_t size)
 {
     ssize_t n;
     while ((n = read(fd, buffer, size)) < 0 && errno == EINTR)
+        ;
+    return n;
+}
+
+ptrdiff_t wm_platform_read_at(int fd, void *buffer, size_t size, uint64_t offset)
+{
+    ssize_t n;
+    while ((n = pread(fd, buffer, size, (off_t)offset)) < 0 && errno == EINTR)
         ;
     return n;
 }

@@ -79,6 +79,11 @@ WM_API uint32_t wm_archive_find(const wm_archive *archive, const char *name, siz
  * is open); its name is "<archive>/<member>". */
 WM_API wm_result wm_archive_member_input(wm_ctx *ctx, wm_archive *archive, uint32_t index, wm_input *out);
 
+/* The member has been read: its pages of a mapped archive (or BIF) may leave memory now (they
+ * come back from the file when read again). Reading every member of a large archive this way
+ * keeps memory to the member being read. */
+WM_API void wm_archive_release(wm_archive *archive, uint32_t index);
+
 /* Where a path goes into an archive: "a/b.mod/c.wok" when a/b.mod is a file and a/b.mod/c.wok
  * is not gives archive_length 7 and the member after it. 0 when the path names no member (a
  * file, or nothing). */
