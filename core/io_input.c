@@ -130,6 +130,8 @@ static wm_result load_file(wm_ctx *ctx, const char *path, int archive, wm_input 
     uint8_t *data = NULL;
     size_t size = 0;
     wm_result r;
+    if (!path) /* a binding's None: refused, not dereferenced */
+        return wm_error(ctx, WM_ERR_INVALID, "no input path given");
     if (strcmp(path, "-") == 0) {
         out->name = "(standard input)";
         r = read_stream(ctx, wm_platform_standard_stream(0), out->name, &data, &size);

@@ -40,6 +40,8 @@ static wm_result exists_error(wm_ctx *ctx, const char *path)
 wm_result wm_sink_open_file(wm_ctx *ctx, const char *path, int overwrite, wm_sink **out)
 {
     *out = NULL;
+    if (!path) /* a binding's None: refused, not dereferenced */
+        return wm_error(ctx, WM_ERR_INVALID, "no output path given");
     int to_stdout = strcmp(path, "-") == 0;
     if (!to_stdout && !overwrite && wm_platform_path_kind(path) != WM_PATH_MISSING)
         return exists_error(ctx, path);

@@ -3,8 +3,10 @@
  * module decodes the bytes, and the writer fills a sink that core/ commits all or nothing.
  * A writer gets the source's bytes and format in its options, never a path to re-read. */
 #include "wm_pipeline.h"
+#include "wm_geometry.h"
 #include "wm_io.h"
 
+#include <math.h>
 #include <string.h>
 
 static wm_result named_format(wm_ctx *ctx, const char *name, int for_writing, const wm_format **out)
@@ -19,6 +21,8 @@ static wm_result named_format(wm_ctx *ctx, const char *name, int for_writing, co
 
 static wm_result writer_for(wm_ctx *ctx, const char *format, const char *path, const wm_format **out)
 {
+    if (!path)
+        return wm_error(ctx, WM_ERR_INVALID, "no output path given");
     if (format)
         return named_format(ctx, format, 1, out);
     if (strcmp(path, "-") == 0)
@@ -72,6 +76,26 @@ static uint32_t transition_edges(const wm_mesh *mesh)
     return n;
 }
 
+/* The guard before every writer: a coordinate beyond WM_COORD_LIMIT (or not finite), in a
+ * vertex or a named point (hooks, positions), is refused, so that no format writes what its
+ * validate rejects; a reader that let one through is caught here, naming it. */
+static wm_result check_writable(wm_ctx *ctx, const wm_mesh *mesh)
+{
+    for (uint32_t v = 0; v < mesh->vertex_count; v++) {
+        const float *p = mesh->positions + 3 * (size_t)v;
+        if (!(fabsf(p[0]) <= WM_COORD_LIMIT && fabsf(p[1]) <= WM_COORD_LIMIT && fabsf(p[2]) <= WM_COORD_LIMIT))
+            return wm_error(ctx, WM_ERR_INVALID, "vertex %u at (%g, %g, %g) is beyond the bound of 1e7 game units: "
+                            "nothing written", v, (double)p[0], (double)p[1], (double)p[2]);
+    }
+    for (uint32_t i = 0; i < mesh->point_count; i++) {
+        const float *p = mesh->points[i].xyz;
+        if (!(fabsf(p[0]) <= WM_COORD_LIMIT && fabsf(p[1]) <= WM_COORD_LIMIT && fabsf(p[2]) <= WM_COORD_LIMIT))
+            return wm_error(ctx, WM_ERR_INVALID, "point %s at (%g, %g, %g) is beyond the bound of 1e7 game units: "
+                            "nothing written", mesh->points[i].name, (double)p[0], (double)p[1], (double)p[2]);
+    }
+    return WM_OK;
+}
+
 /* Writes into an open sink with a writer already chosen, and commits; opts is not NULL.
  * In a conversion (opts->source set) a format that declares no place for transitions
  * gets the source's transitions named as lost: decided from the descriptor, not by
@@ -80,7 +104,9 @@ static wm_result save_into(wm_ctx *ctx, const wm_format *f, const wm_mesh *mesh,
                            const wm_options *opts)
 {
     const char *path = wm_sink_path(sink);
-    wm_result r = f->write(ctx, mesh, sink, opts);
+    wm_result r = check_writable(ctx, mesh);
+    if (!r)
+        r = f->write(ctx, mesh, sink, opts);
     if (!r)
         r = wm_sink_commit(sink);
     if (r) {

@@ -323,6 +323,63 @@ static void test_from_mesh_welds_and_honours_walkable(void **state)
     wm_mesh_free(&ctx, &m);
 }
 
+/* The rule, by direct search: in ascending edge order, each edge not linked yet links to the
+ * first later unlinked edge of another face on the same two vertices. */
+static void direct_search(const uint32_t *faces, uint32_t nf, int32_t *expect)
+{
+    for (uint32_t c = 0; c < 3 * nf; c++) expect[c] = -1;
+    for (uint32_t c = 0; c < 3 * nf; c++)
+        for (uint32_t d = c + 1; d < 3 * nf && expect[c] < 0; d++) {
+            uint32_t c0 = faces[c], c1 = faces[c - c % 3 + (c % 3 + 1) % 3];
+            uint32_t d0 = faces[d], d1 = faces[d - d % 3 + (d % 3 + 1) % 3];
+            int same_pair = (c0 == d0 && c1 == d1) || (c0 == d1 && c1 == d0);
+            if (same_pair && c / 3 != d / 3 && expect[d] < 0) {
+                expect[c] = (int32_t)d;
+                expect[d] = (int32_t)c;
+            }
+        }
+}
+
+/* Faces stacked on one triangle (issue 27.4: the linking was quadratic in them), both
+ * windings, among them degenerate faces with two edges on the stacked pair (0 1 0) and one
+ * with all three on one vertex (2 2 2): the builder's adjacency is the direct search's, and
+ * the warning counts the faces on the edge. */
+static void test_adjacency_of_stacked_faces_is_a_direct_search(void **state)
+{
+    (void)state;
+    static const uint32_t shapes[][3] = {{0, 1, 2}, {1, 0, 2}, {0, 1, 0}, {2, 0, 1}, {1, 2, 0}, {2, 2, 2}, {0, 2, 1}};
+    const float v[9] = {0, 0, 0, 4, 0, 0, 0, 4, 0};
+    for (uint32_t nf = 3; nf <= 61; nf += 29) {
+        uint32_t *faces = malloc(3 * (size_t)nf * sizeof(uint32_t)), *materials = malloc(nf * sizeof(uint32_t));
+        int32_t *expect = malloc(3 * (size_t)nf * sizeof(int32_t));
+        assert_true(faces && materials && expect);
+        uint32_t on_01 = 0;
+        for (uint32_t k = 0; k < nf; k++) {
+            memcpy(faces + 3 * (size_t)k, shapes[(k * 5) % 7], sizeof shapes[0]);
+            materials[k] = WM_SURF_STONE;
+            for (uint32_t e = 0; e < 3; e++) { /* the warning counts the edges on the pair */
+                uint32_t a = faces[3 * (size_t)k + e], b = faces[3 * (size_t)k + (e + 1) % 3];
+                on_01 += (a == 0 && b == 1) || (a == 1 && b == 0);
+            }
+        }
+        direct_search(faces, nf, expect);
+        wm_ctx ctx;
+        wmt_ctx_init(&ctx);
+        bwm_build_input in = {BWM_TYPE_AREA, v, 3, faces, nf, materials, NULL, NULL, BWM_PLANES_BIOWARE,
+                              NULL, NULL, NULL};
+        bwm_file f;
+        assert_int_equal(bwm_build(&ctx, &in, &f), WM_OK);
+        assert_memory_equal(f.adjacency, expect, 3 * (size_t)nf * sizeof(int32_t));
+        char shared[64];
+        snprintf(shared, sizeof shared, "shared by %u faces", on_01);
+        if (nf > 3) assert_non_null(strstr(wmt_warnings, shared));
+        bwm_file_free(&ctx, &f);
+        free(faces);
+        free(materials);
+        free(expect);
+    }
+}
+
 /* Fans of 6, 12 and 40 faces around vertex 0 (rows of 16, 32 and 106 edges: the first
  * sorted by insertion, the others by qsort), their spokes listed in a
  * scrambled order, each spoke shared by two faces and every third also by
@@ -350,17 +407,7 @@ static void test_adjacency_of_fans_is_a_direct_search(void **state)
             f[0] = 0, f[1] = k < n ? a : b, f[2] = k < n ? b : 1 + (i + 2) % n; /* extras share spoke b */
             materials[k] = WM_SURF_STONE;
         }
-        for (uint32_t c = 0; c < 3 * nf; c++) expect[c] = -1;
-        for (uint32_t c = 0; c < 3 * nf; c++)
-            for (uint32_t d = c + 1; d < 3 * nf && expect[c] < 0; d++) {
-                uint32_t c0 = faces[c], c1 = faces[c - c % 3 + (c % 3 + 1) % 3];
-                uint32_t d0 = faces[d], d1 = faces[d - d % 3 + (d % 3 + 1) % 3];
-                int same_pair = (c0 == d0 && c1 == d1) || (c0 == d1 && c1 == d0);
-                if (same_pair && c / 3 != d / 3 && expect[d] < 0) {
-                    expect[c] = (int32_t)d;
-                    expect[d] = (int32_t)c;
-                }
-            }
+        direct_search(faces, nf, expect);
         wm_ctx ctx;
         wmt_ctx_init(&ctx);
         bwm_build_input in = {BWM_TYPE_AREA, v, nv, faces, nf, materials, NULL, NULL, BWM_PLANES_BIOWARE,
@@ -383,6 +430,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rebuild_vanilla),
         cmocka_unit_test(test_adjacency_of_fans_is_a_direct_search),
+        cmocka_unit_test(test_adjacency_of_stacked_faces_is_a_direct_search),
         cmocka_unit_test(test_rebuild_k1cp_kotormax_planes),
         cmocka_unit_test(test_builder_median_rule_on_generated_mesh),
         cmocka_unit_test(test_builder_warnings),

@@ -180,6 +180,39 @@ static void missing_file_is_named(void **state)
     assert_non_null(strstr(wm_ctx_message(&ctx), "no/such/file.wok"));
 }
 
+/* A binding's None reaches the library as a NULL path: an error naming what is missing, never a
+ * crash (the Python package ended the interpreter with SIGSEGV on read(None)). */
+static void null_paths_are_refused(void **state)
+{
+    (void)state;
+    char *path = wmt_corpus_path_or_skip(kit_room);
+    char *dir = wmt_make_temp_dir();
+    char *out = wmt_join(dir, "out.obj");
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_mesh mesh;
+    wm_report report;
+    assert_int_equal(wm_mesh_load(&ctx, NULL, NULL, NULL, &mesh), WM_ERR_INVALID);
+    assert_non_null(strstr(wm_ctx_message(&ctx), "no input path"));
+    assert_int_equal(wm_info(&ctx, NULL, NULL, NULL, NULL, (wm_report_init(&report, &ctx), &report)), WM_ERR_INVALID);
+    wm_report_free(&report);
+    wm_report_init(&report, &ctx);
+    assert_int_equal(wm_validate(&ctx, NULL, NULL, NULL, &report), WM_ERR_INVALID);
+    wm_report_free(&report);
+    assert_int_equal(wm_convert(&ctx, NULL, out, NULL, NULL, NULL, 0), WM_ERR_INVALID);
+    assert_int_equal(wm_convert(&ctx, path, NULL, NULL, NULL, NULL, 0), WM_ERR_INVALID);
+    assert_non_null(strstr(wm_ctx_message(&ctx), "no output path"));
+    assert_int_equal(wm_mesh_load(&ctx, path, NULL, NULL, &mesh), WM_OK);
+    assert_int_equal(wm_mesh_save(&ctx, &mesh, NULL, "bwm", NULL, 0), WM_ERR_INVALID);
+    assert_int_equal(wm_mesh_save(&ctx, &mesh, NULL, NULL, NULL, 0), WM_ERR_INVALID);
+    assert_false(wm_file_exists(out)); /* the convert with no input wrote nothing */
+    wm_mesh_free(&ctx, &mesh);
+    wmt_remove_tree(dir);
+    free(out);
+    free(dir);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +222,7 @@ int main(void)
         cmocka_unit_test(info_and_validate),
         cmocka_unit_test(standard_input_and_output),
         cmocka_unit_test(missing_file_is_named),
+        cmocka_unit_test(null_paths_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

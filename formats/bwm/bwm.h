@@ -180,6 +180,13 @@ void bwm_compute_planes(wm_ctx *ctx, bwm_file *file, const bwm_build_input *fall
 /* bwm_compute_planes's warnings alone (a file without fallback normals), the planes
  * not stored: a face whose cross product points up costs its z alone. */
 void bwm_plane_warnings(wm_ctx *ctx, const bwm_file *file);
+/* How many transitions (transitions[face*3+edge], in the file's face order; each distinct
+ * vertex pair and room once) no edge of the built file carries: one on an edge that is not a
+ * walkable boundary edge is kept when a boundary edge between the same two vertices carries
+ * the same room (the OBJ reader puts a door's line on the non-walkable frame face's edge as
+ * well as on the door face's). *out_first: the code of the first lost one. */
+wm_result bwm_lost_transitions(wm_ctx *ctx, const bwm_file *f, uint32_t walkable, const int32_t *transitions,
+                               uint32_t *out_lost, uint32_t *out_first);
 wm_result bwm_adjacency_into(wm_ctx *ctx, const bwm_file *file, int32_t *adjacency, void *work, size_t work_size);
 
 /* Walkability of a surfacemat id through the context's surface table. */
@@ -266,6 +273,17 @@ wm_result bwm_raycast(wm_ctx *ctx, const bwm_file *file, const float origin[3], 
  * to node-relative vertices when it compiles a .wok. */
 wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char *source, const double *room_offset,
                           wm_mesh *out);
+/* The walkmesh nodes of a text joined: a vertex merges into a coincident vertex (within
+ * tolerance) of an earlier node, never into one of its own node (bwm_ascii_weld.c).
+ * bwm_ascii_parse joins within the import weld's default; the read hooks pass --weld,
+ * where 0 joins nothing. */
+#define BWM_ASCII_JOIN_TOLERANCE 1e-4f
+wm_result bwm_ascii_parse_joined(wm_ctx *ctx, const char *text, size_t size, const char *source,
+                                 const double *room_offset, float join_tolerance, wm_mesh *out);
+/* The --weld tolerance of the options (the default when not given). */
+float bwm_ascii_join_tolerance(const wm_options *opts);
+wm_result bwm_ascii_join_nodes(wm_ctx *ctx, wm_mesh *mesh, const uint32_t *node_start, uint32_t nodes,
+                               float tolerance);
 
 /* Header fields a neutral mesh carries as named points (wm_mesh_set_point),
  * so that they survive formats that keep named empties. */

@@ -4,6 +4,7 @@
  * position are applied. Face rows end with the surfacemat id; roomlinks
  * rows are `face*3+edge room` in the text's face order. */
 #include "bwm/bwm.h"
+#include "wm_geometry.h"
 #include "wm_surface.h"
 
 #include <ctype.h>
@@ -65,6 +66,23 @@ static int parse_double(const char *s, double *out)
     return end != s && *end == 0 && errno == 0 && isfinite(*out);
 }
 
+/* Three coordinates from fields[at..at+3): numbers within WM_COORD_LIMIT (a float walkmesh
+ * holds no more, and 1e39 would become an infinite float), else an error naming the line. */
+static wm_result read_coordinates(text_reader *t, int at, const char *what, double out[3])
+{
+    for (int k = 0; k < 3; k++) {
+        if (at + k >= t->fields || !parse_double(t->field[at + k], &out[k])) {
+            char message[96];
+            snprintf(message, sizeof message, "expected a %s \"x y z\"", what);
+            return text_error(t, message);
+        }
+        if (fabs(out[k]) > WM_COORD_LIMIT)
+            return wm_error(t->ctx, WM_ERR_CORRUPT, "%s: line %lu: %s coordinate %s beyond the bound of 1e7 game units",
+                            t->source, t->line_no, what, t->field[at + k]);
+    }
+    return WM_OK;
+}
+
 static int parse_long(const char *s, long *out)
 {
     double d;
@@ -111,19 +129,29 @@ static void rotate(const ascii_node *n, const double in[3], double out[3])
     for (int i = 0; i < 3; i++) out[i] = in[i] * c + cross[i] * s + k[i] * dot * (1 - c); /* Rodrigues */
 }
 
+/* Room for `more` vertices (or triangles) past the count, growing the capacity at least
+ * twofold: a text of 100,000 one-face nodes reserves 100,000 times, and exact reserves
+ * copied the arrays each time (quadratic). */
+static uint32_t grown(uint32_t count, uint32_t capacity, uint32_t more)
+{
+    uint64_t need = (uint64_t)count + more, doubled = 2 * (uint64_t)capacity;
+    if (need <= capacity) return capacity;
+    need = need > doubled ? need : doubled;
+    return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
+}
+
 static wm_result read_verts(text_reader *t, ascii_node *node, wm_mesh *mesh)
 {
     uint32_t n;
     wm_result r = read_count(t, &n);
-    if (!r) r = wm_mesh_reserve(t->ctx, mesh, mesh->vertex_count + n, mesh->triangle_count);
+    if (!r) r = wm_mesh_reserve(t->ctx, mesh, grown(mesh->vertex_count, mesh->vertex_capacity, n), mesh->triangle_count);
     node->first_vertex = mesh->vertex_count;
     node->vertex_count = n;
     for (uint32_t i = 0; !r && i < n; i++) {
         double v[3];
-        if (next_line(t) != 1 || t->fields < 3 || !parse_double(t->field[0], &v[0]) ||
-            !parse_double(t->field[1], &v[1]) || !parse_double(t->field[2], &v[2]))
-            return text_error(t, "expected a vertex row \"x y z\"");
-        r = wm_mesh_add_vertex(t->ctx, mesh, (float)v[0], (float)v[1], (float)v[2], NULL);
+        if (next_line(t) != 1) return text_error(t, "expected a vertex row \"x y z\"");
+        r = read_coordinates(t, 0, "vertex row", v);
+        if (!r) r = wm_mesh_add_vertex(t->ctx, mesh, (float)v[0], (float)v[1], (float)v[2], NULL);
     }
     return r;
 }
@@ -133,7 +161,7 @@ static wm_result read_faces(text_reader *t, ascii_node *node, wm_mesh *mesh, uin
     const wm_surface_table *table = wm_surfaces(t->ctx);
     uint32_t n;
     wm_result r = read_count(t, &n);
-    if (!r) r = wm_mesh_reserve(t->ctx, mesh, mesh->vertex_count, mesh->triangle_count + n);
+    if (!r) r = wm_mesh_reserve(t->ctx, mesh, mesh->vertex_count, grown(mesh->triangle_count, mesh->triangle_capacity, n));
     node->first_face = mesh->triangle_count;
     for (uint32_t i = 0; !r && i < n; i++) {
         long v[3], material;
@@ -196,6 +224,20 @@ static void place_vertices(const ascii_node *node, wm_mesh *mesh)
     }
 }
 
+/* A vertex within the bound can leave it once the node's position (and room offset) is added. */
+static wm_result check_placed(text_reader *t, const ascii_node *node, const wm_mesh *mesh)
+{
+    const float *p = &mesh->positions[3 * (size_t)node->first_vertex];
+    for (uint32_t i = 0; i < node->vertex_count; i++)
+        for (int k = 0; k < 3; k++)
+            if (!(fabsf(p[3 * (size_t)i + k]) <= WM_COORD_LIMIT))
+                return wm_error(t->ctx, WM_ERR_CORRUPT,
+                                "%s: line %lu: the node's vertex %u placed at (%g, %g, %g) is beyond the bound of 1e7 "
+                                "game units", t->source, t->line_no, i, (double)p[3 * (size_t)i],
+                                (double)p[3 * (size_t)i + 1], (double)p[3 * (size_t)i + 2]);
+    return WM_OK;
+}
+
 /* Parses one node body up to `endnode`. */
 static wm_result read_node(text_reader *t, wm_mesh *mesh, const double *room_offset, int absolute, uint32_t *unknown)
 {
@@ -211,14 +253,15 @@ static wm_result read_node(text_reader *t, wm_mesh *mesh, const double *room_off
         wm_result r = WM_OK;
         if (strcasecmp(key, "endnode") == 0) {
             place_vertices(&node, mesh);
+            r = check_placed(t, &node, mesh);
+            if (r) return r;
             float at[3] = {(float)node.position[0], (float)node.position[1], (float)node.position[2]};
             /* the node's position is the .wok header's; the first walkmesh node gives it */
             return wm_mesh_find_point(mesh, BWM_POINT_POSITION) ? WM_OK
                                                                 : wm_mesh_set_point(t->ctx, mesh, BWM_POINT_POSITION, at);
         }
         if (strcasecmp(key, "position") == 0 && t->fields >= 4) {
-            for (int k = 0; k < 3; k++)
-                if (!parse_double(t->field[1 + k], &node.position[k])) return text_error(t, "bad position");
+            r = read_coordinates(t, 1, "position", node.position);
         } else if (strcasecmp(key, "orientation") == 0 && t->fields >= 5) {
             for (int k = 0; k < 3; k++)
                 if (!parse_double(t->field[1 + k], &node.axis[k])) return text_error(t, "bad orientation");
@@ -277,18 +320,24 @@ static wm_result read_hook_node(text_reader *t, wm_mesh *mesh, const char *point
     while ((status = next_line(t)) == 1) {
         if (t->fields == 0) continue;
         if (strcasecmp(t->field[0], "endnode") == 0) return wm_mesh_set_point(t->ctx, mesh, point, at);
-        if (strcasecmp(t->field[0], "position") == 0 && t->fields >= 4)
-            for (int k = 0; k < 3; k++) {
-                double d;
-                if (!parse_double(t->field[1 + k], &d)) return text_error(t, "bad position");
-                at[k] = (float)d;
-            }
+        if (strcasecmp(t->field[0], "position") == 0 && t->fields >= 4) {
+            double d[3];
+            wm_result r = read_coordinates(t, 1, "position", d);
+            if (r) return r;
+            for (int k = 0; k < 3; k++) at[k] = (float)d[k];
+        }
     }
     return text_error(t, status < 0 ? "line too long" : "node without endnode");
 }
 
 wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char *source, const double *room_offset,
                           wm_mesh *out)
+{
+    return bwm_ascii_parse_joined(ctx, text, size, source, room_offset, BWM_ASCII_JOIN_TOLERANCE, out);
+}
+
+wm_result bwm_ascii_parse_joined(wm_ctx *ctx, const char *text, size_t size, const char *source,
+                                 const double *room_offset, float join_tolerance, wm_mesh *out)
 {
     text_reader t;
     memset(&t, 0, sizeof t);
@@ -306,35 +355,45 @@ wm_result bwm_ascii_parse(wm_ctx *ctx, const char *text, size_t size, const char
      * absolute vertices; NWmax's ("#NWmaxPWKMESH") and models are node-relative */
     int absolute = contains(text, size, "# WOKMESH") || contains(text, size, "# PWKMESH") ||
                    contains(text, size, "# DWKMESH");
-    uint32_t nodes = 0, unknown = 0;
+    uint32_t nodes = 0, unknown = 0, *node_start = NULL, starts_room = 0;
+    wm_result r = WM_OK;
     int status;
-    while ((status = next_line(&t)) == 1) {
+    while (!r && (status = next_line(&t)) == 1) {
         if (t.fields < 2 || strcasecmp(t.field[0], "node") != 0) continue;
         const char *point = t.fields >= 3 && strcasecmp(t.field[1], "dummy") == 0 ? hook_point(t.field[2]) : NULL;
         if (point) {
-            wm_result r = read_hook_node(&t, out, point);
-            if (r) return r;
+            r = read_hook_node(&t, out, point);
             continue;
         }
         if (strcasecmp(t.field[1], wanted) != 0) continue;
         if (nodes == 0 && t.fields >= 3) snprintf(out->name, sizeof out->name, "%s", t.field[2]);
-        wm_result r = read_node(&t, out, room_offset, absolute, &unknown);
-        if (r) return r;
-        nodes++;
+        if (nodes == starts_room) { /* doubled: a text of many small nodes stays linear */
+            starts_room = starts_room ? 2 * starts_room : 16;
+            uint32_t *grown_starts = wm_realloc_array(ctx, node_start, starts_room, sizeof *node_start);
+            if (!grown_starts) r = WM_ERR_NOMEM;
+            else node_start = grown_starts;
+        }
+        if (!r) {
+            node_start[nodes++] = out->vertex_count;
+            r = read_node(&t, out, room_offset, absolute, &unknown);
+        }
     }
-    if (status < 0) return text_error(&t, "line too long");
-    if (nodes == 0)
-        return wm_error(ctx, WM_ERR_CORRUPT, "%s: no walkmesh node (\"node aabb\" or \"node trimesh\")", t.source);
-    if (unknown) wm_warn(ctx, "%s: %u faces have materials unknown to the surface table (read as undefined)", t.source, unknown);
-    return WM_OK;
+    if (!r && status < 0) r = text_error(&t, "line too long");
+    if (!r && nodes == 0)
+        r = wm_error(ctx, WM_ERR_CORRUPT, "%s: no walkmesh node (\"node aabb\" or \"node trimesh\")", t.source);
+    if (!r) r = bwm_ascii_join_nodes(ctx, out, node_start, nodes, join_tolerance);
+    wm_free(ctx, node_start);
+    if (!r && unknown)
+        wm_warn(ctx, "%s: %u faces have materials unknown to the surface table (read as undefined)", t.source, unknown);
+    return r;
 }
 
 /* One `aabb` row: six box floats and the face (-1 on internal nodes). */
 static int parse_row(text_reader *t, int at, double row[7])
 {
     if (t->fields - at != 7) return 0;
-    for (int k = 0; k < 7; k++)
-        if (!parse_double(t->field[at + k], &row[k])) return 0;
+    for (int k = 0; k < 7; k++) /* a box beyond the bound is no row: the boxes are derived instead */
+        if (!parse_double(t->field[at + k], &row[k]) || (k < 6 && fabs(row[k]) > WM_COORD_LIMIT)) return 0;
     return 1;
 }
 

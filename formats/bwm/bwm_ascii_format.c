@@ -17,7 +17,8 @@ static wm_result ascii_read_hook(wm_ctx *ctx, const wm_input *in, const wm_optio
     (void)facts;
     wm_mesh_init(out);
     wm_result r = bwm_room_offset_option(ctx, opts, offset, &given);
-    if (!r) r = bwm_ascii_parse(ctx, (const char *)in->data, in->size, in->name, given ? offset : NULL, out);
+    if (!r) r = bwm_ascii_parse_joined(ctx, (const char *)in->data, in->size, in->name, given ? offset : NULL,
+                                       bwm_ascii_join_tolerance(opts), out);
     if (r) wm_mesh_free(ctx, out);
     return r;
 }

@@ -349,14 +349,12 @@ static wm_result walkable_links(wm_ctx *ctx, bwm_file *f, const bwm_build_input 
     wm_result r = f->adjacency ? WM_OK : WM_ERR_NOMEM;
     if (!r) r = build_adjacency(ctx, f, walkable, lent);
     if (!r) r = build_perimeters(ctx, f, walkable, transitions, lent);
-    if (!r && transitions) {
-        uint32_t lost = 0;
-        for (size_t i = 0; i < (size_t)nf * 3; i++)
-            if (transitions[i] >= 0 && (i >= (size_t)walkable * 3 || f->adjacency[i] >= 0)) lost++;
-        if (lost)
-            wm_warn(ctx, "%u transitions are on edges that are not walkable boundary edges; BWM cannot keep them",
-                    lost);
-    }
+    uint32_t lost = 0, first = 0;
+    if (!r && transitions) r = bwm_lost_transitions(ctx, f, walkable, transitions, &lost, &first);
+    if (!r && lost)
+        wm_warn(ctx, "%u transitions are on edges that are not walkable boundary edges; BWM cannot keep them "
+                     "(the first on face %u edge %u, room %d)",
+                lost, order[first / 3], first % 3, transitions[first]);
     if (derived) {
         scratch_give_back(ctx, &lent, f->adjacency);
         f->adjacency = NULL;

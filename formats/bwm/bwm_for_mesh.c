@@ -2,6 +2,7 @@
  * (or --base) kept byte for byte when it holds the same mesh, else built,
  * with the header from the source, the mesh's points and the options. */
 #include "bwm/bwm.h"
+#include "wm_geometry.h"
 
 #include <errno.h>
 #include <math.h>
@@ -33,8 +34,9 @@ static wm_result parse_vec3(wm_ctx *ctx, const wm_options *opts, const char *nam
         double d = strtod(p, &end);
         if (end == p || errno) return wm_error(ctx, WM_ERR_OPTION, "--%s: \"%s\" is not X,Y,Z", name, v);
         out[k] = (float)d;
-        if (!isfinite(out[k]))
-            return wm_error(ctx, WM_ERR_OPTION, "--%s: \"%s\": coordinates must be finite floats", name, v);
+        if (!isfinite(out[k]) || fabsf(out[k]) > WM_COORD_LIMIT)
+            return wm_error(ctx, WM_ERR_OPTION, "--%s: \"%s\": coordinates must be finite, within 1e7 game units",
+                            name, v);
         p = end;
         if (k < 2) {
             if (*p != ',') return wm_error(ctx, WM_ERR_OPTION, "--%s: \"%s\" is not X,Y,Z", name, v);
@@ -100,6 +102,22 @@ static wm_result restore_transitions(wm_ctx *ctx, const bwm_file *source, bwm_fi
     return r;
 }
 
+/* The header as written: a source kept byte for byte brings its own hooks and position,
+ * which no mesh point carries (a WOK's hooks), so they are checked here too. */
+static wm_result header_within_bound(wm_ctx *ctx, const bwm_file *f)
+{
+    const float *points[5] = {f->rel_hook[0], f->rel_hook[1], f->abs_hook[0], f->abs_hook[1], f->position};
+    static const char *const what[5] = {"relative use hook 1 (0x0C)", "relative use hook 2 (0x18)",
+                                        "absolute use hook 1 (0x24)", "absolute use hook 2 (0x30)", "position (0x3C)"};
+    for (int i = 0; i < 5; i++)
+        for (int k = 0; k < 3; k++)
+            if (!(fabsf(points[i][k]) <= WM_COORD_LIMIT))
+                return wm_error(ctx, WM_ERR_INVALID, "header %s (%g, %g, %g) is beyond the bound of 1e7 game units: "
+                                "nothing written", what[i], (double)points[i][0], (double)points[i][1],
+                                (double)points[i][2]);
+    return WM_OK;
+}
+
 static wm_result file_for_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, const wm_options *opts,
                                int for_writing, bwm_file *out)
 {
@@ -133,6 +151,7 @@ static wm_result file_for_mesh(wm_ctx *ctx, const wm_mesh *mesh, uint32_t type, 
     if (!r) r = parse_vec3(ctx, opts, "abs-hook1", file.abs_hook[0]);
     if (!r) r = parse_vec3(ctx, opts, "abs-hook2", file.abs_hook[1]);
     if (!r) r = parse_vec3(ctx, opts, "position", file.position);
+    if (!r) r = header_within_bound(ctx, &file);
     if (r)
         bwm_file_free(ctx, &file);
     else

@@ -29,10 +29,14 @@ static void insertion_sort(bwm_row_edge *row, uint32_t count)
 
 /* Faces of group g[0..count) (the edges of one vertex pair, in row order):
  * each edge not linked yet is linked to the next such edge of another face.
- * sides[place] = the faces sharing the edge, at the first edge of a group of
- * three or more (reported later, in row order), else 0. Another edge of the
- * same face on the pair (a degenerate face) has the same lower vertex and
- * other vertex, so it is in this group: counting it here reads no faces. */
+ * sides[place] = the faces sharing the edge, at the edges of the group's
+ * first face when three or more faces share it (reported later, in row
+ * order), else 0. Another edge of the same face on the pair (a degenerate
+ * face) has the same lower vertex and other vertex, so it is in this group:
+ * codes ascend with places, so a face's edges are adjacent in it (at most
+ * three). Linear in count: the scan for a partner passes only edges of the
+ * current face and edges linked by an earlier edge of that face, so a
+ * thousand faces stacked on one edge cost a thousand steps, not a million. */
 static void link_group(bwm_file *f, const uint32_t *codes, const bwm_row_edge *g, uint32_t count, uint32_t *sides)
 {
     if (count < 3) { /* most groups: a boundary edge, or two faces' edges (no edge of a group is linked before it) */
@@ -44,14 +48,11 @@ static void link_group(bwm_file *f, const uint32_t *codes, const bwm_row_edge *g
         sides[g[0].place] = sides[g[count - 1].place] = 0;
         return;
     }
+    uint32_t first_face = codes[g[0].place] / 3, first_run = 1;
+    while (first_run < count && codes[g[first_run].place] / 3 == first_face) first_run++;
+    uint32_t shared = count - first_run; /* edges of the other faces */
     for (uint32_t i = 0; i < count; i++) {
-        uint32_t a = codes[g[i].place], same_face = 0, same_face_earlier = 0;
-        for (uint32_t k = 0; k < count; k++) /* codes ascend with places: k < i is an earlier code */
-            if (k != i && codes[g[k].place] / 3 == a / 3) {
-                same_face++;
-                same_face_earlier += k < i;
-            }
-        uint32_t shared = count - 1 - same_face, earlier = i - same_face_earlier;
+        uint32_t a = codes[g[i].place];
         for (uint32_t k = i + 1; k < count && f->adjacency[a] < 0; k++) {
             uint32_t b = codes[g[k].place];
             if (b / 3 != a / 3 && f->adjacency[b] < 0) {
@@ -59,7 +60,7 @@ static void link_group(bwm_file *f, const uint32_t *codes, const bwm_row_edge *g
                 f->adjacency[b] = (int32_t)a;
             }
         }
-        sides[g[i].place] = shared >= 2 && !earlier ? shared + 1 : 0;
+        sides[g[i].place] = i < first_run && shared >= 2 ? shared + 1 : 0;
     }
 }
 

@@ -1,6 +1,7 @@
 /* The header fields of a KotOR walkmesh that are not triangles (position,
  * use hooks) carried through the neutral mesh as named points. */
 #include "bwm/bwm.h"
+#include "wm_geometry.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -47,6 +48,9 @@ wm_result bwm_room_offset_option(wm_ctx *ctx, const wm_options *opts, double out
     if (sscanf(v, "%lf,%lf,%lf%n", &out[0], &out[1], &out[2], &end) != 3 || v[end] != '\0' || !isfinite(out[0]) ||
         !isfinite(out[1]) || !isfinite(out[2]))
         return wm_error(ctx, WM_ERR_OPTION, "--room-offset: \"%s\" is not X,Y,Z (finite numbers)", v);
+    for (int k = 0; k < 3; k++)
+        if (fabs(out[k]) > WM_COORD_LIMIT)
+            return wm_error(ctx, WM_ERR_OPTION, "--room-offset: \"%s\": beyond the bound of 1e7 game units", v);
     *given = 1;
     return WM_OK;
 }

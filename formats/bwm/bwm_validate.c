@@ -1,6 +1,7 @@
 /* Invariant checks of FORMAT-NOTES section 1, written independently of
  * the builder: nothing here calls bwm_build or shares its helpers. */
 #include "bwm/bwm.h"
+#include "wm_geometry.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -384,6 +385,41 @@ static void check_links(checker *c, uint32_t walkable)
     check_perimeters(c, n);
 }
 
+/* "not finite", "beyond the bound of 1e7" or NULL for a point within WM_COORD_LIMIT. */
+static const char *coordinate_problem(const float *p)
+{
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(p[k])) return "not finite";
+    for (int k = 0; k < 3; k++)
+        if (fabsf(p[k]) > WM_COORD_LIMIT) return "beyond the bound of 1e7 game units a float walkmesh can hold";
+    return NULL;
+}
+
+/* Header points (use hooks, position) and vertices: what no reader accepts and no writer
+ * writes (WM_COORD_LIMIT), an infinite position included. */
+static void check_coordinates(checker *c)
+{
+    const bwm_file *f = c->f;
+    const float *points[5] = {f->rel_hook[0], f->rel_hook[1], f->abs_hook[0], f->abs_hook[1], f->position};
+    static const char *const names[5] = {"header 0x0C", "header 0x18", "header 0x24", "header 0x30", "header 0x3C"};
+    static const char *const what[5] = {"relative use hook 1", "relative use hook 2", "absolute use hook 1",
+                                        "absolute use hook 2", "position"};
+    char loc[48];
+    for (int i = 0; i < 5; i++) {
+        const char *problem = coordinate_problem(points[i]);
+        if (problem)
+            finding(c, WM_SEV_ERROR, names[i], "%s (%g, %g, %g): %s", what[i], (double)points[i][0],
+                    (double)points[i][1], (double)points[i][2], problem);
+    }
+    for (uint32_t v = 0; v < f->vertex_count; v++) {
+        const float *p = &f->vertices[3 * (size_t)v];
+        const char *problem = coordinate_problem(p);
+        if (!problem) continue;
+        snprintf(loc, sizeof loc, "vertex %u", v);
+        finding(c, WM_SEV_ERROR, loc, "(%g, %g, %g): %s", (double)p[0], (double)p[1], (double)p[2], problem);
+    }
+}
+
 wm_result bwm_validate(wm_ctx *ctx, const bwm_file *file, size_t file_size, wm_report *report)
 {
     checker c;
@@ -393,6 +429,7 @@ wm_result bwm_validate(wm_ctx *ctx, const bwm_file *file, size_t file_size, wm_r
     c.ctx = ctx;
     uint32_t walkable = 0;
     check_layout(&c, file_size);
+    check_coordinates(&c);
     check_faces(&c, &walkable);
     if (file->type == BWM_TYPE_AREA) {
         check_aabb(&c);

@@ -11,6 +11,8 @@ The library is found beside this package (libwalkmesh.so / libwalkmesh.dll), els
 in the WALKMESH_LIBRARY environment variable, else on the system's library path. Every failure
 raises WalkmeshError carrying the library's result code (`code`, a Result) and message. Every
 call takes limits=walkmesh.Limits(max_bytes, max_triangles, max_memory) for hostile input.
+Paths are str, bytes or os.PathLike: None where a path is required, or a value of another type,
+raises TypeError; a path with an embedded NUL raises ValueError, as Python's os calls do.
 """
 from ._api import FormatInfo, SurfaceInfo, convert, formats, info, read, read_bytes, render, surface_id, \
     surfaces, validate, version, write

@@ -22,8 +22,8 @@ def version():
     return _native.version()
 
 
-def _name(value):
-    return None if value is None else value.encode("utf-8")
+def _name(value, what="format"):
+    return _native.encode_text(value, what)
 
 
 def formats():
@@ -64,7 +64,7 @@ def surface_id(name):
     """The surface a material name means (names, aliases, KotOR row numbers, "wok_" prefixes,
     Blender's ".001" suffixes; see the README's Materials), or None when it names none."""
     table = _native.fn("wm_surfaces_default")()
-    surface = _native.fn("wm_surface_from_name")(table, name.encode("utf-8"))
+    surface = _native.fn("wm_surface_from_name")(table, _native.encode_text(name, "surface name", optional=False))
     return None if surface == 0xFFFF else surface
 
 
@@ -94,9 +94,11 @@ def read_bytes(data, name=None, format=None, **options):
     context = Context()
     opts, _keep = make_options(context, **options)
     cmesh = _native.Mesh()
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError("read_bytes: expected bytes, not %s" % type(data).__name__)
     data = bytes(data)
     return _loaded(context, cmesh, lambda: _native.fn("wm_mesh_load_memory")(
-        context.ref, data, len(data), _name(name), _name(format), ctypes.byref(opts), ctypes.byref(cmesh)))
+        context.ref, data, len(data), _name(name, "name"), _name(format), ctypes.byref(opts), ctypes.byref(cmesh)))
 
 
 def write(mesh, path, format=None, overwrite=False, **options):
@@ -104,6 +106,8 @@ def write(mesh, path, format=None, overwrite=False, **options):
     overwrite=True. Returns the library's warnings."""
     context = Context()
     opts, _keep = make_options(context, **options)
+    if not isinstance(mesh, _mesh.Mesh):
+        raise TypeError("write: expected a walkmesh.Mesh, not %s" % type(mesh).__name__)
     cmesh = _mesh.CMesh(mesh)
     context.check(_native.fn("wm_mesh_validate")(context.ref, ctypes.byref(cmesh.struct)))
     context.check(_native.fn("wm_mesh_save")(context.ref, ctypes.byref(cmesh.struct), _native.encode_path(path),
@@ -166,7 +170,7 @@ def render(source, output, format=None, overwrite=False, view=None, select=None,
     opts, _keep = make_options(context, options=picture, **options)
     module = None
     if format is not None:
-        module = _native.fn("wm_format_by_name")(format.encode("utf-8"))
+        module = _native.fn("wm_format_by_name")(_name(format))
         if not module:
             raise WalkmeshError(Result.UNSUPPORTED, "%s: no format module named %r" % (source, format))
     context.check(_native.fn("wm_render_file")(context.ref, _native.encode_path(source), module,
@@ -176,4 +180,5 @@ def render(source, output, format=None, overwrite=False, view=None, select=None,
 
 
 def _path_text(path):
-    return None if path is None else os.fspath(path)
+    """An option's path as text (the option values are str): checked as a path is."""
+    return None if path is None else os.fsdecode(_native.encode_path(path))

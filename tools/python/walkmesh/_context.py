@@ -1,6 +1,7 @@
 """One library call's context (message, warnings, limits), its options, and its reports as Python."""
 import ctypes
 import operator
+import os
 import threading
 from collections import namedtuple
 
@@ -124,7 +125,7 @@ def make_options(context, up=None, walkable_slope=None, weld=None, base=None, so
         opts.walkable_slope = float(walkable_slope)
     if weld is not None:
         opts.weld_tolerance = float(weld)
-    keep = [_native.encode_path(base)]
+    keep = [_native.encode_path(base, optional=True)]
     opts.base_path = keep[0]
     if source is not None:
         loaded = Source(context, source)
@@ -135,8 +136,9 @@ def make_options(context, up=None, walkable_slope=None, weld=None, base=None, so
     for name, value in (options or {}).items():
         if value is False or value is None:
             continue
-        value = "1" if value is True else str(value)
-        pair = (name.encode("utf-8"), value.encode("utf-8"))
+        value = "1" if value is True else os.fsdecode(value) if isinstance(value, bytes) else str(value)
+        pair = (_native.encode_text(name, "option name", optional=False),
+                _native.encode_text(value, "option %s" % name, optional=False))
         keep.extend(pair)
         context.check(setter(context.ref, ctypes.byref(opts), *pair))
     return opts, keep

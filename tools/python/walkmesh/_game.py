@@ -2,6 +2,7 @@
 route the file's own path tables give. Each takes limits=Limits(...) as the other calls do."""
 import ctypes
 import os
+import stat
 from collections import namedtuple
 
 from . import _native
@@ -17,12 +18,18 @@ def _file_image(source):
     """(bytes, name) of a path or of bytes given directly."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), "<memory>"
-    path = os.fspath(source)
+    path = _native.encode_path(source)
+    name = os.fsdecode(path)
     try:
-        with open(path, "rb") as handle:
-            return handle.read(), path
+        # O_NONBLOCK: a FIFO without a writer must not make open wait; it is refused below
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError as error:
-        raise WalkmeshError(Result.IO, "%s: %s" % (path, error.strerror)) from None
+        raise WalkmeshError(Result.IO, "%s: %s" % (name, error.strerror)) from None
+    if not stat.S_ISREG(os.fstat(handle).st_mode):
+        os.close(handle)
+        raise WalkmeshError(Result.IO, "%s: not a regular file" % name)
+    with os.fdopen(handle, "rb") as opened:
+        return opened.read(), name
 
 
 class KotorWalkmesh:
@@ -34,7 +41,7 @@ class KotorWalkmesh:
         self._context = Context(limits)
         self._data = data  # the parsed walkmesh may point into it
         handle = ctypes.c_void_p()
-        self._context.check(_native.fn("wm_bwm_open")(self._context.ref, data, len(data), name.encode("utf-8"),
+        self._context.check(_native.fn("wm_bwm_open")(self._context.ref, data, len(data), os.fsencode(name),
                                                       ctypes.byref(handle)))
         self._handle = handle
 
@@ -102,7 +109,7 @@ def _bake_options(git, keep_borders, cut_whole_triangles, threads):
     if git is not None:
         git_data, git_name = _file_image(git)
         buffer = (ctypes.c_uint8 * len(git_data)).from_buffer_copy(git_data) if git_data else None
-        keep += [buffer, git_name.encode("utf-8")]
+        keep += [buffer, os.fsencode(git_name)]
         opts.git = ctypes.cast(buffer, ctypes.POINTER(ctypes.c_uint8)) if buffer else None
         opts.git_size = len(git_data)
         opts.git_source = keep[-1]
@@ -124,7 +131,7 @@ def bake(source, output=None, git=None, keep_borders=False, cut_whole_triangles=
     buffer, stats = _native.Buffer(), _native.BakeStats()
     _native.fn("wm_buffer_init")(ctypes.byref(buffer), context.ref)
     try:
-        context.check(_native.fn("wm_nwn2_bake")(context.ref, data, len(data), name.encode("utf-8"),
+        context.check(_native.fn("wm_nwn2_bake")(context.ref, data, len(data), os.fsencode(name),
                                                  ctypes.byref(opts), ctypes.byref(buffer), ctypes.byref(stats)))
         context.check(buffer.status)
         baked = ctypes.string_at(buffer.data, buffer.size)

@@ -268,14 +268,35 @@ def version():
     return fn("wm_version")().decode()
 
 
-def encode_path(path):
-    """A path as the library takes it: UTF-8 on Windows, the file system's bytes elsewhere."""
+def encode_path(path, optional=False):
+    """A path (str, bytes or os.PathLike) as the library takes it: UTF-8 on Windows, the file
+    system's bytes elsewhere. None is a TypeError unless optional (then it stays None); an
+    embedded NUL is a ValueError, as Python's os calls give: C would cut the path there."""
     if path is None:
-        return None
-    if isinstance(path, bytes):
-        return path
+        if optional:
+            return None
+        raise TypeError("expected a path (str, bytes or os.PathLike), not None")
     path = os.fspath(path)
-    return path.encode("utf-8") if sys.platform == "win32" else os.fsencode(path)
+    if not isinstance(path, bytes):
+        path = path.encode("utf-8") if sys.platform == "win32" else os.fsencode(path)
+    return checked_text(path, "path")
+
+
+def checked_text(value, what):
+    """bytes for a C string: a NUL inside would end it early."""
+    if b"\0" in value:
+        raise ValueError("%s: embedded null byte" % what)
+    return value
+
+
+def encode_text(value, what, optional=True):
+    """A str (a format or surface name, an option value) as UTF-8 for C; None stays None when
+    optional; anything else is a TypeError."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise TypeError("%s: expected a str, not %s" % (what, type(value).__name__))
+    return checked_text(value.encode("utf-8"), what)
 
 
 def text(value):

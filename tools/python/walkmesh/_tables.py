@@ -2,6 +2,7 @@
 and islands (the toolset's decisions, not recomputable from geometry) and WoW WMO MOPY flags.
 Arrays line up with walkmesh.read(path, **options).indices when given the same options."""
 import ctypes
+import os
 from collections import namedtuple
 
 from . import _mesh, _native
@@ -34,7 +35,7 @@ def nwn2_triangles(source, limits=None, **options):
     opts, _keep = make_options(context, limits=limits, **options)
     tables = _native.Nwn2Triangles()
     try:
-        context.check(_native.fn("wm_nwn2_triangles_read")(context.ref, data, len(data), name.encode("utf-8"),
+        context.check(_native.fn("wm_nwn2_triangles_read")(context.ref, data, len(data), os.fsencode(name),
                                                            ctypes.byref(opts), ctypes.byref(tables)))
         arrays = [_signed(getattr(tables, field), tables.count)
                   for field in ("file_triangle", "tile", "island")]
