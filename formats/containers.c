@@ -62,6 +62,8 @@ wm_result wm_archive_open(wm_ctx *ctx, const char *path, wm_archive **out)
 {
     wm_archive *archive = NULL;
     *out = NULL;
+    if (!path)
+        return wm_error(ctx, WM_ERR_INVALID, "no archive path given");
     wm_result r = wm_archive_create(ctx, path, NULL, &archive);
     return r ? r : list_archive(ctx, archive, out);
 }
@@ -71,6 +73,8 @@ wm_result wm_archive_open_memory(wm_ctx *ctx, const void *data, size_t size, con
     wm_archive *archive = NULL;
     wm_input borrowed;
     *out = NULL;
+    if (!data && size)
+        return wm_error(ctx, WM_ERR_INVALID, "no archive bytes given");
     wm_input_borrow(&borrowed, data, size, name);
     wm_result r = wm_archive_create(ctx, NULL, &borrowed, &archive);
     return r ? r : list_archive(ctx, archive, out);
@@ -88,9 +92,9 @@ static int is_folder_separator(char c)
 size_t wm_archive_split_path(const char *path, const char **out_member)
 {
     *out_member = NULL;
+    if (!path || strcmp(path, "-") == 0 || wm_platform_path_kind(path) != WM_PATH_MISSING)
+        return 0; /* NULL (a binding's None) is the file calls' to refuse */
     size_t length = strlen(path);
-    if (strcmp(path, "-") == 0 || wm_platform_path_kind(path) != WM_PATH_MISSING)
-        return 0;
     char *prefix = malloc(length + 1);
     if (!prefix)
         return 0;
@@ -115,7 +119,7 @@ size_t wm_archive_split_path(const char *path, const char **out_member)
 int wm_input_exists(const char *path)
 {
     const char *member;
-    return wm_platform_path_kind(path) != WM_PATH_MISSING || wm_archive_split_path(path, &member) != 0;
+    return path && (wm_platform_path_kind(path) != WM_PATH_MISSING || wm_archive_split_path(path, &member) != 0);
 }
 
 /* The member of the archive at path[0, archive_length), owning the archive. */
@@ -127,6 +131,8 @@ static wm_result load_member(wm_ctx *ctx, const char *path, size_t archive_lengt
     memcpy(archive_path, path, archive_length);
     wm_archive *archive = NULL;
     wm_result r = wm_archive_open(ctx, archive_path, &archive);
+    if (r == WM_ERR_NOT_FORMAT) /* "room.wok/x": a file, not a folder or an archive */
+        r = wm_error(ctx, WM_ERR_IO, "%s: no such file (%s is a file, not an archive)", path, archive_path);
     wm_free(ctx, archive_path);
     if (r)
         return r;

@@ -64,6 +64,8 @@ static wm_result in_module(wm_ctx *ctx, const char *modules, const char *module,
 wm_result wm_game_find(wm_ctx *ctx, const char *game, const char *module, const char *name, char **out_path)
 {
     *out_path = NULL;
+    if (!game || !name)
+        return wm_error(ctx, WM_ERR_INVALID, "no %s given", game ? "resource name" : "game folder");
     wm_result r = wm_name_check(ctx, name, strlen(name), WM_NAME_COMPONENT, "a resource name");
     if (!r && module)
         r = wm_name_check(ctx, module, strlen(module), WM_NAME_COMPONENT, "a module name");

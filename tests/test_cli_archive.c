@@ -196,6 +196,14 @@ static void test_missing_member_and_corrupt_archive(void **state)
     assert_int_equal(wmt_run_cli(NULL, &err, info), 2);
     assert_non_null(strstr(err, "no such member"));
     free(err);
+    char name[64]; /* a path through a file that is not an archive names no file */
+    snprintf(name, sizeof name, "%s.%s/x.wok", p.members[0].name, p.members[0].extension);
+    char *through_file = wmt_join(p.loose, name);
+    const char *through[] = {"info", through_file, NULL};
+    assert_int_equal(wmt_run_cli(NULL, &err, through), 2);
+    assert_non_null(strstr(err, "no such file"));
+    free(err);
+    free(through_file);
     char *corrupt = wmt_corpus_path("archives/kotor-pykotor-test_corrupted.rim");
     if (corrupt) {
         const char *list[] = {"info", corrupt, NULL};
