@@ -216,6 +216,50 @@ static void test_missing_member_and_corrupt_archive(void **state)
     unpack(&p);
 }
 
+/* walkmesh area assemble MOD/area.lyt: the layout's rooms come from the module, and the area
+ * holds every room's triangles (the issue's `area assemble mod.mod/m02aa.lyt`). */
+static void test_area_assemble_from_module(void **state)
+{
+    (void)state;
+    packed p;
+    pack(&p, ATW_ERF_V10);
+    char layout[512];
+    int n = snprintf(layout, sizeof layout, "beginlayout\n   roomcount %zu\n", p.count);
+    for (size_t i = 0; i < p.count; i++)
+        n += snprintf(layout + n, sizeof layout - (size_t)n, "      %s 0 0 0\n", p.members[i].name);
+    n += snprintf(layout + n, sizeof layout - (size_t)n, "donelayout\n");
+    atw_member with_layout[9];
+    memcpy(with_layout, p.members, p.count * sizeof *with_layout);
+    with_layout[p.count] = (atw_member){.name = "area", .extension = "lyt", .type = 3000,
+                                        .data = (uint8_t *)layout, .size = (size_t)n};
+    size_t size;
+    uint8_t *mod = atw_build(ATW_ERF_V10, with_layout, p.count + 1, &size);
+    char *module = wmt_join(p.dir, "area.mod"), *lyt = wmt_join(module, "area.lyt"), *obj = wmt_join(p.dir, "area.obj");
+    wmt_write_file(module, mod, size);
+    const char *assemble[] = {"area", "assemble", lyt, obj, "-q", NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, assemble), 0);
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    wm_mesh area;
+    assert_int_equal(wm_mesh_load(&ctx, obj, NULL, NULL, &area), WM_OK);
+    uint32_t expected = 0;
+    for (size_t i = 0; i < p.count; i++) {
+        wm_mesh room;
+        assert_int_equal(wm_mesh_load_memory(&ctx, p.members[i].data, p.members[i].size, "room.wok", NULL, NULL, &room),
+                         WM_OK);
+        expected += room.triangle_count;
+        wm_mesh_free(&ctx, &room);
+    }
+    assert_int_equal(area.triangle_count, expected);
+    assert_int_equal(area.object_count, p.count);
+    wm_mesh_free(&ctx, &area);
+    free(mod);
+    free(module);
+    free(lyt);
+    free(obj);
+    unpack(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +268,7 @@ int main(void)
         cmocka_unit_test(test_batch_convert_archive),
         cmocka_unit_test(test_validate_archive),
         cmocka_unit_test(test_missing_member_and_corrupt_archive),
+        cmocka_unit_test(test_area_assemble_from_module),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,8 @@
  * <name>.wok (as written, lower or upper case), else its <name>.mdl placed at
  * the room's layout position; WM_ERR_IO when neither is there. */
 wm_result lyt_load_room_file(wm_ctx *ctx, void *user, const char *room, const float position[3], wm_mesh *out);
+/* The same for a layout read from an archive (user: its wm_input): rooms are its members. */
+wm_result lyt_load_room_beside(wm_ctx *ctx, void *user, const char *room, const float position[3], wm_mesh *out);
 /* Reads and parses a layout file. */
 wm_result lyt_read_file(wm_ctx *ctx, const char *path, wm_layout *out);
 /* The folder part of a path ("." when none), into out. */

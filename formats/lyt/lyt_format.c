@@ -10,13 +10,11 @@
 
 wm_result lyt_read_file(wm_ctx *ctx, const char *path, wm_layout *out)
 {
-    uint8_t *data = NULL;
-    size_t size = 0;
+    wm_input in; /* a file, or an archive's member */
     wm_layout_init(out);
-    wm_result r = wm_file_read(ctx, path, &data, &size);
-    if (r) return r;
-    r = wm_layout_parse(ctx, data, size, path, out);
-    wm_free(ctx, data);
+    wm_result r = wm_input_load(ctx, path, &in);
+    if (!r) r = wm_layout_parse(ctx, in.data, in.size, path, out);
+    wm_input_free(ctx, &in);
     return r;
 }
 
@@ -79,7 +77,7 @@ wm_result lyt_load_room_file(wm_ctx *ctx, void *user, const char *room, const fl
 
 /* A layout that is an archive's member: its rooms are members of the same archive (the room's
  * .wok, else its model placed at the layout's position), never files on disk. */
-static wm_result load_room_beside(wm_ctx *ctx, void *user, const char *room, const float position[3], wm_mesh *out)
+wm_result lyt_load_room_beside(wm_ctx *ctx, void *user, const char *room, const float position[3], wm_mesh *out)
 {
     const wm_input *layout = user;
     static const char *const kinds[] = {"wok", "mdl"};
@@ -142,7 +140,7 @@ static wm_result lyt_read_hook(wm_ctx *ctx, const wm_input *in, const wm_options
     else
         lyt_folder_of(in->path ? in->path : "", folder, sizeof folder);
     if (in->source && !rooms)
-        r = wm_area_assemble(ctx, &layout, load_room_beside, (void *)in, out);
+        r = wm_area_assemble(ctx, &layout, lyt_load_room_beside, (void *)in, out);
     else
         r = wm_area_assemble(ctx, &layout, lyt_load_room_file, folder, out);
     if (r == WM_ERR_IO && facts) {
