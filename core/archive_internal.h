@@ -8,6 +8,7 @@
 struct wm_archive {
     wm_input_source source;  /* first: a member input's source is its archive */
     const wm_container *kind;
+    void *state;             /* the container's own (a library's handle), freed by its close */
     char *path;              /* the archive file (in memory: the caller's name for it) */
     int on_disk;             /* a file: a key's BIFs can be found beside it */
     wm_input bytes;          /* its bytes, mapped when large */

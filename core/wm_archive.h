@@ -23,6 +23,9 @@ typedef struct wm_archive_member {
     uint32_t part;    /* the file holding the bytes: 0 the archive itself, k the key's BIF k - 1 */
     uint64_t offset;  /* within the part (a key's members: the index within the BIF until read) */
     uint64_t size;
+    /* A packed member (zip, MPQ): its size once read, which the input limit bounds before the
+     * container's read_member unpacks it. 0 for members stored as they are (size says). */
+    uint64_t unpacked_size;
 } wm_archive_member;
 
 typedef struct wm_archive wm_archive;
@@ -53,6 +56,13 @@ typedef struct wm_container {
     /* Writes the whole archive into sink with the change made, every other member's bytes and
      * entry as they were. NULL: walkmesh does not write this container. */
     wm_result (*write)(wm_ctx *ctx, const wm_archive *archive, const wm_archive_change *change, wm_sink *sink);
+    /* A container whose members are packed (zip's deflate, MPQ's sectors): the member's bytes
+     * unpacked into memory of their own (*out_data, freed with wm_free), never more than its
+     * unpacked_size. NULL: a member's bytes are the stored ones (offset, size). */
+    wm_result (*read_member)(wm_ctx *ctx, wm_archive *archive, uint32_t member, uint8_t **out_data,
+                             size_t *out_size);
+    /* Frees what list kept in the archive's state (wm_archive_set_state). NULL: nothing kept. */
+    void (*close)(wm_ctx *ctx, wm_archive *archive);
 } wm_container;
 
 /* The containers walkmesh knows (formats/containers.c). */
@@ -126,6 +136,11 @@ WM_API wm_result wm_archive_add_part(wm_ctx *ctx, wm_archive *archive, uint32_t 
  * "name.ext" (the id itself when walkmesh does not name it). */
 WM_API wm_result wm_archive_add_resource(wm_ctx *ctx, wm_archive *archive, uint32_t index, const uint8_t *field,
                                          size_t field_size, int nwn2, const wm_archive_member *where);
+/* What a container keeps while the archive is open (a library's handle), freed by its close. */
+WM_API void *wm_archive_state(const wm_archive *archive);
+WM_API void wm_archive_set_state(wm_archive *archive, void *state);
+/* Whether the archive is a file on disk (a library that opens files by name can open it). */
+WM_API int wm_archive_on_disk(const wm_archive *archive);
 /* Members and parts announced by the table, for sizing its arrays before adding. */
 WM_API wm_result wm_archive_reserve(wm_ctx *ctx, wm_archive *archive, uint32_t members, uint32_t parts);
 

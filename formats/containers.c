@@ -11,11 +11,13 @@
 extern const wm_container wm_container_erf;
 extern const wm_container wm_container_rim;
 extern const wm_container wm_container_key;
+extern const wm_container wm_container_zip;
 
 static const wm_container *const containers[] = {
     &wm_container_erf,
     &wm_container_rim,
     &wm_container_key,
+    &wm_container_zip,
 };
 
 const wm_container *const *wm_containers(size_t *out_count)

@@ -194,6 +194,7 @@ int cli_list_archive(wm_ctx *ctx, const cli_args *args, wm_archive *archive, wm_
         else
             list_member_text(out, name, format, &mesh, error);
         wm_mesh_free(ctx, &mesh);
+        wm_input_free(ctx, &in); /* a packed or large archive's member is memory of its own */
         wm_archive_release(archive, i); /* a large archive's pages go as its members are read */
         listed++;
     }
