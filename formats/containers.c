@@ -12,12 +12,14 @@ extern const wm_container wm_container_erf;
 extern const wm_container wm_container_rim;
 extern const wm_container wm_container_key;
 extern const wm_container wm_container_zip;
+extern const wm_container wm_container_mpq;
 
 static const wm_container *const containers[] = {
     &wm_container_erf,
     &wm_container_rim,
     &wm_container_key,
     &wm_container_zip,
+    &wm_container_mpq,
 };
 
 const wm_container *const *wm_containers(size_t *out_count)
