@@ -6,6 +6,7 @@
 #include "wm_archive.h"
 #include "wm_io.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -51,13 +52,15 @@ static wm_result member_data_offset(wm_cursor *cur, uint32_t index, uint32_t hea
 {
     uint32_t signature = 0;
     uint16_t name_length = 0, extra_length = 0;
-    wm_result r = wm_cursor_seek(cur, header_offset, "local header");
-    if (!r) r = wm_read_u32(cur, &signature, "local header signature");
+    char what[48];
+    snprintf(what, sizeof what, "member %u's local header", index);
+    wm_result r = wm_cursor_seek(cur, header_offset, what);
+    if (!r) r = wm_read_u32(cur, &signature, what);
     if (!r && signature != 0x04034b50)
         r = wm_cursor_error(cur, WM_ERR_CORRUPT, "member %u: no local header (signature 0x%08x)", index, signature);
-    if (!r) r = wm_cursor_seek(cur, (size_t)header_offset + 26, "local header");
-    if (!r) r = wm_read_u16(cur, &name_length, "local name length");
-    if (!r) r = wm_read_u16(cur, &extra_length, "local extra length");
+    if (!r) r = wm_cursor_seek(cur, (size_t)header_offset + 26, what);
+    if (!r) r = wm_read_u16(cur, &name_length, what);
+    if (!r) r = wm_read_u16(cur, &extra_length, what);
     *out = (uint64_t)header_offset + LOCAL_HEADER + name_length + extra_length;
     return r;
 }
@@ -200,7 +203,7 @@ static wm_result inflate_member(wm_ctx *ctx, const wm_archive_member *m, const u
     inflateEnd(&z);
     if (status == Z_STREAM_END && out_left == 0)
         return WM_OK;
-    if (status == Z_BUF_ERROR && !packed_left && out_left)
+    if ((status == Z_STREAM_END || (status == Z_BUF_ERROR && !packed_left)) && out_left)
         return wm_error(ctx, WM_ERR_CORRUPT, "member %s: its deflate stream ends %llu bytes short of its %llu bytes",
                         m->name, (unsigned long long)out_left, (unsigned long long)m->unpacked_size);
     if (status == Z_BUF_ERROR)
