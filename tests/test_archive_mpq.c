@@ -1,0 +1,232 @@
+#define _GNU_SOURCE
+/* MPQ archives through StormLib: MPQs written by Debian's smpq (StormLib's own tool, an
+ * independent writer) from every corpus WMO, named as WoW names them ("World\wmo\..."), read
+ * back byte-identical by member path with '/' or '\' in any case; a WMO root's groups come from
+ * the same archive; the corpus MPQ (a replay: user-data header first) lists; every cut of a
+ * valid MPQ is refused or read, never a crash; and StormLib is loaded only when an MPQ is read. */
+#include "test_support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *smpq_or_skip(void)
+{
+    char *smpq = wmt_find_program("smpq");
+    if (!smpq)
+        skip();
+    return smpq;
+}
+
+static const char *const wmo_suffix[] = {".wmo", NULL};
+
+/* An MPQ of every corpus WMO under World/wmo/Dungeons, written by smpq in the given version. */
+static char *build_wmo_mpq(const char *dir, int version, char ***out_files, size_t *out_count)
+{
+    *out_count = wmt_corpus_list("wmo", wmo_suffix, out_files);
+    if (!*out_count)
+        skip();
+    char command[8192];
+    snprintf(command, sizeof command, "mkdir -p '%s/src/World/wmo/Dungeons'", dir);
+    assert_int_equal(system(command), 0);
+    for (size_t i = 0; i < *out_count; i++) {
+        snprintf(command, sizeof command, "cp '%s' '%s/src/World/wmo/Dungeons/'", (*out_files)[i], dir);
+        assert_int_equal(system(command), 0);
+    }
+    char name[32];
+    snprintf(name, sizeof name, "patch-%d.MPQ", version);
+    char *mpq = wmt_join(dir, name);
+    snprintf(command, sizeof command, "cd '%s/src' && smpq -q -c -M %d '%s' World/wmo/Dungeons/*.wmo", dir, version,
+             mpq);
+    assert_int_equal(system(command), 0);
+    return mpq;
+}
+
+static void smpq_archives_read_back_byte_identical(void **state)
+{
+    (void)state;
+    free(smpq_or_skip());
+    for (int version = 1; version <= 4; version++) {
+        char *dir = wmt_make_temp_dir();
+        char **files = NULL;
+        size_t count = 0;
+        char *mpq = build_wmo_mpq(dir, version, &files, &count);
+        wm_ctx ctx;
+        wm_ctx_init(&ctx);
+        wm_archive *archive = NULL;
+        assert_int_equal(wm_archive_open(&ctx, mpq, &archive), WM_OK);
+        assert_string_equal(wm_archive_kind(archive)->name, "mpq");
+        assert_int_equal(wm_archive_member_count(archive), count);
+        wm_archive_close(&ctx, archive);
+        for (size_t i = 0; i < count; i++) {
+            char member[1024];
+            snprintf(member, sizeof member, "%s/%s%s", mpq, i % 2 ? "world/WMO/dungeons/" : "WORLD\\wmo\\Dungeons\\",
+                     wm_path_file_name(files[i]));
+            size_t size = 0;
+            uint8_t *expected = wmt_read_file(files[i], &size);
+            wm_input in;
+            if (wm_input_load(&ctx, member, &in) != WM_OK)
+                fail_msg("%s: %s", member, ctx.message);
+            assert_int_equal(in.size, size);
+            assert_memory_equal(in.data, expected, size);
+            wm_input_free(&ctx, &in);
+            free(expected);
+        }
+        print_message("MPQ v%d from smpq: %zu corpus WMO files read back byte-identical\n", version, count);
+        wmt_remove_tree(dir);
+        wmt_free_list(files, count);
+        free(dir), free(mpq);
+    }
+}
+
+/* "render patch.MPQ/World/wmo/.../X.wmo": the root's groups are members of the same archive. */
+static void wmo_root_renders_with_its_groups_from_the_archive(void **state)
+{
+    (void)state;
+    free(smpq_or_skip());
+    char *dir = wmt_make_temp_dir();
+    char **files = NULL;
+    size_t count = 0;
+    char *mpq = build_wmo_mpq(dir, 2, &files, &count);
+    char *root = wmt_join(mpq, "World/wmo/Dungeons/warcraftnet__duskwood_lumbermill.wmo");
+    char *svg = wmt_join(dir, "x.svg"), *loose_svg = wmt_join(dir, "loose.svg");
+    char *loose = wmt_corpus_path_or_skip("wmo/warcraftnet__duskwood_lumbermill.wmo");
+    const char *from_mpq[] = {"render", root, "-o", svg, NULL};
+    const char *from_disk[] = {"render", loose, "-o", loose_svg, NULL};
+    char *err = NULL;
+    if (wmt_run_cli(NULL, &err, from_mpq) != 0)
+        fail_msg("%s", err);
+    free(err);
+    assert_int_equal(wmt_run_cli(NULL, NULL, from_disk), 0);
+    size_t a = 0, b = 0;
+    uint8_t *in_mpq = wmt_read_file(svg, &a), *beside = wmt_read_file(loose_svg, &b);
+    in_mpq = realloc(in_mpq, a + 1), beside = realloc(beside, b + 1);
+    in_mpq[a] = beside[b] = 0;
+    /* the same groups drawn, wherever they were read from: only the title's name differs */
+    const char *prefix = "World\\wmo\\Dungeons\\";
+    size_t titles = 2;
+    assert_int_equal(a, b + titles * strlen(prefix));
+    const char *draw_mpq = strstr((char *)in_mpq, "<path"), *draw_disk = strstr((char *)beside, "<path");
+    assert_non_null(draw_mpq);
+    assert_non_null(draw_disk);
+    assert_int_equal(draw_mpq - (char *)in_mpq, draw_disk - (char *)beside + (ptrdiff_t)strlen(prefix));
+    const char *text_mpq = strstr(draw_mpq, "<text"), *text_disk = strstr(draw_disk, "<text");
+    assert_non_null(text_mpq);
+    assert_int_equal(text_mpq - draw_mpq, text_disk - draw_disk);
+    assert_memory_equal(draw_mpq, draw_disk, (size_t)(text_mpq - draw_mpq)); /* every triangle drawn alike */
+    wmt_remove_tree(dir);
+    wmt_free_list(files, count);
+    free(dir), free(mpq), free(root), free(svg), free(loose_svg), free(loose), free(in_mpq), free(beside);
+}
+
+/* The corpus MPQ (a Heroes replay, user-data header before the MPQ header) lists, and each
+ * member smpq lists reads. */
+static void corpus_replay_lists_and_reads(void **state)
+{
+    (void)state;
+    char *replay = wmt_corpus_path_or_skip("archives/mpq-aarondl-GardenOfTerror72.StormReplay");
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    wm_archive *archive = NULL;
+    assert_int_equal(wm_archive_open(&ctx, replay, &archive), WM_OK);
+    uint32_t count = wm_archive_member_count(archive);
+    assert_true(count >= 10);
+    uint32_t found = wm_archive_find(archive, "replay.details", 14);
+    assert_int_not_equal(found, UINT32_MAX);
+    wm_input in;
+    assert_int_equal(wm_archive_member_input(&ctx, archive, found, &in), WM_OK);
+    assert_int_equal(in.size, 1217); /* smpq -l lists replay.details at 1217 bytes */
+    wm_input_free(&ctx, &in);
+    for (uint32_t i = 0; i < count; i++) {
+        if (wm_archive_member_input(&ctx, archive, i, &in) != WM_OK)
+            fail_msg("member %u: %s", i, ctx.message);
+        wm_input_free(&ctx, &in);
+    }
+    print_message("the corpus replay lists %u members, each read\n", count);
+    wm_archive_close(&ctx, archive);
+    free(replay);
+}
+
+/* Every cut of an MPQ (at 64 points and every byte of its first 600): refused naming the
+ * archive, or read; never a crash or a hang (the tables' bounds are StormLib's). */
+static void cut_archives_are_refused_cleanly(void **state)
+{
+    (void)state;
+    free(smpq_or_skip());
+    char *dir = wmt_make_temp_dir();
+    char **files = NULL;
+    size_t count = 0;
+    char *mpq = build_wmo_mpq(dir, 1, &files, &count);
+    size_t size = 0;
+    uint8_t *bytes = wmt_read_file(mpq, &size);
+    char *cut = wmt_join(dir, "cut.mpq");
+    size_t refused = 0, tried = 0;
+    for (size_t n = 0; n < size; n += n < 600 ? 1 : size / 64) {
+        wmt_write_file(cut, bytes, n);
+        wm_ctx ctx;
+        wm_ctx_init(&ctx);
+        wm_archive *archive = NULL;
+        tried++;
+        if (wm_archive_open(&ctx, cut, &archive) != WM_OK) {
+            assert_non_null(strstr(ctx.message, "cut.mpq"));
+            refused++;
+            continue;
+        }
+        for (uint32_t i = 0; i < wm_archive_member_count(archive); i++) {
+            wm_input in;
+            if (wm_archive_member_input(&ctx, archive, i, &in) == WM_OK)
+                wm_input_free(&ctx, &in);
+            else
+                assert_non_null(strstr(ctx.message, "cut.mpq"));
+        }
+        wm_archive_close(&ctx, archive);
+    }
+    print_message("%zu of %zu cuts refused at open; the rest read or refused member by member\n", refused, tried);
+    assert_true(refused > 0);
+    wmt_remove_tree(dir);
+    wmt_free_list(files, count);
+    free(dir), free(mpq), free(bytes), free(cut);
+}
+
+/* Whether the CLI run initialised StormLib (the dynamic loader's own report, glibc). */
+static int loads_storm(const char *const *argv)
+{
+#ifndef __GLIBC__
+    skip();
+#endif
+    setenv("LD_DEBUG", "libs", 1);
+    char *err = NULL;
+    int rc = wmt_run_cli(NULL, &err, argv);
+    unsetenv("LD_DEBUG");
+    int seen = strstr(err, "libstorm") != NULL;
+    if (rc != 0)
+        fail_msg("%s exit %d", argv[0], rc);
+    free(err);
+    return seen;
+}
+
+static void storm_is_loaded_only_for_an_mpq(void **state)
+{
+    (void)state;
+    char *wok = wmt_sample_path("courtyard.obj");
+    char *dir = wmt_make_temp_dir(), *out = wmt_join(dir, "c.wok");
+    const char *convert[] = {"convert", wok, out, "--quiet", NULL};
+    assert_false(loads_storm(convert));
+    char *replay = wmt_corpus_path_or_skip("archives/mpq-aarondl-GardenOfTerror72.StormReplay");
+    const char *info[] = {"info", replay, NULL};
+    assert_true(loads_storm(info));
+    wmt_remove_tree(dir);
+    free(wok), free(dir), free(out), free(replay);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(smpq_archives_read_back_byte_identical),
+        cmocka_unit_test(wmo_root_renders_with_its_groups_from_the_archive),
+        cmocka_unit_test(corpus_replay_lists_and_reads),
+        cmocka_unit_test(cut_archives_are_refused_cleanly),
+        cmocka_unit_test(storm_is_loaded_only_for_an_mpq),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
