@@ -188,6 +188,65 @@ static void cut_archives_are_refused_cleanly(void **state)
     free(dir), free(mpq), free(bytes), free(cut);
 }
 
+/* smpq extracts the member into dir/x and the bytes are compared with the expected file's. */
+static void assert_smpq_extracts(const char *dir, const char *mpq, const char *member, const char *expected_path)
+{
+    char command[4096];
+    snprintf(command, sizeof command, "rm -rf '%s/x' && mkdir '%s/x' && cd '%s/x' && smpq -q -x '%s' '%s'", dir, dir,
+             dir, mpq, member);
+    assert_int_equal(system(command), 0);
+    char extracted[2048];
+    snprintf(extracted, sizeof extracted, "%s/x/%s", dir, member);
+    for (char *c = extracted + strlen(dir) + 3; *c; c++)
+        if (*c == '\\')
+            *c = '/';
+    size_t a = 0, b = 0;
+    uint8_t *got = wmt_read_file(extracted, &a), *want = wmt_read_file(expected_path, &b);
+    assert_int_equal(a, b);
+    assert_memory_equal(got, want, a);
+    free(got), free(want);
+}
+
+/* walkmesh writes a member into an smpq-built MPQ (added, then replaced with --force); smpq
+ * reads the result: every untouched member byte-identical, the new one equal to the same
+ * conversion written loose. Without --force an existing member is refused, the archive as it was. */
+static void members_written_into_an_mpq_read_back_by_smpq(void **state)
+{
+    (void)state;
+    free(smpq_or_skip());
+    char *dir = wmt_make_temp_dir();
+    char **files = NULL;
+    size_t count = 0;
+    char *mpq = build_wmo_mpq(dir, 4, &files, &count);
+    char *obj = wmt_sample_path("courtyard.obj"), *loose = wmt_join(dir, "loose.wok");
+    char *inside = wmt_join(mpq, "World/wmo/new/courtyard.wok");
+    const char *convert_loose[] = {"convert", obj, loose, "--quiet", NULL};
+    const char *convert_in[] = {"convert", obj, inside, "--quiet", NULL};
+    const char *convert_again[] = {"convert", obj, inside, "--quiet", "--force", NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, convert_loose), 0);
+    char *err = NULL;
+    if (wmt_run_cli(NULL, &err, convert_in) != 0)
+        fail_msg("%s", err);
+    free(err);
+    size_t before_size = 0, after_size = 0;
+    uint8_t *before = wmt_read_file(mpq, &before_size);
+    assert_int_equal(wmt_run_cli(NULL, NULL, convert_in), 3); /* exists: refused, untouched */
+    uint8_t *after = wmt_read_file(mpq, &after_size);
+    assert_int_equal(before_size, after_size);
+    assert_memory_equal(before, after, after_size);
+    assert_int_equal(wmt_run_cli(NULL, NULL, convert_again), 0);
+    assert_smpq_extracts(dir, mpq, "World\\wmo\\new\\courtyard.wok", loose);
+    for (size_t i = 0; i < count; i++) {
+        char member[512];
+        snprintf(member, sizeof member, "World\\wmo\\Dungeons\\%s", wm_path_file_name(files[i]));
+        assert_smpq_extracts(dir, mpq, member, files[i]);
+    }
+    print_message("written into an MPQ v4: smpq reads the new member and %zu untouched ones back\n", count);
+    wmt_remove_tree(dir);
+    wmt_free_list(files, count);
+    free(dir), free(mpq), free(obj), free(loose), free(inside), free(before), free(after);
+}
+
 /* Whether the CLI run initialised StormLib (the dynamic loader's own report, glibc). */
 static int loads_storm(const char *const *argv)
 {
@@ -226,6 +285,7 @@ int main(void)
         cmocka_unit_test(wmo_root_renders_with_its_groups_from_the_archive),
         cmocka_unit_test(corpus_replay_lists_and_reads),
         cmocka_unit_test(cut_archives_are_refused_cleanly),
+        cmocka_unit_test(members_written_into_an_mpq_read_back_by_smpq),
         cmocka_unit_test(storm_is_loaded_only_for_an_mpq),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -196,4 +196,5 @@ const wm_container wm_container_mpq = {
     .list = mpq_list,
     .read_member = mpq_read_member,
     .close = mpq_close,
+    .write = mpq_write,
 };

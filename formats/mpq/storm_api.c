@@ -41,7 +41,7 @@ static void load(void)
     wm_storm_api table;
     if (RESOLVE(OpenArchive) && RESOLVE(CloseArchive) && RESOLVE(OpenFileEx) && RESOLVE(GetFileSize) &&
         RESOLVE(ReadFile) && RESOLVE(CloseFile) && RESOLVE(HasFile) && RESOLVE(CreateFile) && RESOLVE(WriteFile) &&
-        RESOLVE(FinishFile) && RESOLVE(RemoveFile) &&
+        RESOLVE(FinishFile) && RESOLVE(RemoveFile) && RESOLVE(SetMaxFileCount) &&
         resolve(library, "GetLastError", &table.GetLastError, sizeof table.GetLastError)) {
         api = table;
         api_ready = 1;

@@ -33,6 +33,7 @@ typedef struct wm_storm_api {
     bool(STORM_CALL *WriteFile)(storm_handle file, const void *data, storm_dword size, storm_dword compression);
     bool(STORM_CALL *FinishFile)(storm_handle file);
     bool(STORM_CALL *RemoveFile)(storm_handle mpq, const char *name, storm_dword scope);
+    bool(STORM_CALL *SetMaxFileCount)(storm_handle mpq, storm_dword count);
     storm_dword(STORM_CALL *GetLastError)(void);
 } wm_storm_api;
 
