@@ -104,7 +104,8 @@ WM_API int wm_input_exists(const char *path);
 
 /* A bare resource name ("m02aa_01a.wok") found in a game folder as the game finds it: game/override
  * first, then the module (module not NULL: modules/MODULE.mod, else MODULE.rim and MODULE_s.rim),
- * then game/chitin.key's BIFs; folder and file names in any case. *out_path (freed with wm_free)
+ * then game/chitin.key's BIFs, then the archives of game/Data (NWN2's zips, WoW's MPQs, the last
+ * patch first); a name with folders ("World\\wmo\\X.wmo") only in Data. Folder and file names in any case. *out_path (freed with wm_free)
  * is a path wm_input_load reads: the file, or "archive/member". WM_ERR_IO when none holds it. */
 WM_API wm_result wm_game_find(wm_ctx *ctx, const char *game, const char *module, const char *name,
                               char **out_path);

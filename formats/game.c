@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+wm_result wm_game_find_in_data(wm_ctx *ctx, const char *game, const char *name, char **out_path);
+
 static int same_name(const char *a, const char *b) { return wm_name_compare(a, b); }
 
 /* folder/<the entry named like name, in any case>, or NULL. */
@@ -66,23 +68,28 @@ wm_result wm_game_find(wm_ctx *ctx, const char *game, const char *module, const 
     *out_path = NULL;
     if (!game || !name)
         return wm_error(ctx, WM_ERR_INVALID, "no %s given", game ? "resource name" : "game folder");
-    wm_result r = wm_name_check(ctx, name, strlen(name), WM_NAME_COMPONENT, "a resource name");
+    /* WoW names are paths in its archives ("World\\wmo\\X.wmo"): only its Data folder holds them */
+    int path_name = strpbrk(name, "/\\") != NULL;
+    wm_result r = wm_name_check(ctx, name, strlen(name), path_name ? WM_NAME_RELATIVE : WM_NAME_COMPONENT,
+                                "a resource name");
     if (!r && module)
         r = wm_name_check(ctx, module, strlen(module), WM_NAME_COMPONENT, "a module name");
     if (r)
         return r;
     char *override = entry_in(ctx, game, "override"), *modules = entry_in(ctx, game, "modules");
     char *key = entry_in(ctx, game, "chitin.key"), *file = entry_in(ctx, override, name);
-    if (file && wm_platform_path_kind(file) == WM_PATH_FILE) {
+    if (file && !path_name && wm_platform_path_kind(file) == WM_PATH_FILE) {
         *out_path = file;
         file = NULL;
     }
-    if (!*out_path && module && modules)
+    if (!*out_path && module && modules && !path_name)
         r = in_module(ctx, modules, module, name, out_path);
-    if (!r && !*out_path)
+    if (!r && !*out_path && !path_name)
         r = member_of(ctx, key, name, out_path);
+    if (!r && !*out_path) /* NWN2's zips, WoW's MPQs (formats/game_data.c) */
+        r = wm_game_find_in_data(ctx, game, name, out_path);
     if (!r && !*out_path)
-        r = wm_error(ctx, WM_ERR_IO, "%s: not in the game folder %s (override%s%s, chitin.key)", name, game,
+        r = wm_error(ctx, WM_ERR_IO, "%s: not in the game folder %s (override%s%s, chitin.key, Data)", name, game,
                      module ? ", the module " : "", module ? module : "");
     wm_free(ctx, file);
     wm_free(ctx, override);

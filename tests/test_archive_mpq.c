@@ -6,6 +6,8 @@
  * valid MPQ is refused or read, never a crash; and StormLib is loaded only when an MPQ is read. */
 #include "test_support.h"
 
+#include "game_find_check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +249,31 @@ static void members_written_into_an_mpq_read_back_by_smpq(void **state)
     free(dir), free(mpq), free(obj), free(loose), free(inside), free(before), free(after);
 }
 
+/* --game over a WoW client's MPQs: patch-2.MPQ's member wins over common.MPQ's of the same
+ * name, and names are WoW's paths with '\\' or '/'. */
+static void game_folder_patch_chain_last_wins(void **state)
+{
+    (void)state;
+    free(smpq_or_skip());
+    char *base = wmt_corpus_path_or_skip("wmo/blizzardry__trolltent_000.wmo");
+    char *patched = wmt_corpus_path_or_skip("wmo/warcraftnet__duskwood_lumbermill_000.wmo");
+    char *game = wmt_make_temp_dir();
+    char command[4096];
+    snprintf(command, sizeof command,
+             "cd '%s' && mkdir -p Data a/World/wmo b/World/wmo && cp '%s' a/World/wmo/x_000.wmo && "
+             "cp '%s' a/World/wmo/only_common_000.wmo && cp '%s' b/World/wmo/x_000.wmo && "
+             "(cd a && smpq -q -c -M 2 ../Data/common.MPQ World/wmo/*) && "
+             "(cd b && smpq -q -c -M 2 ../Data/patch-2.MPQ World/wmo/*)",
+             game, base, base, patched);
+    assert_int_equal(system(command), 0);
+    const char *names[] = {"World\\wmo\\x_000.wmo", "world/WMO/only_common_000.wmo"};
+    const char *files[] = {patched, base}, *holders[] = {"patch-2.MPQ", "common.MPQ"};
+    for (size_t i = 0; i < 2; i++)
+        assert_game_finds(game, names[i], holders[i], files[i]);
+    wmt_remove_tree(game);
+    free(base), free(patched), free(game);
+}
+
 /* Whether the CLI run initialised StormLib (the dynamic loader's own report, glibc). */
 static int loads_storm(const char *const *argv)
 {
@@ -286,6 +313,7 @@ int main(void)
         cmocka_unit_test(corpus_replay_lists_and_reads),
         cmocka_unit_test(cut_archives_are_refused_cleanly),
         cmocka_unit_test(members_written_into_an_mpq_read_back_by_smpq),
+        cmocka_unit_test(game_folder_patch_chain_last_wins),
         cmocka_unit_test(storm_is_loaded_only_for_an_mpq),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

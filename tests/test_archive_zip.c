@@ -6,6 +6,8 @@
  * valid zip are refused cleanly, naming the archive and the member. */
 #include "test_support.h"
 
+#include "game_find_check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,6 +300,40 @@ static void every_prefix_is_refused_cleanly(void **state)
     free(zip);
 }
 
+/* --game over NWN2's Data zips: a later expansion's zip wins (walkmesh_x1.zip over
+ * nwn2_models.zip), names are found in any case and inside a zip's folders. */
+static void game_folder_finds_names_in_the_data_zips(void **state)
+{
+    (void)state;
+    char *first = wmt_corpus_path_or_skip("nwn2/enter_world.trx");
+    char *second = wmt_corpus_path_or_skip("nwn2/Defenders_Barracks.trx");
+    size_t first_size = 0, second_size = 0;
+    uint8_t *first_bytes = wmt_read_file(first, &first_size), *second_bytes = wmt_read_file(second, &second_size);
+    char *game = wmt_make_temp_dir(), *data = wmt_join(game, "Data");
+    char command[1024];
+    snprintf(command, sizeof command, "mkdir '%s'", data);
+    assert_int_equal(system(command), 0);
+    zip_entry base[2] = {{.name = "area.trx", .data = first_bytes, .size = first_size, .deflate = 1},
+                         {.name = "walkmesh/only_base.trx", .data = first_bytes, .size = first_size}};
+    zip_entry expansion = {.name = "AREA.TRX", .data = second_bytes, .size = second_size, .deflate = 1};
+    const struct { const char *file; const zip_entry *entries; size_t count; } zips[] = {
+        {"NWN2_Models.zip", base, 2}, {"walkmesh_X1.zip", &expansion, 1}};
+    for (size_t i = 0; i < 2; i++) {
+        size_t size = 0;
+        uint8_t *zip = build_zip(zips[i].entries, zips[i].count, &size);
+        char *path = wmt_join(data, zips[i].file);
+        wmt_write_file(path, zip, size);
+        free(zip), free(path);
+    }
+    const char *names[] = {"area.trx", "ONLY_BASE.trx"};
+    const char *files[] = {second, first};
+    const char *holders[] = {"walkmesh_X1.zip", "NWN2_Models.zip"};
+    for (size_t i = 0; i < 2; i++)
+        assert_game_finds(game, names[i], holders[i], files[i]);
+    wmt_remove_tree(game);
+    free(first), free(second), free(first_bytes), free(second_bytes), free(game), free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -307,6 +343,7 @@ int main(void)
         cmocka_unit_test(zip_slip_names_are_refused),
         cmocka_unit_test(members_past_the_end_overlapping_or_corrupt_are_refused),
         cmocka_unit_test(every_prefix_is_refused_cleanly),
+        cmocka_unit_test(game_folder_finds_names_in_the_data_zips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

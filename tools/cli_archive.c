@@ -218,8 +218,8 @@ int cli_check_game_inputs(cli_args *args, int count)
     if (o->game && !cli_is_folder(o->game))
         return cli_missing_file(o->game);
     for (int i = 0; o->game && i < count; i++) {
-        if (!is_bare_name(args->inputs[i]))
-            continue;
+        if (!is_bare_name(args->inputs[i]) && wm_input_exists(args->inputs[i]))
+            continue; /* a file; a path that is none may be a WoW name ("World\\wmo\\X.wmo") */
         wm_ctx ctx;
         cli_ctx_init(&ctx, 1);
         char *found = NULL;
