@@ -7,20 +7,6 @@
 
 #include <string.h>
 
-/* The room's name: the model's file name without its extension. */
-static void room_of(const char *name, char *room, size_t size)
-{
-    const char *file = strrchr(name, '/'), *back = strrchr(name, '\\');
-    file = file ? file + 1 : name;
-    if (back && back + 1 > file)
-        file = back + 1;
-    size_t n = strcspn(file, ".");
-    if (n >= size)
-        n = size - 1;
-    memcpy(room, file, n);
-    room[n] = '\0';
-}
-
 static int is_layout(const char *name)
 {
     size_t n = strlen(name);
@@ -28,13 +14,11 @@ static int is_layout(const char *name)
            (name[n - 1] | 0x20) == 't';
 }
 
-wm_result mdl_layout_offset(wm_ctx *ctx, const wm_input *in, double offset[3], int *found)
+wm_result mdl_layout_offset(wm_ctx *ctx, const wm_input *in, const char *room, double offset[3], int *found)
 {
     *found = 0;
     if (!in->source || !in->source->name_at)
         return WM_OK;
-    char room[WM_LAYOUT_NAME];
-    room_of(in->name, room, sizeof room);
     const char *name;
     for (uint32_t i = 0; !*found && (name = in->source->name_at(in->source, i)) != NULL; i++) {
         if (!is_layout(name))
