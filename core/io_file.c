@@ -9,5 +9,5 @@
 
 int wm_file_exists(const char *path)
 {
-    return wm_platform_path_kind(path) != WM_PATH_MISSING;
+    return path && wm_platform_path_kind(path) != WM_PATH_MISSING;
 }
