@@ -4,6 +4,7 @@
 #define WALKMESH_H
 
 #include "wm_api.h"
+#include "wm_archive.h"
 #include "wm_context.h"
 #include "wm_format.h"
 #include "wm_geometry.h"

@@ -30,6 +30,9 @@ static const cli_option mesh_options[] = {
     {"--up", 0, "y|z", 1, "up axis of OBJ, PLY, STL... read and written (default y; glTF is always y)"},
     {"--walkable-slope", 0, "DEG", 1, "faces without a known material are walkable up to DEG degrees (45)"},
     {"--weld", 0, "TOL", 1, "weld tolerance for formats that weld (default 1e-4)"},
+    {"--game", 0, "DIR", 1, "find bare resource names in the game folder DIR, as the game does (override, module, key)"},
+    {"--module", 0, "NAME", 1, "with --game: the module searched after the override folder (NAME.mod, else .rim)"},
+    {"--which", 0, NULL, 0, "with --game: say where each name was found"},
     {NULL, 0, NULL, 0, NULL}};
 
 static int takes(const cli_spec *spec, unsigned needs)
@@ -328,6 +331,16 @@ void cli_args_free(cli_args *args, wm_ctx *ctx)
     }
     free(args->inputs);
     args->inputs = NULL;
+    for (int i = 0; i < args->member_path_count; i++)
+        free(args->member_paths[i]);
+    free(args->member_paths);
+    args->member_paths = NULL;
+    args->member_path_count = 0;
+    for (int i = 0; i < args->found_path_count; i++)
+        free(args->found_paths[i]);
+    free(args->found_paths);
+    args->found_paths = NULL;
+    args->found_path_count = 0;
 }
 
 const char *cli_value(const cli_args *args, int i, int k)

@@ -61,7 +61,7 @@ MAX_OPTIONS = 32
 
 class Input(Structure):
     _fields_ = [("data", POINTER(c_uint8)), ("size", c_size_t), ("name", c_char_p), ("path", c_char_p),
-                ("owned", POINTER(c_uint8)), ("mapped", c_size_t)]
+                ("owned", POINTER(c_uint8)), ("mapped", c_size_t), ("source", c_void_p)]
 
 
 class Options(Structure):
