@@ -334,9 +334,33 @@ void wm_platform_once(wm_once *once, void (*init)(void))
     pthread_once(once, init);
 }
 
+/* name in the folder of the object holding this code (the program, libwalkmesh.so, or the
+ * Python package's copy), as on Windows: a module of walkmesh's own shipped beside it is
+ * found wherever that is, without a search path. glibc names the main program as it was
+ * started (argv[0], perhaps no folder at all), hence /proc/self/exe then. NULL: not there. */
+static void *open_beside_self(const char *name)
+{
+    Dl_info self;
+    char path[4096];
+    const char *object = dladdr((void *)(uintptr_t)&open_beside_self, &self) ? self.dli_fname : NULL;
+    if (object && !strchr(object, '/')) {
+        ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+        path[length > 0 ? length : 0] = 0;
+        object = path;
+    }
+    const char *slash = object ? strrchr(object, '/') : NULL;
+    size_t folder = slash ? (size_t)(slash + 1 - object) : 0, name_length = strlen(name);
+    if (!slash || folder + name_length >= sizeof path)
+        return NULL;
+    memmove(path, object, folder);
+    memcpy(path + folder, name, name_length + 1);
+    return dlopen(path, RTLD_NOW | RTLD_LOCAL);
+}
+
 void *wm_platform_library_open(const char *name)
 {
-    return dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    void *library = strchr(name, '/') ? NULL : open_beside_self(name);
+    return library ? library : dlopen(name, RTLD_NOW | RTLD_LOCAL);
 }
 
 void *wm_platform_library_symbol(void *library, const char *name)

@@ -79,9 +79,10 @@ FILE *wm_platform_fopen(const char *path, const char *mode);
 void *wm_platform_realloc(void *user, void *ptr, size_t size);
 void wm_platform_free(void *user, void *ptr);
 
-/* A shared library opened by file name with the system's search rules
- * (dlopen, LoadLibraryW), NULL when it cannot be; a symbol in it, NULL when
- * absent; why the last open failed. Libraries stay loaded until exit. */
+/* A shared library opened by file name: first in the folder of the program or
+ * library holding walkmesh's code, then with the system's search rules (dlopen,
+ * LoadLibraryW); NULL when it cannot be. A symbol in it, NULL when absent; why
+ * the last open failed. Libraries stay loaded until exit. */
 void *wm_platform_library_open(const char *name);
 void *wm_platform_library_symbol(void *library, const char *name);
 const char *wm_platform_library_error(void);

@@ -20,6 +20,7 @@
 #include "bwm/wm_bwm.h"
 #include "nwn2/wm_nwn2.h"
 #include "nwn2/wm_nwn2_route.h"
+#include "recast/wm_navmesh.h"
 #include "wmo/wm_wmo.h"
 
 #endif

@@ -1,8 +1,9 @@
 #define _GNU_SOURCE
 /* Assimp (and with it the C++ runtime and its codecs) is loaded only when a
- * format that needs it is read or written (issue 20): the CLI runs under
- * the dynamic loader's own report (LD_DEBUG=libs, glibc), which names
- * every library it initialises. */
+ * format that needs it is read or written (issue 20), and Recast/Detour
+ * (the walkmesh-recast module) only when a navmesh is built or queried
+ * (issue 30): the CLI runs under the dynamic loader's own report
+ * (LD_DEBUG=libs, glibc), which names every library it initialises. */
 #include "test_support.h"
 
 #include <stdio.h>
@@ -22,7 +23,7 @@
 #endif
 
 typedef struct loaded {
-    int assimp, cxx;
+    int assimp, cxx, recast;
 } loaded;
 
 static loaded run_and_watch(const char *const *argv)
@@ -34,7 +35,7 @@ static loaded run_and_watch(const char *const *argv)
     char *err = NULL;
     int rc = wmt_run_cli(NULL, &err, argv);
     unsetenv("LD_DEBUG");
-    loaded seen = {0, 0};
+    loaded seen = {0, 0, 0};
     for (char *line = err; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
         if (!strstr(line, "calling init:"))
             continue;
@@ -42,6 +43,8 @@ static loaded run_and_watch(const char *const *argv)
         size_t n = eol ? (size_t)(eol - line) : strlen(line);
         seen.assimp |= memmem(line, n, "libassimp", 9) != NULL;
         seen.cxx |= memmem(line, n, "libstdc++", 9) != NULL;
+        seen.recast |= memmem(line, n, "walkmesh-recast", 15) || memmem(line, n, "libRecast", 9) ||
+                       memmem(line, n, "libDetour", 9);
     }
     if (rc != 0)
         fail_msg("%s %s exit %d: %s", argv[0], argv[1], rc, err);
@@ -65,6 +68,7 @@ static void game_formats_and_our_obj_load_no_assimp(void **state)
         print_message("%s %s: Assimp %s, C++ runtime %s\n", runs[i][0], wm_path_file_name(runs[i][1]),
                       seen.assimp ? "loaded" : "not loaded", seen.cxx ? "loaded" : "not loaded");
         assert_false(seen.assimp);
+        assert_false(seen.recast);
         assert_int_equal(seen.cxx, CXX_RUNTIME_EXPECTED);
     }
     wmt_remove_tree(dir);
@@ -90,11 +94,35 @@ static void gltf_output_needs_no_assimp_dae_loads_it(void **state)
     free(obj), free(dir), free(glb), free(dae);
 }
 
+/* A WMO converted loads neither; the navmesh of the same WMO loads the module, Recast and
+ * Detour, and the C++ runtime with them. */
+static void only_a_navmesh_loads_recast(void **state)
+{
+    (void)state;
+    char *wmo = wmt_corpus_path_or_skip("wmo/warcraftnet__prisonHQ_Redridge.wmo");
+    char *dir = wmt_make_temp_dir();
+    char *obj = wmt_join(dir, "prison.obj"), *nav = wmt_join(dir, "prison.navmesh");
+    const char *wmo_to_obj[] = {"convert", wmo, obj, "--quiet", NULL};
+    const char *wmo_to_navmesh[] = {"navmesh", wmo, nav, "--quiet", NULL};
+    loaded seen = run_and_watch(wmo_to_obj);
+    assert_false(seen.recast);
+    assert_int_equal(seen.cxx, CXX_RUNTIME_EXPECTED);
+    seen = run_and_watch(wmo_to_navmesh);
+    print_message("navmesh: Recast %s, C++ runtime %s\n", seen.recast ? "loaded" : "not loaded",
+                  seen.cxx ? "loaded" : "not loaded");
+    assert_true(seen.recast);
+    assert_true(seen.cxx);
+    assert_false(seen.assimp);
+    wmt_remove_tree(dir);
+    free(wmo), free(dir), free(obj), free(nav);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(game_formats_and_our_obj_load_no_assimp),
         cmocka_unit_test(gltf_output_needs_no_assimp_dae_loads_it),
+        cmocka_unit_test(only_a_navmesh_loads_recast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,6 +115,8 @@ void cli_print_help(const cli_spec *spec);
 const char *cli_nearest(const char *word, const char *const *candidates, size_t count);
 /* Parses a whole number from min to max for option; reports and returns 0 when it is not one. */
 int cli_parse_count(const char *option, const char *text, unsigned min, unsigned max, unsigned *out);
+/* Parses a number from min to max for option; reports and returns 0 when it is not one. */
+int cli_parse_float(const char *option, const char *text, float min, float max, float *out);
 /* jobs from -j, else the processors online. */
 unsigned cli_jobs(const cli_args *args);
 

@@ -13,7 +13,7 @@ static int need_value(int argc, char **argv, int i)
     return 1;
 }
 
-static int parse_float(const char *option, const char *text, float min, float max, float *out)
+int cli_parse_float(const char *option, const char *text, float min, float max, float *out)
 {
     char *end;
     double v = strtod(text, &end);
@@ -89,8 +89,8 @@ int cli_parse_mesh_option(cli_mesh_options *o, int argc, char **argv, int *i)
         case 0: o->from = v; return 1;
         case 1: o->materials = v; return 1;
         case 2: return parse_up(v, &o->opts.up) ? 1 : -1;
-        case 3: return parse_float(arg, v, 0.0f, 90.0f, &o->opts.walkable_slope) ? 1 : -1;
-        default: return parse_float(arg, v, 0.0f, 1000.0f, &o->opts.weld_tolerance) ? 1 : -1;
+        case 3: return cli_parse_float(arg, v, 0.0f, 90.0f, &o->opts.walkable_slope) ? 1 : -1;
+        default: return cli_parse_float(arg, v, 0.0f, 1000.0f, &o->opts.weld_tolerance) ? 1 : -1;
         }
     }
     return parse_module_option(o, argc, argv, i);

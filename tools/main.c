@@ -11,6 +11,7 @@ int cmd_query(int argc, char **argv);
 int cmd_bake(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_area(int argc, char **argv);
+int cmd_navmesh(int argc, char **argv);
 
 typedef struct command {
     const char *name;
@@ -27,6 +28,7 @@ static const command commands[] = {
     {"query", cmd_query, "KotOR .wok: height at (X, Y) or the face a ray hits, through the AABB tree"},
     {"render", cmd_render, "draw walkmeshes as SVG pictures (grid, scale, legend, per-game facts)"},
     {"area", cmd_area, "KotOR .lyt areas: assemble the rooms into one mesh (with room edits), split back to .wok"},
+    {"navmesh", cmd_navmesh, "build a Recast/Detour navmesh of any collision (.navmesh tiles, OBJ, glTF, SVG)"},
     {"bake", cmd_bake, "rebuild NWN2 TRX tiles, path tables and islands from TRN or TRX files"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
