@@ -12,6 +12,7 @@ int cmd_bake(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_area(int argc, char **argv);
 int cmd_navmesh(int argc, char **argv);
+int cmd_generate(int argc, char **argv);
 
 typedef struct command {
     const char *name;
@@ -29,6 +30,7 @@ static const command commands[] = {
     {"render", cmd_render, "draw walkmeshes as SVG pictures (grid, scale, legend, per-game facts)"},
     {"area", cmd_area, "KotOR .lyt areas: assemble the rooms into one mesh (with room edits), split back to .wok"},
     {"navmesh", cmd_navmesh, "build a Recast/Detour navmesh of any collision (.navmesh tiles, OBJ, glTF, SVG)"},
+    {"generate", cmd_generate, "make a walkmesh from render geometry (KotOR room models, OBJ, glTF): .wok, OBJ ..."},
     {"bake", cmd_bake, "rebuild NWN2 TRX tiles, path tables and islands from TRN or TRX files"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
