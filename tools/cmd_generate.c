@@ -35,7 +35,7 @@ static const cli_option generate_options[] = {
     [OPT_BORDER] = {"--border", 0, "UNITS", 1, "blocking floor kept around the walkable ground (0: none)"},
     [OPT_KEEP] = {"--keep", 0, "FRACTION", 1,
                   "walkable pieces under this fraction of the largest's area are dropped (0: keep all)"},
-    [OPT_DETAIL] = {"--detail", 0, "CELLS", 1, "height samples this many cells apart on uneven floors (0: none)"},
+    [OPT_DETAIL] = {"--detail", 0, "CELLS", 1, "cells between height samples on uneven floors (1 or more)"},
     {NULL, 0, NULL, 0, NULL}};
 
 static const cli_spec generate_spec = {
@@ -70,7 +70,7 @@ static const cli_float_option float_options[] = {
     {OPT_CELL_HEIGHT, 0.005f, 100.0f, offsetof(wm_generate_config, cell_height)},
     {OPT_BORDER, 0.0f, 100.0f, offsetof(wm_generate_config, border)},
     {OPT_KEEP, 0.0f, 1.0f, offsetof(wm_generate_config, keep_fraction)},
-    {OPT_DETAIL, 0.0f, 1000.0f, offsetof(wm_generate_config, detail)},
+    {OPT_DETAIL, 1.0f, 1000.0f, offsetof(wm_generate_config, detail)},
 };
 
 /* The game whose defaults apply: --game, else the one OUT's format belongs to. */

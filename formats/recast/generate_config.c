@@ -9,7 +9,7 @@ static void common(const wm_ctx *ctx, wm_generate_config *c)
     memset(c, 0, sizeof *c);
     c->walkable_surface = wm_surface_named(wm_surfaces(ctx), "stone");
     c->blocking_surface = wm_surface_named(wm_surfaces(ctx), "nonwalk");
-    c->keep_fraction = 0.2f, c->detail = 0.0f;
+    c->keep_fraction = 0.2f, c->detail = 6.0f;
 }
 
 wm_result wm_generate_config_game(wm_ctx *ctx, const char *game, wm_generate_config *c)
