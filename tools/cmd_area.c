@@ -277,6 +277,12 @@ int cmd_area(int argc, char **argv)
     int assembling = 0;
     const char *out = NULL;
     code = check_grammar(&args, &assembling, &out);
+    if (!code && assembling && (wm_option_get(&args.mesh.opts, "layout") || wm_option_get(&args.mesh.opts, "room-offset"))) {
+        /* accepted as reading options, they would otherwise be ignored here */
+        cli_error("area assemble: LAYOUT places every room; --layout and --room-offset place one room model "
+                  "(walkmesh convert room.mdl room.wok --layout LAYOUT)");
+        code = EXIT_USAGE;
+    }
     if (!code)
         code = cli_mesh_options_apply(&args.mesh, &ctx);
     if (!code)

@@ -296,7 +296,25 @@ wm_result bwm_ascii_join_nodes(wm_ctx *ctx, wm_mesh *mesh, const uint32_t *node_
 wm_result bwm_points_to_mesh(wm_ctx *ctx, const bwm_file *file, wm_mesh *mesh);
 /* Header fields from the mesh's points (those present); returns how many were found. */
 int bwm_points_from_mesh(const wm_mesh *mesh, bwm_file *file);
-/* --room-offset X,Y,Z: *given = 0 when absent. */
+/* The render meshes of an ASCII model (trimesh, danglymesh, skin, animmesh nodes,
+ * animations left out), one object per node, placed through the parent chains in
+ * the room's own space; nodes with `render 0` or `bitmap NULL` are left out and
+ * counted in *hidden. Walkmesh text (no newmodel) is WM_ERR_OPTION. */
+wm_result bwm_ascii_render(wm_ctx *ctx, const char *text, size_t size, const char *source, wm_mesh *out,
+                           uint32_t *meshes, uint32_t *hidden);
+/* The room an ASCII text is the walkmesh of: a model's name (`newmodel`; returns 1),
+ * else the first node parent that is not NULL (returns 0; "" when none). */
+int bwm_ascii_room_name(const char *text, size_t size, char *out, size_t out_size);
+/* Corners farther apart than this before a room is placed that one float holds
+ * after: the place is too far out for the room's detail (past about 1000 units
+ * a float steps by 1.2e-4, at 1e7 by 1), and its faces would collapse and tangle. */
+#define BWM_KEPT_APART 1e-4
+/* How many faces lose corners kept apart before placing (*first: the first such
+ * face); each array of faces indexes its own positions, after's from after_first. */
+uint32_t bwm_faces_losing_corners(const float *before, const uint32_t *before_faces, const float *after,
+                                  uint32_t after_first, const uint32_t *after_faces, uint32_t face_count,
+                                  uint32_t *first);
+/* --room-offset X,Y,Z (within WM_COORD_LIMIT): *given = 0 when absent. */
 wm_result bwm_room_offset_option(wm_ctx *ctx, const wm_options *opts, double out[3], int *given);
 
 /* The walkmesh a writer makes of a mesh: the conversion's source (or --base)

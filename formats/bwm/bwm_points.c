@@ -54,3 +54,22 @@ wm_result bwm_room_offset_option(wm_ctx *ctx, const wm_options *opts, double out
     *given = 1;
     return WM_OK;
 }
+
+uint32_t bwm_faces_losing_corners(const float *before, const uint32_t *before_faces, const float *after,
+                                  uint32_t after_first, const uint32_t *after_faces, uint32_t face_count, uint32_t *first)
+{
+    uint32_t collapsed = 0;
+    for (uint32_t f = 0; f < face_count; f++)
+        for (int k = 0; k < 3; k++) {
+            const float *a = &before[3 * (size_t)before_faces[3 * (size_t)f + k]];
+            const float *b = &before[3 * (size_t)before_faces[3 * (size_t)f + (k + 1) % 3]];
+            const float *pa = &after[3 * (size_t)(after_faces[3 * (size_t)f + k] - after_first)];
+            const float *pb = &after[3 * (size_t)(after_faces[3 * (size_t)f + (k + 1) % 3] - after_first)];
+            double apart = fmax(fabs(a[0] - b[0]), fmax(fabs(a[1] - b[1]), fabs(a[2] - b[2])));
+            if (apart > BWM_KEPT_APART && pa[0] == pb[0] && pa[1] == pb[1] && pa[2] == pb[2]) {
+                if (!collapsed++) *first = f;
+                break;
+            }
+        }
+    return collapsed;
+}

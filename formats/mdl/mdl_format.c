@@ -3,8 +3,11 @@
  * as if it were KotOR's: those are refused as unsupported. */
 #include "mdl/mdl.h"
 #include "bwm/bwm.h"
+#include "lyt/lyt.h"
+#include "wm_geometry.h"
 #include "wm_surface.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,9 +69,25 @@ static wm_result add_vertices(wm_ctx *ctx, const mdl_walkmesh *w, const uint32_t
         if (new_index[v] == UINT32_MAX) continue; /* no face uses it */
         const float *p = &w->vertices[3 * (size_t)v];
         float *q = &out->positions[3 * (size_t)new_index[v]];
-        for (int k = 0; k < 3; k++) q[k] = (float)(p[k] + o[k]);
+        for (int k = 0; !r && k < 3; k++) {
+            double at = p[k] + o[k];
+            if (fabs(at) > WM_COORD_LIMIT)
+                r = wm_error(ctx, WM_ERR_INVALID, "%s: vertex %u moved by the room offset lies at %g, beyond the "
+                             "bound of 1e7 game units", w->model_name, v, at);
+            q[k] = (float)at;
+        }
     }
     return r;
+}
+
+static wm_result check_kept_apart(wm_ctx *ctx, const mdl_walkmesh *w, const wm_mesh *out)
+{
+    uint32_t first = 0, collapsed = bwm_faces_losing_corners(w->stored, w->faces, out->positions, 0, out->indices,
+                                                             w->face_count, &first);
+    if (!collapsed) return WM_OK;
+    return wm_error(ctx, WM_ERR_INVALID, "%s: node %s placed at %g %g %g is too far out for float coordinates: %u faces "
+                    "(the first: face %u) lose corners the model keeps apart", w->model_name, w->node_name,
+                    w->position[0], w->position[1], w->position[2], collapsed, first);
 }
 
 wm_result mdl_walkmesh_to_mesh(wm_ctx *ctx, const mdl_walkmesh *w, const double *room_offset, wm_mesh *out)
@@ -95,6 +114,7 @@ wm_result mdl_walkmesh_to_mesh(wm_ctx *ctx, const mdl_walkmesh *w, const double 
         const uint32_t *t = &w->faces[3 * (size_t)f];
         r = wm_mesh_add_triangle(ctx, out, new_index[t[0]], new_index[t[1]], new_index[t[2]], surface[f], walkable[f]);
     }
+    if (!r) r = check_kept_apart(ctx, w, out);
     if (!r) r = wm_mesh_set_point(ctx, out, BWM_POINT_POSITION, w->position);
     if (!r && unknown)
         wm_warn(ctx, "%s: %u faces have materials unknown to the surface table (read as undefined)", w->model_name,
@@ -108,7 +128,7 @@ wm_result mdl_walkmesh_to_mesh(wm_ctx *ctx, const mdl_walkmesh *w, const double 
 
 static int mdl_probe(const wm_input *in)
 {
-    return mdl_detect(in->data, in->size, in->size) != MDL_GAME_UNKNOWN ? 95 : 0;
+    return mdl_detect(in->data, in->size, 0) != MDL_GAME_UNKNOWN ? 95 : 0; /* truncated: still a model */
 }
 
 static void walkmesh_facts(const mdl_walkmesh *w, wm_report *report)
@@ -126,19 +146,60 @@ static void walkmesh_facts(const mdl_walkmesh *w, wm_report *report)
     wm_report_fact(report, "room links", "none (binary models do not store them: they come from the .wok or the layout)");
 }
 
-static wm_result mdl_read_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out,
-                               wm_report *facts)
+/* The render meshes (--geometry render), placed like the walkmesh. */
+static wm_result read_render(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out, wm_report *facts,
+                             int warn)
 {
-    mdl_walkmesh w;
+    mdl_walkmesh info;
+    mdl_render render = {out, 0, 0};
     double offset[3];
     int given = 0;
     wm_mesh_init(out);
-    wm_result r = bwm_room_offset_option(ctx, opts, offset, &given);
-    if (!r) r = mdl_parse_walkmesh(ctx, in->data, in->size, in->name, &w);
+    wm_result r = mdl_parse_render(ctx, in->data, in->size, in->name, &render, &info);
+    if (r) {
+        wm_mesh_free(ctx, out);
+        return r;
+    }
+    snprintf(out->name, sizeof out->name, "%s", info.model_name);
+    r = lyt_room_placement(ctx, opts, info.model_name, offset, &given);
+    if (!r && given) r = lyt_move_room(ctx, out, offset, info.model_name);
+    if (!r && render.hidden && warn)
+        wm_warn(ctx, "%s: %u of %u meshes left out: not rendered, or textured NULL (invisible)", in->name, render.hidden,
+                render.hidden + render.meshes);
+    if (!r && !given && warn) lyt_warn_unplaced(ctx, in->name, info.model_name);
+    if (!r && facts) {
+        wm_report_fact(facts, "model", "%s", info.model_name);
+        wm_report_fact(facts, "render meshes", "%u (%u left out: not rendered, or textured NULL)", render.meshes,
+                       render.hidden);
+        r = facts->status;
+    }
+    if (r) wm_mesh_free(ctx, out);
+    mdl_walkmesh_free(ctx, &info);
+    return r;
+}
+
+/* warn: say so when the walkmesh stays in the room's own space (not when validating,
+ * where the place does not matter, nor for info, which states it as a fact). */
+static wm_result read_model(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out, wm_report *facts,
+                            int warn)
+{
+    mdl_walkmesh w;
+    double offset[3];
+    int given = 0, render = 0;
+    wm_mesh_init(out);
+    wm_result r = lyt_geometry_option(ctx, opts, &render);
+    if (r || render) return r ? r : read_render(ctx, in, opts, out, facts, warn);
+    r = mdl_parse_walkmesh(ctx, in->data, in->size, in->name, &w);
     if (r) return r;
-    r = mdl_walkmesh_to_mesh(ctx, &w, given ? offset : NULL, out);
+    r = lyt_room_placement(ctx, opts, w.model_name, offset, &given);
+    if (!r) r = mdl_walkmesh_to_mesh(ctx, &w, given ? offset : NULL, out);
+    if (!r && !given && warn) lyt_warn_unplaced(ctx, in->name, w.model_name);
     if (!r && facts) {
         walkmesh_facts(&w, facts);
+        if (given)
+            wm_report_fact(facts, "placed at", "%g %g %g (the room's layout position)", offset[0], offset[1], offset[2]);
+        else
+            wm_report_fact(facts, "placed at", "the room's own space (no --layout or --room-offset)");
         r = facts->status;
     }
     if (r) wm_mesh_free(ctx, out);
@@ -146,12 +207,18 @@ static wm_result mdl_read_hook(wm_ctx *ctx, const wm_input *in, const wm_options
     return r;
 }
 
+static wm_result mdl_read_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_mesh *out,
+                               wm_report *facts)
+{
+    return read_model(ctx, in, opts, out, facts, facts == NULL);
+}
+
 /* The walkmesh the game would build from the model, checked like a .wok. */
 static wm_result mdl_validate_hook(wm_ctx *ctx, const wm_input *in, const wm_options *opts, wm_report *report)
 {
     wm_mesh mesh;
     bwm_file file;
-    wm_result r = mdl_read_hook(ctx, in, opts, &mesh, NULL);
+    wm_result r = read_model(ctx, in, opts, &mesh, NULL, 0);
     if (r) return r;
     r = bwm_from_mesh(ctx, &mesh, BWM_TYPE_AREA, opts ? opts->weld_tolerance : -1.0f, BWM_PLANES_BIOWARE, &file);
     wm_mesh_free(ctx, &mesh);
@@ -169,6 +236,16 @@ static wm_result mdl_validate_hook(wm_ctx *ctx, const wm_input *in, const wm_opt
 
 static const char *const mdl_extensions[] = {"mdl", NULL};
 
+/* Read by the room models of this module and of bwm-ascii (.mdl.ascii). */
+static const wm_option_desc mdl_options[] = {
+    {"layout", "AREA.lyt", "room models (.mdl, .mdl.ascii): place the room at its position in the layout (found by "
+                           "the model's name)"},
+    {"room-offset", "X,Y,Z", "room models: place the room at X,Y,Z (its layout position); ASCII walkmesh text: added "
+                             "to node-relative vertices"},
+    {"geometry", "walkmesh|render", "room models: read the walkmesh (default) or the render meshes the game draws "
+                                    "(one object per mesh node; invisible ones left out)"},
+    {NULL, NULL, NULL}};
+
 const wm_format wm_format_mdl = {
     .name = "mdl",
     .description = "KotOR I/II binary room model (.mdl): its walkmesh (AABB) node, placed as the game places it; "
@@ -178,5 +255,5 @@ const wm_format wm_format_mdl = {
     .read = mdl_read_hook,
     .write = NULL,
     .validate = mdl_validate_hook,
-    .options = NULL,
+    .options = mdl_options,
 };

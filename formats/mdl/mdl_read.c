@@ -2,7 +2,8 @@
  * Offsets inside the model count from byte 12 (after the file header);
  * every read goes through the bounded cursor, every array is checked
  * against the bytes before anything is allocated. */
-#include "mdl/mdl.h"
+#include "mdl/mdl_reader.h"
+#include "wm_geometry.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,8 +12,6 @@
 #define MDL_MAX_DEPTH 64
 #define MDL_CTRL_POSITION 8u
 #define MDL_CTRL_ORIENTATION 20u
-#define MDL_K1_MESH_HEADER 332u
-#define MDL_K2_MESH_HEADER 340u /* KotOR II adds 8 bytes of dirt/hologram fields before the area */
 
 /* Geometry header function pointers the games' compilers write (PC and Xbox builds). */
 static const uint32_t k1_pointers[] = {4273776u, 4273392u, 4254992u};
@@ -30,47 +29,12 @@ mdl_game mdl_detect(const uint8_t *head, size_t head_size, uint64_t file_size)
     return MDL_GAME_UNKNOWN;
 }
 
-typedef struct xform {
-    double q[4]; /* x y z w */
-    double t[3];
-} xform;
-
-typedef struct mdl_reader {
-    wm_cursor cur;
-    wm_ctx *ctx;
-    mdl_walkmesh *out;
-    uint32_t names_offset, name_count;
-    uint32_t visits, max_visits;
-    char node[33]; /* name of the node being read, for messages */
-} mdl_reader;
-
-static wm_result seek(mdl_reader *r, uint32_t offset, const char *what)
+wm_result mdl_seek(mdl_reader *r, uint32_t offset, const char *what)
 {
     if ((uint64_t)offset + MDL_FILE_HEADER > r->cur.size)
         return wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "%s%s%s: offset %u points past the end of the file", r->node,
                                r->node[0] ? ": " : "", what, offset);
     return wm_cursor_seek(&r->cur, MDL_FILE_HEADER + (size_t)offset, what);
-}
-
-static void rotate(const double q[4], const double v[3], double out[3])
-{
-    /* v + 2w(u x v) + 2u x (u x v), u = (x,y,z) */
-    double u[3] = {q[0], q[1], q[2]}, w = q[3];
-    double c[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
-    double cc[3] = {u[1] * c[2] - u[2] * c[1], u[2] * c[0] - u[0] * c[2], u[0] * c[1] - u[1] * c[0]};
-    for (int k = 0; k < 3; k++) out[k] = v[k] + 2 * w * c[k] + 2 * cc[k];
-}
-
-static void compose(const xform *parent, const xform *local, xform *out)
-{
-    double t[3];
-    rotate(parent->q, local->t, t);
-    for (int k = 0; k < 3; k++) out->t[k] = parent->t[k] + t[k];
-    const double *a = parent->q, *b = local->q;
-    out->q[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    out->q[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    out->q[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    out->q[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
 }
 
 /* A unit quaternion, or identity when the stored one is zero or not finite. */
@@ -85,13 +49,18 @@ static void normalize_q(double q[4])
     for (int k = 0; k < 4; k++) q[k] /= n;
 }
 
-static wm_result read_f32s(mdl_reader *r, double *out, int n, const char *what)
+/* Floats past WM_COORD_LIMIT are refused: a walkmesh built from them would
+ * have non-finite planes or every vertex rounded onto one point. */
+wm_result mdl_read_f32s(mdl_reader *r, double *out, int n, const char *what)
 {
     for (int k = 0; k < n; k++) {
         float f;
         wm_result res = wm_read_f32(&r->cur, &f, what);
         if (res) return res;
         if (!isfinite(f)) return wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "%s: %s is not a finite number", r->node, what);
+        if (fabsf(f) > WM_COORD_LIMIT)
+            return wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "%s: %s %g is beyond the bound of 1e7 game units", r->node,
+                                   what, (double)f);
         out[k] = f;
     }
     return WM_OK;
@@ -100,17 +69,17 @@ static wm_result read_f32s(mdl_reader *r, double *out, int n, const char *what)
 /* The first key of a position or orientation controller replaces the header's
  * value: the game places a node by its controllers. */
 static wm_result apply_controller(mdl_reader *r, uint32_t type, uint32_t data_offset, uint32_t data_count,
-                                  uint32_t data_index, uint32_t columns, xform *local)
+                                  uint32_t data_index, uint32_t columns, bwm_xform *local)
 {
     uint32_t values = columns & 0x0Fu; /* 0x10 flags bezier keys: the value comes first */
     if (type == MDL_CTRL_ORIENTATION && values == 2) values = 1; /* one compressed u32 */
     if ((uint64_t)data_index + values > data_count)
         return wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "%s: controller %u reads past its %u data values", r->node,
                                type, data_count);
-    wm_result res = seek(r, data_offset + 4 * data_index, "controller data");
+    wm_result res = mdl_seek(r, data_offset + 4 * data_index, "controller data");
     if (res) return res;
-    if (type == MDL_CTRL_POSITION && values >= 3) return read_f32s(r, local->t, 3, "position key");
-    if (type == MDL_CTRL_ORIENTATION && values == 4) return read_f32s(r, local->q, 4, "orientation key");
+    if (type == MDL_CTRL_POSITION && values >= 3) return mdl_read_f32s(r, local->t, 3, "position key");
+    if (type == MDL_CTRL_ORIENTATION && values == 4) return mdl_read_f32s(r, local->q, 4, "orientation key");
     if (type == MDL_CTRL_ORIENTATION && (columns & 0x0Fu) == 2) {
         uint32_t c;
         res = wm_read_u32(&r->cur, &c, "compressed orientation key");
@@ -122,16 +91,16 @@ static wm_result apply_controller(mdl_reader *r, uint32_t type, uint32_t data_of
     return WM_OK;
 }
 
-static wm_result read_controllers(mdl_reader *r, const uint32_t keys[2], const uint32_t data[2], xform *local)
+static wm_result read_controllers(mdl_reader *r, const uint32_t keys[2], const uint32_t data[2], bwm_xform *local)
 {
     if (keys[1] == 0) return WM_OK;
-    wm_result res = seek(r, keys[0], "controller keys");
+    wm_result res = mdl_seek(r, keys[0], "controller keys");
     if (!res) res = wm_cursor_check_array(&r->cur, keys[1], 16, 0, "controller keys");
     for (uint32_t i = 0; !res && i < keys[1]; i++) {
         uint32_t type;
         uint16_t unknown, rows, time_index, data_index;
         uint8_t columns;
-        res = seek(r, keys[0] + 16 * i, "controller key");
+        res = mdl_seek(r, keys[0] + 16 * i, "controller key");
         if (!res) res = wm_read_u32(&r->cur, &type, "controller type");
         if (!res) res = wm_read_u16(&r->cur, &unknown, "controller key");
         if (!res) res = wm_read_u16(&r->cur, &rows, "controller rows");
@@ -149,7 +118,7 @@ static void node_name(mdl_reader *r, uint16_t index, char *out, size_t size)
     snprintf(out, size, "node #%u", (unsigned)index);
     uint32_t at;
     const uint8_t *text;
-    if (index >= r->name_count || seek(r, r->names_offset + 4u * index, "name") ||
+    if (index >= r->name_count || mdl_seek(r, r->names_offset + 4u * index, "name") ||
         wm_read_u32(&r->cur, &at, "name offset") || (uint64_t)at + MDL_FILE_HEADER >= r->cur.size)
         return;
     size_t left = r->cur.size - MDL_FILE_HEADER - at, n = 0;
@@ -160,20 +129,28 @@ static void node_name(mdl_reader *r, uint16_t index, char *out, size_t size)
     out[n] = 0;
 }
 
-static wm_result read_vertices(mdl_reader *r, const xform *world, uint32_t offset, uint32_t count)
+static wm_result read_vertices(mdl_reader *r, const bwm_xform *world, uint32_t offset, uint32_t count)
 {
     mdl_walkmesh *w = r->out;
-    wm_result res = seek(r, offset, "walkmesh vertices");
+    wm_result res = mdl_seek(r, offset, "walkmesh vertices");
     if (!res) res = wm_cursor_check_array(&r->cur, count, 12, 0, "walkmesh vertices");
     if (res) return res;
     w->vertices = wm_alloc_array(r->ctx, (size_t)count * 3 + 1, sizeof(float));
-    if (!w->vertices) return WM_ERR_NOMEM;
+    w->stored = wm_alloc_array(r->ctx, (size_t)count * 3 + 1, sizeof(float));
+    if (!w->vertices || !w->stored) return WM_ERR_NOMEM;
     for (uint32_t i = 0; i < count; i++) {
         double v[3], p[3];
-        res = read_f32s(r, v, 3, "walkmesh vertex");
+        res = mdl_read_f32s(r, v, 3, "walkmesh vertex");
         if (res) return res;
-        rotate(world->q, v, p);
-        for (int k = 0; k < 3; k++) w->vertices[3 * (size_t)i + k] = (float)(p[k] + world->t[k]);
+        bwm_rotate(world->q, v, p);
+        for (int k = 0; k < 3; k++) {
+            w->stored[3 * (size_t)i + k] = (float)v[k];
+            p[k] += world->t[k];
+            if (fabs(p[k]) > WM_COORD_LIMIT) /* each value within the limit, their sum along the node chain not */
+                return wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "%s: walkmesh vertex %u placed by the node chain lies "
+                                       "at %g, beyond the bound of 1e7 game units", r->node, i, p[k]);
+            w->vertices[3 * (size_t)i + k] = (float)p[k];
+        }
     }
     w->vertex_count = count;
     return WM_OK;
@@ -184,7 +161,7 @@ static wm_result read_vertices(mdl_reader *r, const xform *world, uint32_t offse
 static wm_result read_faces(mdl_reader *r, uint32_t offset, uint32_t count)
 {
     mdl_walkmesh *w = r->out;
-    wm_result res = seek(r, offset, "walkmesh faces");
+    wm_result res = mdl_seek(r, offset, "walkmesh faces");
     if (!res) res = wm_cursor_check_array(&r->cur, count, MDL_FACE_SIZE, 0, "walkmesh faces");
     if (res) return res;
     w->faces = wm_alloc_array(r->ctx, (size_t)count * 3 + 1, sizeof(uint32_t));
@@ -211,18 +188,18 @@ static wm_result read_faces(mdl_reader *r, uint32_t offset, uint32_t count)
 
 /* The mesh header after the node header: faces array at +8, vertex count
  * (u16) at +304, the vertex array's offset in the model at its end. */
-static wm_result read_walkmesh(mdl_reader *r, uint32_t node, const xform *world)
+static wm_result read_walkmesh(mdl_reader *r, uint32_t node, const bwm_xform *world)
 {
     mdl_walkmesh *w = r->out;
     uint32_t header = w->game == MDL_GAME_K2 ? MDL_K2_MESH_HEADER : MDL_K1_MESH_HEADER;
     uint32_t face_offset, face_count, vertex_offset;
     uint16_t vertex_count;
-    wm_result res = seek(r, node + MDL_NODE_HEADER + 8, "walkmesh faces array");
+    wm_result res = mdl_seek(r, node + MDL_NODE_HEADER + 8, "walkmesh faces array");
     if (!res) res = wm_read_u32(&r->cur, &face_offset, "faces offset");
     if (!res) res = wm_read_u32(&r->cur, &face_count, "faces count");
-    if (!res) res = seek(r, node + MDL_NODE_HEADER + 304, "walkmesh vertex count");
+    if (!res) res = mdl_seek(r, node + MDL_NODE_HEADER + 304, "walkmesh vertex count");
     if (!res) res = wm_read_u16(&r->cur, &vertex_count, "vertex count");
-    if (!res) res = seek(r, node + MDL_NODE_HEADER + header - 4, "walkmesh vertex offset");
+    if (!res) res = mdl_seek(r, node + MDL_NODE_HEADER + header - 4, "walkmesh vertex offset");
     if (!res) res = wm_read_u32(&r->cur, &vertex_offset, "vertex offset");
     if (!res) res = read_vertices(r, world, vertex_offset, vertex_count);
     if (!res) res = read_faces(r, face_offset, face_count);
@@ -238,20 +215,24 @@ typedef struct node_header {
     uint32_t children[2], keys[2], data[2];
 } node_header;
 
-static wm_result read_node_header(mdl_reader *r, uint32_t offset, node_header *h, xform *local)
+static wm_result read_node_header(mdl_reader *r, uint32_t offset, node_header *h, bwm_xform *local)
 {
     uint16_t pad;
     uint32_t root, parent, dup;
     double wxyz[4];
-    wm_result res = seek(r, offset, "node header");
+    snprintf(r->node, sizeof r->node, "node at offset %u", offset); /* never the node read before */
+    wm_result res = mdl_seek(r, offset, "node header");
     if (!res) res = wm_read_u16(&r->cur, &h->type, "node type");
     if (!res) res = wm_read_u16(&r->cur, &h->index, "node index");
     if (!res) res = wm_read_u16(&r->cur, &h->name, "node name index");
+    if (res) return res;
+    node_name(r, h->name, r->node, sizeof r->node); /* errors from here on name this node */
+    res = mdl_seek(r, offset + 6, "node header");
     if (!res) res = wm_read_u16(&r->cur, &pad, "node header");
     if (!res) res = wm_read_u32(&r->cur, &root, "node root offset");
     if (!res) res = wm_read_u32(&r->cur, &parent, "node parent offset");
-    if (!res) res = read_f32s(r, local->t, 3, "node position");
-    if (!res) res = read_f32s(r, wxyz, 4, "node orientation");
+    if (!res) res = mdl_read_f32s(r, local->t, 3, "node position");
+    if (!res) res = mdl_read_f32s(r, wxyz, 4, "node orientation");
     uint32_t *arrays[3] = {h->children, h->keys, h->data};
     for (int a = 0; a < 3 && !res; a++) {
         res = wm_read_u32(&r->cur, &arrays[a][0], "node array offset");
@@ -262,30 +243,32 @@ static wm_result read_node_header(mdl_reader *r, uint32_t offset, node_header *h
     return res;
 }
 
-static wm_result read_node(mdl_reader *r, uint32_t offset, const xform *parent, unsigned depth)
+static wm_result read_node(mdl_reader *r, uint32_t offset, const bwm_xform *parent, unsigned depth)
 {
     node_header h;
-    xform local, world;
+    bwm_xform local, world;
     if (++r->visits > r->max_visits || depth > MDL_MAX_DEPTH)
         return wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "node tree at offset %u: more nodes or levels than the model "
                                "holds (a loop?)", offset);
     wm_result res = read_node_header(r, offset, &h, &local);
     if (res) return res;
-    node_name(r, h.name, r->node, sizeof r->node);
     res = read_controllers(r, h.keys, h.data, &local);
     if (res) return res;
     normalize_q(local.q);
-    compose(parent, &local, &world);
-    if ((h.type & MDL_NODE_AABB) && (h.type & MDL_NODE_MESH) && r->out->aabb_nodes++ == 0) {
+    bwm_xform_compose(parent, &local, &world);
+    int walkmesh = (h.type & MDL_NODE_AABB) && (h.type & MDL_NODE_MESH);
+    if (r->render && (h.type & MDL_NODE_MESH) && !(h.type & (MDL_NODE_AABB | MDL_NODE_SABER)))
+        res = mdl_read_render_mesh(r, offset, &world);
+    else if (!r->render && walkmesh && r->out->aabb_nodes == 0)
         res = read_walkmesh(r, offset, &world);
-        if (res) return res;
-    }
+    r->out->aabb_nodes += walkmesh;
+    if (res) return res;
     if (h.children[1] == 0) return WM_OK;
-    res = seek(r, h.children[0], "child array");
+    res = mdl_seek(r, h.children[0], "child array");
     if (!res) res = wm_cursor_check_array(&r->cur, h.children[1], 4, r->max_visits, "child array");
     for (uint32_t i = 0; !res && i < h.children[1]; i++) {
         uint32_t child;
-        res = seek(r, h.children[0] + 4 * i, "child array");
+        res = mdl_seek(r, h.children[0] + 4 * i, "child array");
         if (!res) res = wm_read_u32(&r->cur, &child, "child offset");
         if (!res) res = read_node(r, child, &world, depth + 1);
     }
@@ -295,6 +278,7 @@ static wm_result read_node(mdl_reader *r, uint32_t offset, const xform *parent, 
 void mdl_walkmesh_free(const wm_ctx *ctx, mdl_walkmesh *w)
 {
     wm_free(ctx, w->vertices);
+    wm_free(ctx, w->stored);
     wm_free(ctx, w->faces);
     wm_free(ctx, w->materials);
     memset(w, 0, sizeof *w);
@@ -306,11 +290,11 @@ static wm_result read_headers(mdl_reader *r, uint32_t *root)
 {
     uint32_t node_count, dup;
     const uint8_t *name;
-    wm_result res = seek(r, 8, "model name");
+    wm_result res = mdl_seek(r, 8, "model name");
     if (!res) res = wm_read_view(&r->cur, &name, 32, "model name");
     if (!res) res = wm_read_u32(&r->cur, root, "root node offset");
     if (!res) res = wm_read_u32(&r->cur, &node_count, "node count");
-    if (!res) res = seek(r, 184, "names array");
+    if (!res) res = mdl_seek(r, 184, "names array");
     if (!res) res = wm_read_u32(&r->cur, &r->names_offset, "names offset");
     if (!res) res = wm_read_u32(&r->cur, &r->name_count, "names count");
     if (!res) res = wm_read_u32(&r->cur, &dup, "names count");
@@ -325,7 +309,9 @@ static wm_result read_headers(mdl_reader *r, uint32_t *root)
     return WM_OK;
 }
 
-wm_result mdl_parse_walkmesh(wm_ctx *ctx, const uint8_t *data, size_t size, const char *name, mdl_walkmesh *out)
+/* The node tree: the first walkmesh node into out, or (render given) the render meshes. */
+static wm_result parse_model(wm_ctx *ctx, const uint8_t *data, size_t size, const char *name, mdl_walkmesh *out,
+                             mdl_render *render)
 {
     mdl_reader r;
     memset(&r, 0, sizeof r);
@@ -334,7 +320,11 @@ wm_result mdl_parse_walkmesh(wm_ctx *ctx, const uint8_t *data, size_t size, cons
     wm_cursor_init(&r.cur, ctx, data, size, name);
     r.ctx = ctx;
     r.out = out;
-    out->game = mdl_detect(data, size, size);
+    r.render = render;
+    out->game = mdl_detect(data, size, 0); /* the game's pointers say "KotOR model", whole or not */
+    if (out->game != MDL_GAME_UNKNOWN && (uint64_t)wm_le32(data + 4) + MDL_FILE_HEADER > size)
+        return wm_error(ctx, WM_ERR_TRUNCATED, "%s: truncated: the header gives the model %u bytes after its 12-byte "
+                        "header, the file holds %zu in all", name, wm_le32(data + 4), size);
     if (out->game == MDL_GAME_UNKNOWN) {
         if (size >= 4 && (memcmp(data, "IDPO", 4) == 0 || memcmp(data, "IDST", 4) == 0))
             return wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: a Quake model, not a KotOR model (walkmesh reads the walkmesh "
@@ -343,10 +333,15 @@ wm_result mdl_parse_walkmesh(wm_ctx *ctx, const uint8_t *data, size_t size, cons
                         "offset 12): walkmesh reads only KotOR's .mdl", name);
     }
     uint32_t root;
-    xform identity = {{0, 0, 0, 1}, {0, 0, 0}};
     wm_result res = read_headers(&r, &root);
-    if (!res) res = read_node(&r, root, &identity, 0);
+    if (!res) res = read_node(&r, root, &bwm_xform_identity, 0);
     out->node_count = r.visits;
+    if (render) {
+        if (!res && render->meshes == 0)
+            res = wm_error(ctx, WM_ERR_CORRUPT, "%s: model %s has no render mesh among its %u nodes (%u left out: not "
+                           "rendered or textured NULL)", name, out->model_name, r.visits, render->hidden);
+        return res;
+    }
     if (!res && out->aabb_nodes == 0)
         res = wm_error(ctx, WM_ERR_CORRUPT, "%s: model %s has no walkmesh (AABB) node among its %u nodes", name,
                        out->model_name, r.visits);
@@ -354,4 +349,18 @@ wm_result mdl_parse_walkmesh(wm_ctx *ctx, const uint8_t *data, size_t size, cons
         wm_warn(ctx, "%s: %u walkmesh nodes; read the first, %s", name, out->aabb_nodes, out->node_name);
     if (res) mdl_walkmesh_free(ctx, out);
     return res;
+}
+
+wm_result mdl_parse_walkmesh(wm_ctx *ctx, const uint8_t *data, size_t size, const char *name, mdl_walkmesh *out)
+{
+    return parse_model(ctx, data, size, name, out, NULL);
+}
+
+wm_result mdl_parse_render(wm_ctx *ctx, const uint8_t *data, size_t size, const char *name, mdl_render *render,
+                           mdl_walkmesh *info)
+{
+    render->meshes = render->hidden = 0;
+    wm_result r = parse_model(ctx, data, size, name, info, render);
+    if (r) mdl_walkmesh_free(ctx, info);
+    return r;
 }

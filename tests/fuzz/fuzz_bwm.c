@@ -29,6 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         wm_mesh_init(&text_mesh);
         (void)bwm_ascii_parse(&ctx, (const char *)data, size, "fuzz.wok.ascii", NULL, &text_mesh);
         wm_mesh_free(&ctx, &text_mesh);
+        uint32_t meshes, hidden; /* a model's render meshes */
+        wm_mesh_init(&text_mesh);
+        (void)bwm_ascii_render(&ctx, (const char *)data, size, "fuzz.mdl.ascii", &text_mesh, &meshes, &hidden);
+        wm_mesh_free(&ctx, &text_mesh);
         bwm_file described; /* the binary the text describes (no weld, its tree's leaf order and boxes) */
         if (bwm_ascii_read_file(&ctx, (const char *)data, size, "fuzz.wok.ascii", BWM_TYPE_AREA, &described) == WM_OK)
             bwm_file_free(&ctx, &described);

@@ -1,5 +1,5 @@
 /* libFuzzer target for the KotOR binary model reader: node tree, controllers,
- * walkmesh node, then the mesh and the .wok the builder makes of it. */
+ * render meshes, walkmesh node, then the mesh and the .wok the builder makes of it. */
 #include <stdint.h>
 #include <stddef.h>
 
@@ -20,6 +20,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ctx.warn = quiet;
     ctx.limits.max_triangles = 1u << 16; /* keep each run small */
     (void)mdl_detect(data, size, size);
+    wm_mesh drawn;
+    mdl_render render = {&drawn, 0, 0};
+    wm_mesh_init(&drawn);
+    if (mdl_parse_render(&ctx, data, size, "fuzz.mdl", &render, &w) == WM_OK) mdl_walkmesh_free(&ctx, &w);
+    wm_mesh_free(&ctx, &drawn);
     if (mdl_parse_walkmesh(&ctx, data, size, "fuzz.mdl", &w) != WM_OK) return 0;
     wm_mesh mesh;
     if (mdl_walkmesh_to_mesh(&ctx, &w, NULL, &mesh) == WM_OK) {
