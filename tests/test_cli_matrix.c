@@ -124,7 +124,8 @@ static int build_argv(const char *command, const char *in, const char **extra, c
         argv[n++] = "height";
         argv[n++] = "0";
         argv[n++] = "0";
-    } else if (strcmp(command, "convert") == 0 || strcmp(command, "area") == 0 || strcmp(command, "navmesh") == 0)
+    } else if (strcmp(command, "convert") == 0 || strcmp(command, "area") == 0 || strcmp(command, "navmesh") == 0 ||
+               strcmp(command, "generate") == 0)
         argv[n++] = fx.out_obj;
     else if (strcmp(command, "render") == 0 || strcmp(command, "bake") == 0) {
         argv[n++] = "-o";
@@ -138,7 +139,8 @@ static int build_argv(const char *command, const char *in, const char **extra, c
 
 static const char *output_of(const char *command)
 {
-    return strcmp(command, "convert") == 0 || strcmp(command, "area") == 0 || strcmp(command, "navmesh") == 0
+    return strcmp(command, "convert") == 0 || strcmp(command, "area") == 0 || strcmp(command, "navmesh") == 0 ||
+               strcmp(command, "generate") == 0
                ? fx.out_obj : strcmp(command, "render") == 0 ? fx.out_svg : fx.out_trx;
 }
 

@@ -17,7 +17,6 @@ enum {
     OPT_MAX_ERROR,
     OPT_CELL_SIZE,
     OPT_CELL_HEIGHT,
-    OPT_BORDER,
     OPT_KEEP,
     OPT_DETAIL
 };
@@ -32,7 +31,6 @@ static const cli_option generate_options[] = {
     [OPT_MAX_ERROR] = {"--max-error", 0, "UNITS", 1, "how far outline and heights may stray when simplified"},
     [OPT_CELL_SIZE] = {"--cell-size", 0, "UNITS", 1, "voxel width (finer: closer outline, slower)"},
     [OPT_CELL_HEIGHT] = {"--cell-height", 0, "UNITS", 1, "voxel height"},
-    [OPT_BORDER] = {"--border", 0, "UNITS", 1, "blocking floor kept around the walkable ground (0: none)"},
     [OPT_KEEP] = {"--keep", 0, "FRACTION", 1,
                   "walkable pieces under this fraction of the largest's area are dropped (0: keep all)"},
     [OPT_DETAIL] = {"--detail", 0, "CELLS", 1, "cells between height samples on uneven floors (1 or more)"},
@@ -50,7 +48,7 @@ static const cli_spec generate_spec = {
     .output_help = "OUT\tfile to write (same as the second argument)",
     .footer = "Examples:\n"
               "  walkmesh generate m10aa_01c.mdl m10aa_01c.wok\n"
-              "  walkmesh generate courtyard.obj courtyard.wok --max-slope 35 --border 0.5\n\n"
+              "  walkmesh generate courtyard.obj courtyard.wok --max-slope 35 --agent-height 2\n\n"
               "Exit status: 0 written, 1 usage, 2 input unreadable or nothing walkable in it (or too\n"
               "large for the voxel grid), 3 output not written, 4 an OUT walkmesh cannot write, or\n"
               "Recast not available.\n",
@@ -68,7 +66,6 @@ static const cli_float_option float_options[] = {
     {OPT_MAX_ERROR, 0.001f, 100.0f, offsetof(wm_generate_config, max_error)},
     {OPT_CELL_SIZE, 0.01f, 100.0f, offsetof(wm_generate_config, cell_size)},
     {OPT_CELL_HEIGHT, 0.005f, 100.0f, offsetof(wm_generate_config, cell_height)},
-    {OPT_BORDER, 0.0f, 100.0f, offsetof(wm_generate_config, border)},
     {OPT_KEEP, 0.0f, 1.0f, offsetof(wm_generate_config, keep_fraction)},
     {OPT_DETAIL, 1.0f, 1000.0f, offsetof(wm_generate_config, detail)},
 };
@@ -110,14 +107,14 @@ static void print_summary(const cli_args *args, const wm_generate_stats *s, cons
         wm_put_json_string(&b, in);
         wm_put_text(&b, ", \"output\": ");
         wm_put_json_string(&b, out);
-        wm_put_text(&b, ", \"input_triangles\": %u, \"faces\": %u, \"blocking_faces\": %u, \"walkable_area\": %.3f}\n",
-                    s->input_triangles, s->faces, s->blocking_faces, (double)s->walkable_area);
+        wm_put_text(&b, ", \"input_triangles\": %u, \"faces\": %u, \"walkable_area\": %.3f}\n",
+                    s->input_triangles, s->faces, (double)s->walkable_area);
         if (!b.status)
             fwrite(b.data, 1, b.size, stdout);
         wm_buffer_free(&b);
     } else if (!args->quiet) {
-        fprintf(stderr, "%s: %u faces (%u blocking), %.1f square units walkable, from %u triangles\n", out, s->faces,
-                s->blocking_faces, (double)s->walkable_area, s->input_triangles);
+        fprintf(stderr, "%s: %u faces, %.1f square units walkable, from %u triangles\n", out, s->faces,
+                (double)s->walkable_area, s->input_triangles);
     }
 }
 

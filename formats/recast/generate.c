@@ -15,7 +15,7 @@
 static wm_result check_config(wm_ctx *ctx, const wm_generate_config *g)
 {
     const float v[] = {g->agent_height, g->agent_radius, g->max_slope, g->max_climb, g->min_area,
-                       g->max_error, g->cell_size, g->cell_height, g->border, g->keep_fraction, g->detail};
+                       g->max_error, g->cell_size, g->cell_height, g->keep_fraction, g->detail};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++)
         if (!isfinite(v[i]) || v[i] < 0)
             return wm_error(ctx, WM_ERR_INVALID, "generate: every parameter must be a finite number, 0 or more");
@@ -128,6 +128,8 @@ static wm_result finish(generator *g, wm_generate_stats *stats)
     if (!r)
         r = generate_drop_pieces(g->ctx, g->out, g->config->min_area, g->config->keep_fraction, &removed);
     if (!r)
+        r = generate_simplify(g->ctx, g->out, g->config->max_error * 0.25f);
+    if (!r)
         r = wm_mesh_compact(g->ctx, g->out);
     if (!r && stats) {
         stats->faces = g->out->triangle_count;
@@ -166,7 +168,7 @@ wm_result wm_generate(wm_ctx *ctx, const wm_mesh *render, const wm_generate_conf
         r = finish(&g, stats);
     if (!r && stats) {
         stats->input_triangles = render->triangle_count;
-        stats->voxel_faces = nav.poly_count;
+        stats->voxel_polygons = nav.poly_count;
     }
     floor_index_free(ctx, &g.floor);
     wm_navmesh_free(ctx, &nav);

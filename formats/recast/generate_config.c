@@ -8,7 +8,6 @@ static void common(const wm_ctx *ctx, wm_generate_config *c)
 {
     memset(c, 0, sizeof *c);
     c->walkable_surface = wm_surface_named(wm_surfaces(ctx), "stone");
-    c->blocking_surface = wm_surface_named(wm_surfaces(ctx), "nonwalk");
     c->keep_fraction = 0.2f, c->detail = 6.0f;
 }
 

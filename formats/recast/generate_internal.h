@@ -23,5 +23,8 @@ int floor_height(const floor_index *f, float x, float y, float z, float below, f
 /* Drops the pieces of m (triangles joined by shared corners) smaller than min_area or than
  * keep_fraction of the largest piece's area; *dropped counts the triangles dropped. */
 wm_result generate_drop_pieces(wm_ctx *ctx, wm_mesh *m, float min_area, float keep_fraction, uint32_t *dropped);
+/* Removes corners whose faces lie in one plane within `flat` (and, on the outline, on a straight
+ * stretch of it within `flat`), filling each hole with fewer faces. */
+wm_result generate_simplify(wm_ctx *ctx, wm_mesh *m, float flat);
 
 #endif

@@ -22,11 +22,10 @@ typedef struct wm_generate_config {
     float min_area;       /* walkable pieces smaller than this (square units) are dropped */
     float max_error;      /* how far the simplified outline and heights may stray from the voxels */
     float cell_size, cell_height; /* voxels (0: from max_error) */
-    float border;         /* width of the blocking border kept around the walkable floor (0: none) */
     float keep_fraction;  /* walkable pieces whose area is below this fraction of the largest's are dropped
                            * (roofs, tops of props, ground outside the room); 0 keeps all */
     float detail;         /* height samples every this many cells where the floor is not flat (0: corners only) */
-    uint16_t walkable_surface, blocking_surface; /* neutral surface ids (wm_surface.h) */
+    uint16_t walkable_surface; /* neutral surface id (wm_surface.h) of the walkable faces */
 } wm_generate_config;
 
 /* The defaults of a game: "kotor", "nwn", "wow" (docs/generate.md cites where each comes
@@ -35,13 +34,12 @@ WM_API wm_result wm_generate_config_game(wm_ctx *ctx, const char *game, wm_gener
 
 /* Statistics of a generation, for reports. */
 typedef struct wm_generate_stats {
-    uint32_t input_triangles, walkable_input, voxel_faces, faces, blocking_faces;
+    uint32_t input_triangles, voxel_polygons, faces;
     float walkable_area;
 } wm_generate_stats;
 
 /* A walkmesh of the render triangles: walkable faces (config->walkable_surface) where the
- * agent stands, heights on the render floor, and, with a border, the floor around them as
- * blocking faces. Non-finite input, an empty mesh, a scene too large for the voxel grid or
+ * agent stands, heights on the render floor. Non-finite input, an empty mesh, a scene too large for the voxel grid or
  * nothing walkable is an error naming why; out is untouched then. stats may be NULL. */
 WM_API wm_result wm_generate(wm_ctx *ctx, const wm_mesh *render, const wm_generate_config *config, wm_mesh *out,
                              wm_generate_stats *stats);
