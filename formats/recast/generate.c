@@ -25,7 +25,7 @@ static wm_result check_config(wm_ctx *ctx, const wm_generate_config *g)
 }
 
 /* The generator's parameters as Recast's (in voxels where Recast counts voxels). */
-static void recast_config(const wm_generate_config *g, wm_navmesh_config *c)
+void wm_generate_navmesh_config(const wm_generate_config *g, wm_navmesh_config *c)
 {
     wm_navmesh_config_recast(c);
     c->cell_size = g->cell_size > 0 ? g->cell_size : 0.1f;
@@ -152,7 +152,7 @@ wm_result wm_generate(wm_ctx *ctx, const wm_mesh *render, const wm_generate_conf
     if (r)
         return r;
     wm_navmesh_config recast;
-    recast_config(config, &recast);
+    wm_generate_navmesh_config(config, &recast);
     wm_navmesh nav;
     r = wm_navmesh_build(ctx, render, &recast, &nav);
     if (r)

@@ -9,6 +9,7 @@
 
 #include "wm_context.h"
 #include "wm_mesh.h"
+#include "wm_navmesh.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,6 +32,9 @@ typedef struct wm_generate_config {
 /* The defaults of a game: "kotor", "nwn", "wow" (docs/generate.md cites where each comes
  * from); WM_ERR_OPTION for another name. */
 WM_API wm_result wm_generate_config_game(wm_ctx *ctx, const char *game, wm_generate_config *config);
+
+/* The Recast parameters a generation builds with (its first step, wm_navmesh_build). */
+WM_API void wm_generate_navmesh_config(const wm_generate_config *config, wm_navmesh_config *out);
 
 /* Statistics of a generation, for reports. */
 typedef struct wm_generate_stats {
