@@ -334,8 +334,8 @@ void wm_platform_once(wm_once *once, void (*init)(void))
     pthread_once(once, init);
 }
 
-/* name in the folder of the object holding this code (the program, libwalkmesh.so, or the
- * Python package's copy), as on Windows: a module of walkmesh's own shipped beside it is
+/* name (or a relative path) from the folder of the object holding this code (the program,
+ * libwalkmesh.so, or the Python package's copy), as on Windows: a module of walkmesh's own shipped beside it is
  * found wherever that is, without a search path. glibc names the main program as it was
  * started (argv[0], perhaps no folder at all), hence /proc/self/exe then. NULL: not there. */
 static void *open_beside_self(const char *name)
@@ -359,8 +359,12 @@ static void *open_beside_self(const char *name)
 
 void *wm_platform_library_open(const char *name)
 {
-    void *library = strchr(name, '/') ? NULL : open_beside_self(name);
-    return library ? library : dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (name[0] == '/')
+        return dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    void *library = open_beside_self(name);
+    if (!library && !strchr(name, '/'))
+        library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    return library;
 }
 
 void *wm_platform_library_symbol(void *library, const char *name)

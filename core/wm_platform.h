@@ -81,7 +81,8 @@ void wm_platform_free(void *user, void *ptr);
 
 /* A shared library opened by file name: first in the folder of the program or
  * library holding walkmesh's code, then with the system's search rules (dlopen,
- * LoadLibraryW); NULL when it cannot be. A symbol in it, NULL when absent; why
+ * LoadLibraryW); a relative path with folders only from that folder (POSIX), an
+ * absolute one as it is; NULL when it cannot be. A symbol in it, NULL when absent; why
  * the last open failed. Libraries stay loaded until exit. */
 void *wm_platform_library_open(const char *name);
 void *wm_platform_library_symbol(void *library, const char *name);

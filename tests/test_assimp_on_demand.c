@@ -99,6 +99,7 @@ static void gltf_output_needs_no_assimp_dae_loads_it(void **state)
 static void only_a_navmesh_loads_recast(void **state)
 {
     (void)state;
+    wmt_require_recast();
     char *wmo = wmt_corpus_path_or_skip("wmo/warcraftnet__prisonHQ_Redridge.wmo");
     char *dir = wmt_make_temp_dir();
     char *obj = wmt_join(dir, "prison.obj"), *nav = wmt_join(dir, "prison.navmesh");

@@ -45,6 +45,7 @@ static wm_result build(wm_ctx *ctx, const wm_mesh *m, const wm_navmesh_config *c
 static void nan_vertex_is_named(void **state)
 {
     (void)state;
+    wmt_require_recast();
     scene s;
     scene_start(&s);
     quad(&s.ctx, &s.m, 0, 0, 10, 10, 0);
@@ -57,6 +58,7 @@ static void nan_vertex_is_named(void **state)
 static void one_triangle_builds_or_says_it_is_too_small(void **state)
 {
     (void)state;
+    wmt_require_recast();
     wm_ctx ctx;
     wmt_ctx_init(&ctx);
     wm_navmesh_config c;
@@ -81,6 +83,7 @@ static void one_triangle_builds_or_says_it_is_too_small(void **state)
 static void nothing_walkable_says_so(void **state)
 {
     (void)state;
+    wmt_require_recast();
     wm_ctx ctx;
     wmt_ctx_init(&ctx);
     wm_mesh wall;
@@ -120,6 +123,7 @@ static void watching_free(void *user, void *ptr)
 static void ten_km_scene_is_refused_before_allocating(void **state)
 {
     (void)state;
+    wmt_require_recast();
     scene s;
     scene_start(&s);
     s.ctx.alloc.realloc_fn = watching_realloc, s.ctx.alloc.free_fn = watching_free;
@@ -145,6 +149,7 @@ static void ten_km_scene_is_refused_before_allocating(void **state)
 static void triangles_over_too_many_tiles_are_refused(void **state)
 {
     (void)state;
+    wmt_require_recast();
     scene s;
     scene_start(&s);
     for (int i = 0; i < 2000; i++)
@@ -158,6 +163,7 @@ static void triangles_over_too_many_tiles_are_refused(void **state)
 static void bad_parameters_are_named(void **state)
 {
     (void)state;
+    wmt_require_recast();
     scene s;
     scene_start(&s);
     quad(&s.ctx, &s.m, 0, 0, 10, 10, 0);
@@ -179,6 +185,7 @@ static void bad_parameters_are_named(void **state)
 static void queries_refuse_points_out_of_range(void **state)
 {
     (void)state;
+    wmt_require_recast();
     scene s;
     scene_start(&s);
     quad(&s.ctx, &s.m, 0, 0, 10, 10, 0);
@@ -205,6 +212,7 @@ static void queries_refuse_points_out_of_range(void **state)
 static void command_writes_nothing_on_error(void **state)
 {
     (void)state;
+    wmt_require_recast();
     char *dir = wmt_make_temp_dir();
     char *wall = wmt_join(dir, "wall.obj"), *out = wmt_join(dir, "wall.navmesh");
     const char *text = "v 0 0 0\nv 10 0 0\nv 10 10 0\nv 0 10 0\nf 1 2 3\nf 1 3 4\n"; /* Y up: a wall */

@@ -66,6 +66,14 @@ char *wmt_corpus_path_or_skip(const char *relative)
     return path;
 }
 
+void wmt_require_recast(void)
+{
+#ifndef WALKMESH_HAVE_RECAST
+    print_message("walkmesh was built without Recast/Detour (librecast-dev): skipping\n");
+    skip();
+#endif
+}
+
 void wmt_require_all(char **paths, size_t count)
 {
     size_t missing = 0;

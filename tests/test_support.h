@@ -18,6 +18,9 @@
 char *wmt_corpus_path(const char *relative);
 /* Same, but calls cmocka's skip() when absent. */
 char *wmt_corpus_path_or_skip(const char *relative);
+/* Calls skip() when walkmesh was built without Recast/Detour (no navmesh module); a build
+ * with them whose module cannot be loaded fails the test instead. */
+void wmt_require_recast(void);
 /* Skips the test unless every path (from wmt_corpus_path) is there; the ones that
  * are get freed first, so nothing leaks on the skip path. */
 void wmt_require_all(char **paths, size_t count);

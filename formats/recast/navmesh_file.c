@@ -93,6 +93,8 @@ static wm_result read_file_header(wm_cursor *cur, wm_navmesh *n, uint32_t *detou
         r = wm_read_u32(cur, detour_version, "Detour version");
     if (!r)
         r = wm_read_u32(cur, &reserved, "reserved");
+    if (!r && reserved != 0) /* kept 0, so a later version can give it a meaning */
+        return wm_cursor_error(cur, WM_ERR_CORRUPT, "the reserved header field is 0x%x, not 0", reserved);
     return r;
 }
 

@@ -71,3 +71,27 @@ wm_result wm_navmesh_to_mesh(wm_ctx *ctx, const wm_navmesh *n, wm_mesh *out)
         wm_mesh_free(ctx, out);
     return r;
 }
+
+wm_result wm_navmesh_poly_outline(wm_ctx *ctx, const wm_navmesh *n, const wm_navmesh_poly *poly, float corners[18],
+                                  uint32_t *count, unsigned *area)
+{
+    for (uint32_t t = 0; t < n->tile_count; t++) {
+        navmesh_tile tile;
+        wm_result r = navmesh_tile_parse(ctx, n->tile_data + n->tile_offsets[t],
+                                         (size_t)(n->tile_offsets[t + 1] - n->tile_offsets[t]), NULL, t, &tile);
+        if (r)
+            return r;
+        if (tile.x != poly->tile_x || tile.y != poly->tile_y || poly->poly >= tile.poly_count)
+            continue;
+        uint16_t corner[NAVMESH_VERTS_PER_POLY];
+        *count = navmesh_poly_vertices(&tile, poly->poly, corner, area);
+        for (uint32_t k = 0; k < *count; k++) {
+            float p[3];
+            navmesh_tile_vertex(&tile, corner[k], p);
+            corners[3 * k] = p[0], corners[3 * k + 1] = -p[2], corners[3 * k + 2] = p[1];
+        }
+        return WM_OK;
+    }
+    return wm_error(ctx, WM_ERR_INVALID, "navmesh: no polygon %u in a tile at (%d, %d)", poly->poly, poly->tile_x,
+                    poly->tile_y);
+}

@@ -123,6 +123,13 @@ static wm_result check_details(wm_cursor *cur, const navmesh_tile *t)
         unsigned verts = detail[8], tris = detail[9], corners = t->polys[(size_t)p * NAVMESH_POLY_SIZE + 30];
         if (vert_base + verts > t->detail_vert_count || tri_base + tris > t->detail_tri_count)
             return wm_cursor_error(cur, WM_ERR_CORRUPT, "polygon %u: detail vertices or triangles out of range", p);
+        /* Detour's closest point off a polygon walks its detail edges flagged as the polygon's
+         * boundary and dereferences the nearest one it found: there must be one */
+        unsigned boundary = 0;
+        for (uint64_t k = tri_base; k < tri_base + tris; k++)
+            boundary |= t->detail_tris[4 * k + 3] & 0x15; /* DT_DETAIL_EDGE_BOUNDARY of edges 0, 1, 2 */
+        if (!boundary)
+            return wm_cursor_error(cur, WM_ERR_CORRUPT, "polygon %u: no detail triangle on its boundary", p);
         for (uint64_t k = tri_base; k < tri_base + tris; k++)
             for (int c = 0; c < 3; c++)
                 if (t->detail_tris[4 * k + c] >= corners + verts)

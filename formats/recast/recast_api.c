@@ -1,7 +1,8 @@
 /* Loads the walkmesh-recast module (recast_module.cpp) the first time a navmesh is built or
  * queried: beside the program or library that holds this code (the build tree, the Windows
- * folder, the Python package), else in the folder it was installed to, else by the system's
- * search rules. */
+ * folder, the Python package) or by the system's search rules, else where `cmake --install`
+ * puts it (<libdir>/walkmesh/), seen from the installed program or library, then at the
+ * configured prefix. */
 #include "recast_api.h"
 
 #include "wm_platform.h"
@@ -9,20 +10,25 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifndef WM_RECAST_MODULE
-#error "WM_RECAST_MODULE (the file name of the walkmesh-recast module) is set by CMake"
-#endif
+/* WM_RECAST_MODULE (the module's file name) is set by CMake when Recast/Detour were found. */
 
 static wm_once loaded = WM_ONCE_INIT;
 static const wmrc_functions *functions;
 static char failure[WMRC_WHY + 128];
 
+#ifndef WM_RECAST_MODULE
+static void load(void)
+{
+    snprintf(failure, sizeof failure, "this walkmesh was built without them (librecast-dev)");
+}
+#else
 static void *open_module(void)
 {
     void *library = wm_platform_library_open(WM_RECAST_MODULE);
 #ifdef WM_RECAST_INSTALLED
-    if (!library)
-        library = wm_platform_library_open(WM_RECAST_INSTALLED);
+    const char *installed[] = {WM_RECAST_FROM_BINDIR, WM_RECAST_FROM_LIBDIR, WM_RECAST_INSTALLED};
+    for (size_t i = 0; i < sizeof installed / sizeof *installed && !library; i++)
+        library = wm_platform_library_open(installed[i]);
 #endif
     return library;
 }
@@ -49,6 +55,7 @@ static void load(void)
     }
     functions = table;
 }
+#endif
 
 const wmrc_functions *wm_recast_load(wm_ctx *ctx)
 {

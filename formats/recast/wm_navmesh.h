@@ -117,6 +117,11 @@ WM_API wm_result wm_navmesh_find_path(wm_ctx *ctx, wm_navmesh *navmesh, const wm
 /* Every polygon reachable from the one nearest to `from` (free *polys with wm_free). */
 WM_API wm_result wm_navmesh_reachable(wm_ctx *ctx, wm_navmesh *navmesh, const wm_navmesh_query *query,
                                       const float from[3], wm_navmesh_poly **polys, uint32_t *count);
+/* A polygon's corners (Z up, at most 6, 3 floats each) and area id, for drawing what
+ * wm_navmesh_reachable and wm_navmesh_nearest return; WM_ERR_INVALID when there is no such
+ * polygon. */
+WM_API wm_result wm_navmesh_poly_outline(wm_ctx *ctx, const wm_navmesh *navmesh, const wm_navmesh_poly *poly,
+                                         float corners[18], uint32_t *count, unsigned *area);
 /* The polygon nearest to `at` and the point on it; *found 0 when there is none. */
 WM_API wm_result wm_navmesh_nearest(wm_ctx *ctx, wm_navmesh *navmesh, const wm_navmesh_query *query,
                                     const float at[3], int *found, wm_navmesh_poly *poly, float point[3]);
