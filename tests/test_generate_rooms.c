@@ -58,11 +58,11 @@ static triangles wok_triangles(const uint8_t *b, size_t size)
     return t;
 }
 
-static triangles mesh_triangles(const wm_mesh *m)
+static triangles mesh_triangles(const wm_mesh *m, int walkable_only)
 {
     triangles t = {malloc(36ull * (m->triangle_count ? m->triangle_count : 1)), 0, m->triangle_count};
     for (uint32_t f = 0; f < m->triangle_count; f++) {
-        if (!m->walkable[f])
+        if (walkable_only && !m->walkable[f])
             continue;
         for (int k = 0; k < 3; k++)
             memcpy(t.xyz + 9 * t.count + 3 * k, m->positions + 3 * (size_t)m->indices[3 * f + k], 12);
@@ -145,6 +145,16 @@ static comparison compare(const triangles *generated, const triangles *reference
     return c;
 }
 
+/* walkmesh's validator finds no error in the written file. */
+static void validates_without_errors(wm_ctx *ctx, const char *path)
+{
+    wm_report report;
+    wm_report_init(&report, ctx);
+    assert_int_equal(wm_validate(ctx, path, NULL, NULL, &report), WM_OK);
+    assert_int_equal(report.errors, 0);
+    wm_report_free(&report);
+}
+
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -171,14 +181,10 @@ static int generate_room(const char *model, const char *dir, comparison *out)
         fail_msg("%s: %s", model, ctx.message);
     char *path = wmt_join(dir, "room.wok");
     assert_int_equal(wm_mesh_save(&ctx, &generated, path, NULL, NULL, 1), WM_OK);
-    wm_report report;
-    wm_report_init(&report, &ctx);
-    assert_int_equal(wm_validate(&ctx, path, NULL, NULL, &report), WM_OK);
-    assert_int_equal(report.errors, 0);
-    wm_report_free(&report);
+    validates_without_errors(&ctx, path);
     size_t size;
     uint8_t *bytes = wmt_read_file(path, &size);
-    triangles gen = wok_triangles(bytes, size), ref = mesh_triangles(&reference);
+    triangles gen = wok_triangles(bytes, size), ref = mesh_triangles(&reference, 1);
     *out = compare(&gen, &ref);
     free(gen.xyz), free(ref.xyz), free(bytes), free(path);
     wm_mesh_free(&ctx, &generated), wm_mesh_free(&ctx, &render), wm_mesh_free(&ctx, &reference);
@@ -218,10 +224,87 @@ static void rooms_against_their_walkmesh_nodes(void **state)
     wmt_free_list(models, count);
 }
 
+/* Area of the convex hull of the triangles' corners seen from above (gift wrapping). */
+static double hull_area(const triangles *t)
+{
+    uint32_t n = 3 * t->count, start = 0;
+    for (uint32_t i = 1; i < n; i++)
+        if (t->xyz[3 * i] < t->xyz[3 * start] || (t->xyz[3 * i] == t->xyz[3 * start] && t->xyz[3 * i + 1] < t->xyz[3 * start + 1]))
+            start = i;
+    double area = 0;
+    uint32_t at = start;
+    for (uint32_t steps = 0; steps <= n; steps++) {
+        uint32_t next = at == 0 ? 1 : 0;
+        const float *p = t->xyz + 3 * at;
+        for (uint32_t i = 0; i < n; i++) {
+            const float *q = t->xyz + 3 * next, *c = t->xyz + 3 * i;
+            double turn = (double)(q[0] - p[0]) * (c[1] - p[1]) - (double)(q[1] - p[1]) * (c[0] - p[0]);
+            double dq = hypot(q[0] - p[0], q[1] - p[1]), dc = hypot(c[0] - p[0], c[1] - p[1]);
+            if (turn < 0 || (turn == 0 && dc > dq))
+                next = i;
+        }
+        const float *q = t->xyz + 3 * next;
+        area += 0.5 * ((double)p[0] * q[1] - (double)q[0] * p[1]);
+        at = next;
+        if (at == start)
+            break;
+    }
+    return fabs(area);
+}
+
+/* The door model and two placeable meshes: the footprint covers their silhouette from above and
+ * stays within 1.5 times the convex hull's area (issue 29's bounds). */
+static void footprints_cover_the_silhouette(void **state)
+{
+    (void)state;
+    static const char *const models[] = {"bwm-models/kotor-pykotor-dor_lhr02.mdl", "assimp-models/OBJ/WusonOBJ.obj",
+                                         "assimp-models/OBJ/box.obj"};
+    for (size_t i = 0; i < sizeof models / sizeof *models; i++) {
+        char *path = wmt_corpus_path_or_skip(models[i]);
+        wm_ctx ctx;
+        wmt_ctx_init(&ctx);
+        wm_options opts;
+        wm_options_init(&opts);
+        assert_int_equal(wm_option_set(&ctx, &opts, "geometry", "render"), WM_OK);
+        wm_mesh render, footprint;
+        assert_int_equal(wm_mesh_load(&ctx, path, NULL, &opts, &render), WM_OK);
+        assert_int_equal(wm_generate_footprint(&ctx, &render, 0.05f, NULL, NULL, &footprint), WM_OK);
+        triangles model = mesh_triangles(&render, 0), shape = mesh_triangles(&footprint, 0);
+        raster silhouette, covered;
+        frame(&model, &shape, &silhouette);
+        covered = silhouette;
+        covered.top = malloc(sizeof(float) * (size_t)silhouette.w * silhouette.h);
+        rasterise(&model, &silhouette);
+        rasterise(&shape, &covered);
+        size_t cells = 0, inside = 0, footprint_cells = 0;
+        for (size_t c = 0; c < (size_t)silhouette.w * silhouette.h; c++) {
+            cells += !isnan(silhouette.top[c]);
+            inside += !isnan(silhouette.top[c]) && !isnan(covered.top[c]);
+            footprint_cells += !isnan(covered.top[c]);
+        }
+        double hull = hull_area(&model), area = footprint_cells * GRID * GRID;
+        print_message("%-40s silhouette %.3f covered %.4f; footprint %.3f = %.2fx the hull (%.3f); %u faces\n",
+                      models[i], cells * GRID * GRID, (double)inside / cells, area, area / hull, hull,
+                      footprint.triangle_count);
+        assert_true(inside >= 0.99 * cells);
+        assert_true(area <= 1.5 * hull);
+        for (uint32_t f = 0; f < footprint.triangle_count; f++)
+            assert_false(footprint.walkable[f]);
+        char *dir = wmt_make_temp_dir(), *written = wmt_join(dir, i == 0 ? "door.dwk" : "placeable.pwk");
+        assert_int_equal(wm_mesh_save(&ctx, &footprint, written, NULL, NULL, 1), WM_OK);
+        validates_without_errors(&ctx, written);
+        wmt_remove_tree(dir);
+        free(dir), free(written);
+        free(silhouette.top), free(covered.top), free(model.xyz), free(shape.xyz), free(path);
+        wm_mesh_free(&ctx, &render), wm_mesh_free(&ctx, &footprint);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rooms_against_their_walkmesh_nodes),
+        cmocka_unit_test(footprints_cover_the_silhouette),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

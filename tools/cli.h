@@ -67,7 +67,7 @@ typedef struct cli_option {
     const char *help;
 } cli_option;
 
-#define CLI_MAX_OPTIONS 12
+#define CLI_MAX_OPTIONS 16
 
 typedef struct cli_spec {
     const char *name;        /* the command */

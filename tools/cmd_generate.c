@@ -2,6 +2,7 @@
  * glTF, anything walkmesh reads), written in OUT's format. */
 #include "cli.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,10 @@ enum {
     OPT_CELL_SIZE,
     OPT_CELL_HEIGHT,
     OPT_KEEP,
-    OPT_DETAIL
+    OPT_DETAIL,
+    OPT_PADDING,
+    OPT_HOOK1,
+    OPT_HOOK2
 };
 
 static const cli_option generate_options[] = {
@@ -34,6 +38,9 @@ static const cli_option generate_options[] = {
     [OPT_KEEP] = {"--keep", 0, "FRACTION", 1,
                   "walkable pieces under this fraction of the largest's area are dropped (0: keep all)"},
     [OPT_DETAIL] = {"--detail", 0, "CELLS", 1, "cells between height samples on uneven floors (1 or more)"},
+    [OPT_PADDING] = {"--padding", 0, "UNITS", 1, ".pwk/.dwk: how far the footprint reaches past the model"},
+    [OPT_HOOK1] = {"--hook1", 0, "X,Y,Z", 1, ".pwk/.dwk: use hook 1 (default: a step in front, -y)"},
+    [OPT_HOOK2] = {"--hook2", 0, "X,Y,Z", 1, ".pwk/.dwk: use hook 2 (default: a step behind, +y)"},
     {NULL, 0, NULL, 0, NULL}};
 
 static const cli_spec generate_spec = {
@@ -44,11 +51,13 @@ static const cli_spec generate_spec = {
              "meshes, OBJ, glTF, anything walkmesh reads) are voxelised with Recast; ground where an\n"
              "agent of --agent-height stands, on slopes up to --max-slope and steps up to --max-climb,\n"
              "becomes walkable faces, simplified within --max-error, heights on the render floor.\n"
-             "OUT is written in its extension's format (.wok, OBJ, glTF ...).\n",
+             "OUT is written in its extension's format (.wok, OBJ, glTF ...). A .pwk or .dwk gets the\n"
+             "model's footprint instead: its outline seen from above, grown by --padding, blocking.\n",
     .output_help = "OUT\tfile to write (same as the second argument)",
     .footer = "Examples:\n"
               "  walkmesh generate m10aa_01c.mdl m10aa_01c.wok\n"
-              "  walkmesh generate courtyard.obj courtyard.wok --max-slope 35 --agent-height 2\n\n"
+              "  walkmesh generate courtyard.obj courtyard.wok --max-slope 35 --agent-height 2\n"
+              "  walkmesh generate dor_lhr02.mdl dor_lhr02.dwk --padding 0.1\n\n"
               "Exit status: 0 written, 1 usage, 2 input unreadable or nothing walkable in it (or too\n"
               "large for the voxel grid), 3 output not written, 4 an OUT walkmesh cannot write, or\n"
               "Recast not available.\n",
@@ -118,6 +127,54 @@ static void print_summary(const cli_args *args, const wm_generate_stats *s, cons
     }
 }
 
+typedef struct footprint_options {
+    float padding, hook[2][3];
+    int has_hook[2];
+} footprint_options;
+
+static int is_footprint(const char *out)
+{
+    const char *dot = strrchr(wm_path_file_name(out), '.');
+    return dot && (strcmp(dot, ".pwk") == 0 || strcmp(dot, ".dwk") == 0);
+}
+
+static int read_footprint(const cli_args *args, footprint_options *f)
+{
+    memset(f, 0, sizeof *f);
+    const char *padding = cli_value(args, OPT_PADDING, 0);
+    if (padding && !cli_parse_float("--padding", padding, 0.0f, 100.0f, &f->padding))
+        return EXIT_USAGE;
+    for (int k = 0; k < 2; k++) {
+        const char *text = cli_value(args, k ? OPT_HOOK2 : OPT_HOOK1, 0);
+        char end;
+        float *h = f->hook[k];
+        if (!text)
+            continue;
+        if (sscanf(text, "%f,%f,%f%c", &h[0], &h[1], &h[2], &end) != 3 || !isfinite(h[0]) || !isfinite(h[1]) ||
+            !isfinite(h[2]) || fabsf(h[0]) > WM_COORD_LIMIT || fabsf(h[1]) > WM_COORD_LIMIT ||
+            fabsf(h[2]) > WM_COORD_LIMIT) {
+            cli_error("--hook%d %s: not X,Y,Z (finite numbers within 1e7)", k + 1, text);
+            return EXIT_USAGE;
+        }
+        f->has_hook[k] = 1;
+    }
+    return EXIT_OK;
+}
+
+/* The walkmesh of the render mesh: a room's floor, or a placeable's or door's footprint. */
+static wm_result make_walkmesh(wm_ctx *ctx, const char *out, const wm_mesh *render, const wm_generate_config *config,
+                               const footprint_options *f, wm_mesh *walkmesh, wm_generate_stats *stats)
+{
+    if (!is_footprint(out))
+        return wm_generate(ctx, render, config, walkmesh, stats);
+    memset(stats, 0, sizeof *stats);
+    wm_result r = wm_generate_footprint(ctx, render, f->padding, f->has_hook[0] ? f->hook[0] : NULL,
+                                        f->has_hook[1] ? f->hook[1] : NULL, walkmesh);
+    if (!r)
+        stats->input_triangles = render->triangle_count, stats->faces = walkmesh->triangle_count;
+    return r;
+}
+
 /* A room model gives its render meshes unless --geometry says otherwise. */
 static int read_render_geometry(wm_ctx *ctx, cli_args *args)
 {
@@ -129,9 +186,12 @@ static int read_render_geometry(wm_ctx *ctx, cli_args *args)
 static int run(cli_args *args, wm_ctx *ctx)
 {
     wm_generate_config config;
+    footprint_options footprint;
     const char *in = args->inputs[0], *out = cli_output_of(args);
     int code = out ? read_config(ctx, args, out, &config) : EXIT_USAGE;
     const wm_format *format = NULL;
+    if (!code)
+        code = read_footprint(args, &footprint);
     if (!code)
         code = cli_mesh_options_apply(&args->mesh, ctx);
     if (!code)
@@ -149,7 +209,7 @@ static int run(cli_args *args, wm_ctx *ctx)
     wm_result r = cli_load_mesh(ctx, &args->mesh, in, &render, NULL, NULL);
     if (r)
         return cli_fail(ctx, r, 0);
-    r = wm_generate(ctx, &render, &config, &walkmesh, &stats);
+    r = make_walkmesh(ctx, out, &render, &config, &footprint, &walkmesh, &stats);
     wm_mesh_free(ctx, &render);
     if (r) {
         wm_error_prefix(ctx, in);

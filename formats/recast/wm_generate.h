@@ -48,6 +48,12 @@ typedef struct wm_generate_stats {
 WM_API wm_result wm_generate(wm_ctx *ctx, const wm_mesh *render, const wm_generate_config *config, wm_mesh *out,
                              wm_generate_stats *stats);
 
+/* A placeable's or door's walkmesh (.pwk, .dwk): the render triangles' convex hull seen from
+ * above, grown by padding, as non-walkable faces at the model's lowest height; use hooks 1 and 2
+ * (the BWM's points) at hook1/hook2, else a step beyond the footprint on either side along y. */
+WM_API wm_result wm_generate_footprint(wm_ctx *ctx, const wm_mesh *render, float padding, const float *hook1,
+                                       const float *hook2, wm_mesh *out);
+
 #ifdef __cplusplus
 }
 #endif
