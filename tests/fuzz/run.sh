@@ -40,6 +40,7 @@ seed_spec() {
     fuzz_surface_table) echo "@core : surfaces.txt : copy" ;;
     fuzz_archive) echo "archives : *.mod *.erf *.rim *.hak *.key *.bif : copy" ;;
     fuzz_zip) echo "@tests/fuzz/regressions/fuzz_zip : *.zip : copy" ;;
+    fuzz_navmesh) echo "@tests/fuzz/regressions/fuzz_navmesh : *.navmesh : copy" ;;
     *) return 1 ;;
   esac
 }
