@@ -23,6 +23,7 @@
 #include "nwn2/wm_nwn2.h"
 #include "nwn2/wm_nwn2_route.h"
 #include "recast/wm_navmesh.h"
+#include "recast/wm_generate.h"
 #include "wmo/wm_wmo.h"
 
 #endif

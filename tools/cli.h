@@ -68,7 +68,7 @@ typedef struct cli_option {
     const char *help;
 } cli_option;
 
-#define CLI_MAX_OPTIONS 12
+#define CLI_MAX_OPTIONS 16
 
 typedef struct cli_spec {
     const char *name;        /* the command */
@@ -125,6 +125,16 @@ const char *cli_nearest(const char *word, const char *const *candidates, size_t 
 int cli_parse_count(const char *option, const char *text, unsigned min, unsigned max, unsigned *out);
 /* Parses a number from min to max for option; reports and returns 0 when it is not one. */
 int cli_parse_float(const char *option, const char *text, float min, float max, float *out);
+/* A command's float option stored into a field of its configuration structure. */
+typedef struct cli_float_option {
+    int index;      /* in the spec's options */
+    float min, max;
+    size_t offset;  /* of the float field */
+} cli_float_option;
+/* Each given option of the table parsed into config; reports and returns EXIT_USAGE on the first bad one. */
+int cli_parse_float_options(const cli_args *args, const cli_float_option *table, size_t count, void *config);
+/* OUT of a command taking IN OUT or IN -o OUT; reports and returns NULL when missing or given twice. */
+const char *cli_output_of(const cli_args *args);
 /* jobs from -j, else the processors online. */
 unsigned cli_jobs(const cli_args *args);
 

@@ -425,3 +425,26 @@ void cli_print_help(const cli_spec *spec)
     if (spec->footer)
         printf("\n%s", spec->footer);
 }
+
+int cli_parse_float_options(const cli_args *args, const cli_float_option *table, size_t count, void *config)
+{
+    for (size_t i = 0; i < count; i++) {
+        const char *text = cli_value(args, table[i].index, 0);
+        if (text && !cli_parse_float(args->spec->options[table[i].index].name, text, table[i].min, table[i].max,
+                                     (float *)((char *)config + table[i].offset)))
+            return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+const char *cli_output_of(const cli_args *args)
+{
+    if (args->output && args->input_count > 1) {
+        cli_error("%s: OUT given twice (as an argument and with -o)", args->spec->name);
+        return NULL;
+    }
+    const char *out = args->output ? args->output : args->input_count > 1 ? args->inputs[1] : NULL;
+    if (!out)
+        cli_error("%s: where to? give OUT (see 'walkmesh %s --help')", args->spec->name, args->spec->name);
+    return out;
+}

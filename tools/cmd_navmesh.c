@@ -57,13 +57,7 @@ static const cli_spec navmesh_spec = {
     .max_inputs = 2,
 };
 
-typedef struct float_option {
-    int index;
-    float min, max;
-    size_t offset;
-} float_option;
-
-static const float_option float_options[] = {
+static const cli_float_option float_options[] = {
     {OPT_CELL_SIZE, 0.001f, 100.0f, offsetof(wm_navmesh_config, cell_size)},
     {OPT_CELL_HEIGHT, 0.001f, 100.0f, offsetof(wm_navmesh_config, cell_height)},
     {OPT_AGENT_HEIGHT, 0.001f, 1000.0f, offsetof(wm_navmesh_config, agent_height)},
@@ -82,13 +76,8 @@ static int read_config(const cli_args *args, wm_navmesh_config *config)
         cli_error("--preset %s: %s", preset, scratch.message);
         return EXIT_USAGE;
     }
-    for (size_t i = 0; i < sizeof float_options / sizeof *float_options; i++) {
-        const float_option *o = &float_options[i];
-        const char *text = cli_value(args, o->index, 0);
-        if (text && !cli_parse_float(navmesh_options[o->index].name, text, o->min, o->max,
-                                     (float *)((char *)config + o->offset)))
-            return EXIT_USAGE;
-    }
+    if (cli_parse_float_options(args, float_options, sizeof float_options / sizeof *float_options, config))
+        return EXIT_USAGE;
     unsigned tile = 0;
     const char *tile_text = cli_value(args, OPT_TILE_SIZE, 0);
     if (tile_text) {
@@ -100,18 +89,6 @@ static int read_config(const cli_args *args, wm_navmesh_config *config)
         config->steep_slope = 0; /* nothing between the two */
     config->use_walkable_flags = args->given[OPT_WALKABLE_FLAGS];
     return EXIT_OK;
-}
-
-static const char *output_of(const cli_args *args)
-{
-    if (args->output && args->input_count > 1) {
-        cli_error("navmesh: OUT given twice (as an argument and with -o)");
-        return NULL;
-    }
-    const char *out = args->output ? args->output : args->input_count > 1 ? args->inputs[1] : NULL;
-    if (!out)
-        cli_error("navmesh: where to? give OUT (see 'walkmesh navmesh --help')");
-    return out;
 }
 
 /* .navmesh, or an extension a mesh format writes. */
@@ -148,7 +125,7 @@ static void print_summary(wm_ctx *ctx, const cli_args *args, const wm_navmesh *n
 static int run(cli_args *args, wm_ctx *ctx)
 {
     wm_navmesh_config config;
-    const char *in = args->inputs[0], *out = output_of(args);
+    const char *in = args->inputs[0], *out = cli_output_of(args);
     int code = out ? read_config(args, &config) : EXIT_USAGE;
     if (!code)
         code = cli_mesh_options_apply(&args->mesh, ctx);
