@@ -10,33 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
-typedef struct sink_output {
-    char *suffix; /* NULL: the main output */
-    char *target;
-    char *temp;   /* the named temporary; NULL while unnamed (or after placing) */
-    int fd;       /* -1 once closed */
-    int slot;     /* signal-cleanup registration of temp, -1 when none */
-    int placed;
-} sink_output;
-
-struct wm_sink {
-    wm_ctx *ctx;
-    char *path;
-    int overwrite, to_stdout;
-    int folder; /* opened with wm_sink_open_folder: path is the folder, no main output */
-    wm_buffer *memory;        /* a member of an archive: the bytes, handed to finish at commit */
-    wm_sink_finish_fn finish;
-    void (*release)(wm_ctx *ctx, void *user);
-    void *user;
-    unsigned lacking; /* WM_CAN_* the writer said this output does not hold */
-    wm_result status;
-    sink_output *outputs;
-    size_t count, capacity;
-    /* The side outputs by suffix under wm_name_hash (output + 1; 0 = empty), so that a sink
-     * of many outputs finds one in constant time; the main output is `main` (-1: none yet). */
-    size_t *slots, slot_mask;
-    ptrdiff_t main;
-};
+#include "io_sink_internal.h"
 
 static wm_result exists_error(wm_ctx *ctx, const char *path)
 {
@@ -63,54 +37,6 @@ wm_result wm_sink_open_file(wm_ctx *ctx, const char *path, int overwrite, wm_sin
         return WM_ERR_NOMEM;
     }
     *out = sink;
-    return WM_OK;
-}
-
-wm_result wm_sink_open_memory(wm_ctx *ctx, const char *path, wm_sink_finish_fn finish,
-                              void (*release)(wm_ctx *ctx, void *user), void *user, wm_sink **out)
-{
-    wm_result r = wm_sink_open_file(ctx, "-", 1, out); /* nothing touches standard output: memory takes its place */
-    wm_buffer *memory = r ? NULL : wm_alloc_array(ctx, 1, sizeof *memory);
-    char *name = memory ? wm_strdup(ctx, path) : NULL;
-    if (!name) {
-        wm_free(ctx, memory);
-        wm_sink_close(*out);
-        *out = NULL;
-        if (release)
-            release(ctx, user);
-        return r ? r : WM_ERR_NOMEM;
-    }
-    wm_buffer_init(memory, ctx);
-    wm_sink *sink = *out;
-    wm_free(ctx, sink->path);
-    sink->path = name;
-    sink->to_stdout = 0;
-    sink->memory = memory;
-    sink->finish = finish;
-    sink->release = release;
-    sink->user = user;
-    return WM_OK;
-}
-
-/* The memory sink's writes: the main output only (an archive member is one file). */
-static wm_result memory_write(wm_sink *sink, const char *suffix, uint64_t offset, const void *data, size_t size)
-{
-    if (suffix)
-        return sink->status = wm_error(sink->ctx, WM_ERR_UNSUPPORTED,
-                                       "%s: this format writes a side file too (%s), and an archive member is one "
-                                       "file: write it outside the archive",
-                                       sink->path, suffix);
-    wm_buffer *b = sink->memory;
-    if (offset == UINT64_MAX) {
-        if (wm_buffer_reserve(b, size))
-            return sink->status = WM_ERR_NOMEM;
-        wm_put_bytes(b, data, size);
-        return b->status;
-    }
-    if (offset > b->size || size > b->size - offset)
-        return sink->status = wm_error(sink->ctx, WM_ERR_INVALID, "%s: a write at %llu past what was written",
-                                       sink->path, (unsigned long long)offset);
-    memcpy(b->data + offset, data, size);
     return WM_OK;
 }
 
@@ -269,7 +195,7 @@ wm_result wm_sink_write(wm_sink *sink, const char *suffix, const void *data, siz
     if (sink->status)
         return sink->status;
     if (sink->memory)
-        return memory_write(sink, suffix, UINT64_MAX, data, size);
+        return wm_sink_memory_write(sink, suffix, UINT64_MAX, data, size);
     if (sink->folder && !suffix)
         return sink->status = wm_error(sink->ctx, WM_ERR_INVALID, "%s: a folder has no main output", sink->path);
     if (sink->to_stdout) {
@@ -349,7 +275,7 @@ wm_result wm_sink_write_at(wm_sink *sink, uint64_t offset, const void *data, siz
     if (sink->status)
         return sink->status;
     if (sink->memory)
-        return memory_write(sink, NULL, offset, data, size);
+        return wm_sink_memory_write(sink, NULL, offset, data, size);
     if (!wm_sink_can_write_at(sink))
         return sink->status = wm_error(sink->ctx, WM_ERR_UNSUPPORTED, "%s cannot be written at an offset",
                                        sink->to_stdout ? "standard output" : "a folder");
