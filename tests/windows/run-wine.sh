@@ -54,15 +54,15 @@ version=$(sed -n 's/^#define WALKMESH_VERSION "\(.*\)"/\1/p' "$source_dir/core/w
 out=$(wm --version | tr -d '\r')
 [ "$out" = "walkmesh $version" ] && pass || fail "--version printed '$out'"
 
-# Converts IN to OUT with both builds (fresh folders) and compares every file written; where
+# Runs COMMAND IN OUT with both builds (fresh folders) and compares every file written; where
 # the Linux build refuses the input, walkmesh.exe must refuse it with the same exit code.
-same_as_linux() {
-  local in=$1 name=$2 label=$3 file windows_code linux_code
-  shift 3
+same_run_as_linux() {
+  local command=$1 in=$2 name=$3 label=$4 file windows_code linux_code
+  shift 4
   rm -rf w l && mkdir w l
-  (cd w && wm convert "$(win "$in")" "$name" --quiet "$@" > ../w.log 2>&1)
+  (cd w && wm "$command" "$(win "$in")" "$name" --quiet "$@" > ../w.log 2>&1)
   windows_code=$?
-  (cd l && "$linux_cli" convert "$in" "$name" --quiet "$@" > ../l.log 2>&1)
+  (cd l && "$linux_cli" "$command" "$in" "$name" --quiet "$@" > ../l.log 2>&1)
   linux_code=$?
   if [ $windows_code -ne $linux_code ]; then
     fail "$label: exit $windows_code, the Linux build's $linux_code: $(tr -d '\r' < w.log | grep -v wine32 | head -3)"
@@ -76,10 +76,11 @@ same_as_linux() {
     [ -e "$file" ] || continue
     # OBJ/MTL headers name the Assimp build ("# (assimp v5.2.x)"), which differs by design.
     cmp -s <(grep -av '^# (assimp v' "$file") <(grep -av '^# (assimp v' "w/${file#l/}") ||
-      { fail "$label: ${file#l/} differs from the Linux build's"; return; }
+      { fail "$label: ${file#l/} differs from the Linux build's ($(cmp "$file" "w/${file#l/}" 2>&1 | head -1))"; return; }
   done
   pass
 }
+same_as_linux() { same_run_as_linux convert "$@"; }
 
 # An NWN2 container's packets, one line each (type, size, SHA-256), COMP (zlib) payloads inflated.
 trx_packets() {
@@ -135,6 +136,29 @@ if [ -d "$corpus" ]; then
   fi
 else
   echo "no corpus at $corpus: corpus checks skipped"
+fi
+
+# Navmeshes: the walkmesh-recast module, with Recast and Detour cross-built from Debian's source
+# (tools/windows/build.sh), loaded by walkmesh.exe beside itself. Every corpus WMO (roots and
+# groups), KotOR walkmesh and NWN2 TRX, and a sample OBJ, through `navmesh`: the .navmesh (Detour's
+# tile data) byte-identical to the Linux build's, as Recast's arithmetic is IEEE single precision
+# in both (SSE, no fused multiply-add on x86-64 without -march).
+if [ -f "$package/bin/walkmesh-recast.dll" ]; then
+  count=0
+  for f in "$corpus"/wmo/*.wmo "$corpus"/bwm/*.wok "$corpus"/bwm/*.pwk "$corpus"/nwn2/*.[tT][rR][xX]; do
+    [ -f "$f" ] || continue
+    same_run_as_linux navmesh "$f" out.navmesh "navmesh $(basename "$f")"
+    count=$((count + 1))
+  done
+  echo "navmeshes: $count corpus files, each the same .navmesh as the Linux build's"
+  same_run_as_linux navmesh "$source_dir/corpus/courtyard.obj" courtyard.navmesh "navmesh courtyard.obj"
+  same_run_as_linux navmesh "$source_dir/corpus/courtyard.obj" courtyard.obj "navmesh courtyard.obj -> obj" --preset trinitycore
+else
+  # Built without Recast (its source package could not be fetched): the command says so, status 4.
+  wm navmesh "$(win "$source_dir/corpus/courtyard.obj")" none.navmesh > w.log 2>&1
+  code=$?
+  [ $code -eq 4 ] && [ ! -e none.navmesh ] && pass || fail "navmesh without the module: exit $code, expected 4"
+  echo "no walkmesh-recast.dll in the package: navmesh comparisons not run"
 fi
 
 # One OBJ import (Assimp inside the Windows build), compared with the Linux build's.
