@@ -138,19 +138,46 @@ else
   echo "no corpus at $corpus: corpus checks skipped"
 fi
 
+# navmesh_routes for Linux (the reference build's static library, its module beside it) and for
+# Windows (the package's DLL through its walkmesh.pc, walkmesh-recast.dll found beside the DLL).
+build_routes_probes() {
+  local linux_build probe=$source_dir/tests/windows/navmesh_routes.c
+  linux_build=$(dirname "$(dirname "$linux_cli")")
+  # shellcheck disable=SC2046 # the flags are words
+  gcc -std=c11 "$probe" -o navmesh_routes -I"$linux_build/public-include" -I"$linux_build/public-include/walkmesh" \
+    -DWM_STATIC "$linux_build/libwalkmesh.a" $(sed -n 's/^Libs: //p' "$linux_build/walkmesh.pc" | sed 's/-L[^ ]*//; s/-lwalkmesh//') \
+    > w.log 2>&1 && cp "$linux_build"/tools/walkmesh-recast.* . &&
+    x86_64-w64-mingw32-gcc-posix -std=c11 "$probe" -o navmesh_routes.exe \
+      $(PKG_CONFIG_LIBDIR="$package/lib/pkgconfig" pkg-config --cflags --libs walkmesh) >> w.log 2>&1
+}
+
 # Navmeshes: the walkmesh-recast module, with Recast and Detour cross-built from Debian's source
 # (tools/windows/build.sh), loaded by walkmesh.exe beside itself. Every corpus WMO (roots and
 # groups), KotOR walkmesh and NWN2 TRX, and a sample OBJ, through `navmesh`: the .navmesh (Detour's
 # tile data) byte-identical to the Linux build's, as Recast's arithmetic is IEEE single precision
 # in both (SSE, no fused multiply-add on x86-64 without -march).
+# Detour's answers on each (nearest polygons, routes, reachable polygons: tests/windows/
+# navmesh_routes.c built for both, each build querying its own file) printed exactly and the same.
 if [ -f "$package/bin/walkmesh-recast.dll" ]; then
+  routes_built=0
+  if build_routes_probes; then routes_built=1; else fail "building navmesh_routes: $(head -3 w.log)"; fi
   count=0
+  routes=0
   for f in "$corpus"/wmo/*.wmo "$corpus"/bwm/*.wok "$corpus"/bwm/*.pwk "$corpus"/nwn2/*.[tT][rR][xX]; do
     [ -f "$f" ] || continue
     same_run_as_linux navmesh "$f" out.navmesh "navmesh $(basename "$f")"
     count=$((count + 1))
+    [ $routes_built -eq 1 ] && [ -f l/out.navmesh ] || continue
+    ./navmesh_routes l/out.navmesh > l.routes 2>&1
+    WINEPATH="$(win "$package/bin")" wine navmesh_routes.exe w/out.navmesh 2>&1 | tr -d '\r' > w.routes
+    if cmp -s l.routes w.routes && grep -q '^route: result 0, complete 1' l.routes; then # a route at least
+      pass
+      routes=$((routes + $(grep -c '^route:' l.routes)))
+    else
+      fail "navmesh $(basename "$f"): Detour's answers differ or found no route: $(diff l.routes w.routes | head -3)"
+    fi
   done
-  echo "navmeshes: $count corpus files, each the same .navmesh as the Linux build's"
+  echo "navmeshes: $count corpus files, each the same .navmesh as the Linux build's; $routes Detour routes the same"
   same_run_as_linux navmesh "$source_dir/corpus/courtyard.obj" courtyard.navmesh "navmesh courtyard.obj"
   same_run_as_linux navmesh "$source_dir/corpus/courtyard.obj" courtyard.obj "navmesh courtyard.obj -> obj" --preset trinitycore
 else
