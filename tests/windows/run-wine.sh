@@ -188,6 +188,69 @@ else
   echo "no walkmesh-recast.dll in the package: navmesh comparisons not run"
 fi
 
+# generate (walkmesh from render geometry through Recast), path and reach (routes over walkable
+# faces): where the Linux build has them, the same under Wine. generate: every corpus KotOR room
+# model and the OBJ sample, the same file. path and reach: from the centres of a first, middle and
+# last face of a walkable surface of every corpus KotOR walkmesh and NWN2 TRX, the same output and
+# exit status (run in the file's folder, so that both print the same name).
+face_points() {
+  "$linux_cli" convert "$1" faces.obj --force --quiet > /dev/null 2>&1 || return
+  python3 - faces.obj <<'PY'
+import sys
+UNWALKABLE = {"nonwalk", "obscuring", "transparent", "lava", "bottomlesspit", "deepwater", "nonwalkgrass"}
+vertices, centres, material = [], [], ""
+for line in open(sys.argv[1]):
+    words = line.split()
+    if words and words[0] == "v":
+        vertices.append([float(x) for x in words[1:4]])
+    elif words and words[0] == "usemtl":
+        material = words[1]
+    elif words and words[0] == "f" and material.lower() not in UNWALKABLE:
+        corners = [vertices[int(w.split("/")[0]) - 1] for w in words[1:4]]
+        x, up, z = (sum(c[i] for c in corners) / 3 for i in range(3))
+        centres.append("%.4f,%.4f,%.4f" % (x, -z, up))  # OBJ is Y-up, walkmesh Z-up
+if centres:
+    print(centres[0], centres[len(centres) // 2], centres[-1])
+PY
+}
+same_answer_as_linux() {
+  local folder=$1 label=$2 windows_code linux_code
+  shift 2
+  (cd "$folder" && wm "$@" > "$work/w.out" 2>&1)
+  windows_code=$?
+  (cd "$folder" && "$linux_cli" "$@" > "$work/l.out" 2>&1)
+  linux_code=$?
+  if [ $windows_code -eq $linux_code ] && cmp -s <(tr -d '\r' < w.out) l.out; then
+    pass
+    [ $linux_code -eq 0 ] && answered=$((answered + 1))
+  else
+    fail "$label: exit $windows_code (Linux $linux_code): $(diff <(tr -d '\r' < w.out) l.out | head -3)"
+  fi
+}
+if "$linux_cli" generate --help > /dev/null 2>&1 && [ -f "$package/bin/walkmesh-recast.dll" ]; then
+  count=0
+  for f in "$corpus"/bwm-models/*.mdl "$source_dir/corpus/courtyard.obj"; do
+    [ -f "$f" ] || continue
+    same_run_as_linux generate "$f" out.wok "generate $(basename "$f")"
+    count=$((count + 1))
+  done
+  echo "generate: $count models, the same walkmesh as the Linux build's"
+fi
+if "$linux_cli" path --help > /dev/null 2>&1; then
+  count=0
+  answered=0
+  for f in "$corpus"/bwm/*.wok "$corpus"/nwn2/*.[tT][rR][xX]; do
+    [ -f "$f" ] || continue
+    read -r first middle last <<< "$(face_points "$f")"
+    [ -n "$last" ] || { fail "$(basename "$f"): no walkable face to start from"; continue; }
+    same_answer_as_linux "$(dirname "$f")" "path $(basename "$f")" path "$(basename "$f")" "$first" "$last"
+    same_answer_as_linux "$(dirname "$f")" "path $(basename "$f") (middle)" path "$(basename "$f")" "$first" "$middle" --json
+    same_answer_as_linux "$(dirname "$f")" "reach $(basename "$f")" reach "$(basename "$f")" "$middle"
+    count=$((count + 1))
+  done
+  echo "path and reach: $count walkmeshes, the same answers as the Linux build's ($answered with exit 0)"
+fi
+
 # One OBJ import (Assimp inside the Windows build), compared with the Linux build's.
 same_as_linux "$source_dir/corpus/courtyard.obj" courtyard.wok "OBJ import"
 wm validate "$(win "$work/w/courtyard.wok")" > w.log 2>&1 && pass || fail "validate courtyard.wok: $(tr -d '\r' < w.log)"

@@ -119,6 +119,7 @@ if [ -n "$recast_version" ] && [ ! -f "$recast_deps/.complete" ]; then
     step "Recast and Detour built"
   else
     echo "warning: no recastnavigation source ($(tail -1 "$build_dir/recast-source/apt-source.log")): no navmeshes in the zip" >&2
+    rm -rf "$recast_deps"
   fi
   rm -rf "$build_dir/recast-source"
 fi
