@@ -9,7 +9,7 @@
 
 int wm_file_exists(const char *path)
 {
-    return wm_platform_path_kind(path) != WM_PATH_MISSING;
+    return path && wm_platform_path_kind(path) != WM_PATH_MISSING;
 }
 
 wm_result wm_file_write_atomic(wm_ctx *ctx, const char *path, const void *data, size_t size, int overwrite)

@@ -131,6 +131,14 @@ WM_API unsigned wm_sink_lacking(const wm_sink *sink);
 /* Opens a sink for path ("-": standard output). Without overwrite an existing target is
  * refused here and never replaced at commit (WM_ERR_EXISTS). */
 WM_API wm_result wm_sink_open(wm_ctx *ctx, const char *path, int overwrite, wm_sink **out);
+/* A sink over a folder (created beforehand): no main output, only whole files put in it by
+ * name with wm_sink_write_file, all placed at commit or none (a split area's rooms). */
+WM_API wm_result wm_sink_open_folder(wm_ctx *ctx, const char *folder, int overwrite, wm_sink **out);
+/* One whole file in a folder sink, named `name` (one file name: wm_name_check's component
+ * rule). Synced and closed at once, so thousands of files hold no descriptors open; placed
+ * at commit. A name that is another's under wm_name_compare (the same file where names
+ * ignore case) is refused, WM_ERR_EXISTS, naming both. */
+WM_API wm_result wm_sink_write_file(wm_sink *sink, const char *name, const void *data, size_t size);
 /* Syncs every output and moves them all into place, with SIGINT/SIGTERM held off. */
 WM_API wm_result wm_sink_commit(wm_sink *sink);
 /* Frees the sink; an uncommitted sink's temporaries are removed, the targets untouched. */

@@ -89,6 +89,7 @@ WM_API wm_result wm_file_read(wm_ctx *ctx, const char *path, uint8_t **out_data,
  * overwrite == 0 an existing path is refused (WM_ERR_EXISTS), also one that appears
  * meanwhile. On any failure path is untouched and no temporary remains. */
 WM_API wm_result wm_file_write_atomic(wm_ctx *ctx, const char *path, const void *data, size_t size, int overwrite);
+/* Whether something exists at path (a file, folder or other); 0 for a NULL path. */
 WM_API int wm_file_exists(const char *path);
 /* The file name part of a path: after the last '/' (on Windows also '\\' or a drive's ':'). */
 WM_API const char *wm_path_file_name(const char *path);

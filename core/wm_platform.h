@@ -62,6 +62,12 @@ void wm_platform_hold_signals(int hold);
  * went on: a handler of the caller's ran instead of the default). */
 int wm_platform_interrupted(void);
 
+/* Calls each(user, name) for every entry of the folder ("." and ".." included), in no
+ * particular order, until it returns non-zero (returned). -1 with errno set when the folder
+ * cannot be listed. */
+typedef int (*wm_platform_entry_fn)(void *user, const char *name);
+int wm_platform_list_folder(const char *folder, wm_platform_entry_fn each, void *user);
+
 enum { WM_PATH_MISSING = 0, WM_PATH_FILE, WM_PATH_OTHER };
 /* What the path names: nothing, a regular file, or something else (folder, FIFO, device). */
 int wm_platform_path_kind(const char *path);

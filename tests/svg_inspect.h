@@ -65,11 +65,15 @@ static inline char *svgt_texts_in_group(const char *text, const char *cls)
     return out;
 }
 
+/* Whether the tool is installed and starts (see wmt_find_working_program); prints why not. */
 static inline int svgt_have(const char *tool)
 {
-    char command[128];
-    snprintf(command, sizeof command, "command -v %s >/dev/null 2>&1", tool);
-    return system(command) == 0;
+    const char *why = NULL;
+    char *path = wmt_find_working_program(tool, "--version", &why);
+    if (!path)
+        print_message("%s %s\n", tool, why);
+    free(path);
+    return path != NULL;
 }
 
 /* xmllint: well-formed and valid against the SVG 1.1 DTD. Returns the exit status. */
@@ -94,7 +98,7 @@ static inline void svgt_need_validator(void)
     if (!dtd || !svgt_have("xmllint")) {
         if (dtd)
             fclose(dtd);
-        print_message("xmllint or the SVG 1.1 DTD (w3c-sgml-lib) missing: skipped\n");
+        print_message("xmllint (libxml2-utils) or the SVG 1.1 DTD (w3c-sgml-lib) missing: skipped\n");
         skip();
     }
     fclose(dtd);

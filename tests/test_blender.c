@@ -63,6 +63,7 @@ static const char blender_script[] =
 
 typedef struct blender_env {
     char *blender;
+    const char *missing; /* why blender cannot be used, when it cannot */
     char *dir;
     char *script;
 } blender_env;
@@ -70,7 +71,7 @@ typedef struct blender_env {
 static int setup(void **state)
 {
     blender_env *env = calloc(1, sizeof *env);
-    env->blender = wmt_find_program("blender");
+    env->blender = wmt_find_working_program("blender", "--version", &env->missing);
     if (env->blender) {
         env->dir = wmt_make_temp_dir();
         env->script = wmt_join(env->dir, "walkmesh_blender.py");
@@ -96,7 +97,7 @@ static blender_env *need_blender(void **state)
 {
     blender_env *env = *state;
     if (!env->blender) {
-        print_message("blender is not installed: skipping\n");
+        print_message("blender %s: skipping\n", env->missing);
         skip();
     }
     return env;

@@ -203,7 +203,7 @@ static int runnable(const row *r)
         return 0;
     }
 #endif
-    if (strcmp(r->command, "bake") == 0 && !wm_file_exists(fx.trx)) {
+    if (strcmp(r->command, "bake") == 0 && !fx.trx) {
         print_message("corpus file nwn2/enter_world.trx not available: bake rows skipped\n");
         return 0;
     }

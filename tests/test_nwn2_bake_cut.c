@@ -96,16 +96,73 @@ static int inside(const nwn2_cutter *c, double x, double y)
     return wmt_inside_polygon(c->points, c->point_count, x, y);
 }
 
-static void dense_cutter_removes_its_area(uint32_t corners)
+/* Cuts the walkmesh at `mesh` with the one cutter `dense` (bake_cut: the exact cut, not the
+ * bake's redo of crowded tiles) and checks the area removed against polygon ∩ walkmesh clipped
+ * here; with check_centres, also that no centre left lies inside (even-odd over every edge). */
+static void cut_matches_clipping(const char *mesh, nwn2_cutter *dense, double relative, int check_centres)
 {
-    char *paths[2] = {wmt_corpus_path("nwn2/fh_settlement.TRN"), wmt_corpus_path("nwn2/fh_settlement.GIT")};
-    wmt_require_all(paths, 2);
-    char *trx = paths[0], *git = paths[1];
+    char *path = wmt_corpus_path_or_skip(mesh);
     wm_ctx ctx;
     wmt_ctx_init(&ctx);
     nwn2_file f;
+    assert_int_equal(nwn2_file_read(&ctx, path, &f), WM_OK);
+    const uint32_t corners = dense->point_count;
+    nwn2_cutter_set one = {dense, 1};
+
+    /* independent: the dense polygon clipped against every input triangle */
+    double *buf_a = malloc(sizeof(double) * 4 * (corners + 8)), *buf_b = malloc(sizeof(double) * 4 * (corners + 8));
+    assert_non_null(buf_a);
+    assert_non_null(buf_b);
+    double expected = 0, perimeter = 0;
+    for (uint32_t i = 0, j = corners - 1; i < corners; j = i++)
+        perimeter += hypot(dense->points[2 * i] - dense->points[2 * j], dense->points[2 * i + 1] - dense->points[2 * j + 1]);
+    for (uint32_t t = 0; t < f.aswm.triangle_count; t++) {
+        double tri[6];
+        for (int k = 0; k < 3; k++) {
+            tri[2 * k] = f.aswm.vertices[3 * f.aswm.triangles[t].v[k]];
+            tri[2 * k + 1] = f.aswm.vertices[3 * f.aswm.triangles[t].v[k] + 1];
+        }
+        if (shoelace(tri, 3) < 0) { /* counter-clockwise for the clipper */
+            double x = tri[2], y = tri[3];
+            tri[2] = tri[4];
+            tri[3] = tri[5];
+            tri[4] = x;
+            tri[5] = y;
+        }
+        expected += clipped_area(dense->points, (int)corners, tri, buf_a, buf_b);
+    }
+
+    const double before = projected_area(&f.aswm);
+    uint32_t added = 0, removed = 0;
+    assert_int_equal(bake_cut(&ctx, &f.aswm, &one, NULL, &added, &removed), WM_OK);
+    const double cut = before - projected_area(&f.aswm);
+    /* corners within 1e-4 of an edge go onto it: at most that much along the outline */
+    const double tolerance = relative > 0 ? relative * expected + 1e-3 : perimeter * 2e-4 + 1e-3;
+    print_message("%s, %u-corner cutter: removed %.4f m2, polygon ∩ walkmesh %.4f m2 (tolerance %.4f); "
+                  "%u pieces added, %u removed\n",
+                  mesh, corners, cut, expected, tolerance, added, removed);
+    assert_true(expected > 1.0);
+    assert_true(fabs(cut - expected) <= tolerance);
+    uint32_t left_inside = 0;
+    for (uint32_t t = 0; check_centres && t < f.aswm.triangle_count; t++) {
+        float centre[2];
+        const uint32_t *v = f.aswm.triangles[t].v;
+        nwn2_toolset_centre(&f.aswm.vertices[3 * v[0]], &f.aswm.vertices[3 * v[1]], &f.aswm.vertices[3 * v[2]], centre);
+        left_inside += inside(dense, centre[0], centre[1]);
+    }
+    assert_int_equal(left_inside, 0);
+    free(buf_a);
+    free(buf_b);
+    nwn2_file_free(&ctx, &f);
+    free(path);
+}
+
+static void dense_cutter_removes_its_area(uint32_t corners)
+{
+    char *git = wmt_corpus_path_or_skip("nwn2/fh_settlement.GIT");
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
     nwn2_cutter_set set;
-    assert_int_equal(nwn2_file_read(&ctx, trx, &f), WM_OK);
     assert_int_equal(nwn2_git_read_cutters(&ctx, git, &set), WM_OK);
     assert_true(set.count > 0);
     const nwn2_cutter *largest = &set.cutters[0];
@@ -121,56 +178,9 @@ static void dense_cutter_removes_its_area(uint32_t corners)
             largest = &set.cutters[i];
     }
     nwn2_cutter dense = zigzag(largest, corners);
-    nwn2_cutter_set one = {&dense, 1};
-
-    /* independent: the dense polygon clipped against every input triangle */
-    double *buf_a = malloc(sizeof(double) * 4 * (corners + 8)), *buf_b = malloc(sizeof(double) * 4 * (corners + 8));
-    assert_non_null(buf_a);
-    assert_non_null(buf_b);
-    double expected = 0, perimeter = 0;
-    for (uint32_t i = 0, j = corners - 1; i < corners; j = i++)
-        perimeter += hypot(dense.points[2 * i] - dense.points[2 * j], dense.points[2 * i + 1] - dense.points[2 * j + 1]);
-    for (uint32_t t = 0; t < f.aswm.triangle_count; t++) {
-        double tri[6];
-        for (int k = 0; k < 3; k++) {
-            tri[2 * k] = f.aswm.vertices[3 * f.aswm.triangles[t].v[k]];
-            tri[2 * k + 1] = f.aswm.vertices[3 * f.aswm.triangles[t].v[k] + 1];
-        }
-        if (shoelace(tri, 3) < 0) { /* counter-clockwise for the clipper */
-            double x = tri[2], y = tri[3];
-            tri[2] = tri[4];
-            tri[3] = tri[5];
-            tri[4] = x;
-            tri[5] = y;
-        }
-        expected += clipped_area(dense.points, corners, tri, buf_a, buf_b);
-    }
-
-    const double before = projected_area(&f.aswm);
-    uint32_t added = 0, removed = 0;
-    assert_int_equal(bake_cut(&ctx, &f.aswm, &one, NULL, &added, &removed), WM_OK);
-    const double cut = before - projected_area(&f.aswm);
-    /* corners within 1e-4 of an edge go onto it: at most that much along the outline */
-    const double tolerance = perimeter * 2e-4 + 1e-3;
-    print_message("fh_settlement, %u-corner cutter: removed %.4f m2, polygon ∩ walkmesh %.4f m2 (tolerance %.4f); "
-                  "%u pieces added, %u removed\n",
-                  corners, cut, expected, tolerance, added, removed);
-    assert_true(expected > 1.0);
-    assert_true(fabs(cut - expected) <= tolerance);
-    uint32_t left_inside = 0;
-    for (uint32_t t = 0; t < f.aswm.triangle_count; t++) {
-        float centre[2];
-        const uint32_t *v = f.aswm.triangles[t].v;
-        nwn2_toolset_centre(&f.aswm.vertices[3 * v[0]], &f.aswm.vertices[3 * v[1]], &f.aswm.vertices[3 * v[2]], centre);
-        left_inside += inside(&dense, centre[0], centre[1]);
-    }
-    assert_int_equal(left_inside, 0);
-    free(buf_a);
-    free(buf_b);
+    cut_matches_clipping("nwn2/fh_settlement.TRN", &dense, 0, 1);
     free(dense.points);
     nwn2_cutter_set_free(&ctx, &set);
-    nwn2_file_free(&ctx, &f);
-    free(trx);
     free(git);
 }
 
@@ -188,11 +198,30 @@ static void test_largest_cutter_removes_its_area(void **state)
     dense_cutter_removes_its_area(16384);
 }
 
+/* Issue 26: a star of 16,384 corners alternating between radii 25 and 5 around (40, 40) on
+ * fh_settlement.trx once took minutes and gigabytes: its long thin spikes cross the same
+ * triangles side by side. The area it removes must still be the clipped one, to 0.1 %. */
+static void test_star_cutter_removes_its_area(void **state)
+{
+    (void)state;
+    const uint32_t corners = 16384;
+    nwn2_cutter star = {malloc(sizeof(float) * 2 * corners), corners, 0};
+    assert_non_null(star.points);
+    for (uint32_t i = 0; i < corners; i++) {
+        const double angle = 2 * 3.14159265358979323846 * i / corners, r = i % 2 ? 5.0 : 25.0;
+        star.points[2 * i] = (float)(40 + r * cos(angle));
+        star.points[2 * i + 1] = (float)(40 + r * sin(angle));
+    }
+    cut_matches_clipping("nwn2/fh_settlement.trx", &star, 1e-3, 0);
+    free(star.points);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dense_cutter_removes_its_area),
         cmocka_unit_test(test_largest_cutter_removes_its_area),
+        cmocka_unit_test(test_star_cutter_removes_its_area),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

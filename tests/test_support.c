@@ -340,3 +340,57 @@ char *wmt_find_program(const char *name)
     free(copy);
     return found;
 }
+
+/* The exit code of program run with one argument, output to /dev/null; -1 when killed. */
+static int run_discarding_output(const char *program, const char *arg)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int null_fd = open("/dev/null", O_RDWR);
+        if (null_fd >= 0) {
+            dup2(null_fd, STDIN_FILENO);
+            dup2(null_fd, STDOUT_FILENO);
+            dup2(null_fd, STDERR_FILENO);
+        }
+        execl(program, program, arg, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+char *wmt_find_working_program(const char *program, const char *probe, const char **why)
+{
+    const char *reason = NULL;
+    char *path = strchr(program, '/') ? (access(program, X_OK) == 0 ? strdup(program) : NULL) : wmt_find_program(program);
+    if (!path) {
+        reason = "not installed, or not executable";
+    } else {
+        int code = run_discarding_output(path, probe);
+        if (code == 126 || code == 127)
+            reason = code == 126 ? "does not run (exit 126: not executable)"
+                                 : "does not run (exit 127: its loader or a library it needs is missing)";
+        else if (code < 0)
+            reason = "does not run (killed when started)";
+    }
+    if (why)
+        *why = reason;
+    if (reason) {
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+char *wmt_working_program_or_skip(const char *program, const char *probe)
+{
+    const char *why = NULL;
+    char *path = wmt_find_working_program(program, probe, &why);
+    if (!path) {
+        print_message("%s %s: skipping\n", program, why);
+        skip();
+    }
+    return path;
+}

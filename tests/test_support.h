@@ -47,6 +47,13 @@ char *wmt_join(const char *dir, const char *name);
 
 /* Full path of an executable named name on PATH (malloc'ed), or NULL. */
 char *wmt_find_program(const char *name);
+/* Full path of a program (a path, or a name looked up on PATH) that starts: run with the
+ * one argument probe (say "--version"), output discarded, it is not killed and does not exit
+ * 126 or 127 (the shell's and the loader's codes for "cannot run": not executable, a library
+ * missing). Else NULL, and *why (when not NULL) says which in a few words. */
+char *wmt_find_working_program(const char *program, const char *probe, const char **why);
+/* The same, but prints one line naming the program and why, then calls skip(), when it cannot run. */
+char *wmt_working_program_or_skip(const char *program, const char *probe);
 
 /* Runs the CLI (WALKMESH_CLI) with the arguments, capturing stdout and
  * stderr (each malloc'ed, NUL-terminated; pass NULL to discard). Returns

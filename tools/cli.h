@@ -142,9 +142,11 @@ wm_result cli_read_input(wm_ctx *ctx, const char *path, uint8_t **data, size_t *
 wm_result cli_write_output(wm_ctx *ctx, const char *path, const void *data, size_t size, int force);
 /* Creates a batch's output folder (and its parents) when missing. Returns an exit code. */
 int cli_make_folder(const char *path);
-/* DIR/<stem of in>.<ext> (malloc'ed; NULL when out of memory). */
-char *cli_batch_path(const char *dir, const char *in, const char *ext);
-/* Two inputs that map to one batch output are refused. Returns an exit code. */
+/* DIR/<stem of in>.<ext>, the file name made safe by the library's name guard (freed with
+ * wm_free); NULL with the error in ctx when it cannot be (out of memory, a device name). */
+char *cli_batch_path(wm_ctx *ctx, const char *dir, const char *in, const char *ext);
+/* Two inputs that map to one batch output (names compared without case, as Windows and macOS
+ * do) or an output name the guard refuses: reported, EXIT_OUTPUT. Else EXIT_OK. */
 int cli_refuse_colliding_outputs(const char *dir, const char *const *inputs, int count, const char *ext);
 /* An output path whose extension walkmesh writes for this command ("svg" for render): else
  * reports "walkmesh cannot write .png" and returns EXIT_FORMAT. */

@@ -128,9 +128,9 @@ static int convert_unit(void *user, int index, wm_ctx *ctx, wm_buffer *text)
     const char *in = job->args->inputs[index];
     if (!job->dir)
         return convert_to(job, ctx, in, job->args->inputs[1], text);
-    char *out = cli_batch_path(job->dir, in, job->ext);
-    int code = out ? convert_to(job, ctx, in, out, text) : cli_exit_code(wm_error(ctx, WM_ERR_NOMEM, "out of memory"), 1);
-    free(out);
+    char *out = cli_batch_path(ctx, job->dir, in, job->ext);
+    int code = out ? convert_to(job, ctx, in, out, text) : EXIT_OUTPUT; /* the reason is in ctx */
+    wm_free(ctx, out);
     return code;
 }
 

@@ -54,10 +54,10 @@ static int render_unit(void *user, int index, wm_ctx *ctx, wm_buffer *text)
     (void)text;
     const render_job *job = user;
     const char *in = job->args->inputs[index];
-    char *batch_out = job->dir ? cli_batch_path(job->dir, in, "svg") : NULL;
+    char *batch_out = job->dir ? cli_batch_path(ctx, job->dir, in, "svg") : NULL;
     const char *out = job->dir ? batch_out : job->args->output;
     if (!out)
-        return cli_exit_code(wm_error(ctx, WM_ERR_NOMEM, "out of memory"), 1);
+        return EXIT_OUTPUT; /* the reason is in ctx */
     int code = cli_unit_check_output(ctx, out, job->args->force);
     if (!code) {
         wm_result r = wm_render_file(ctx, in, job->format, out, &job->opts, job->args->force);
@@ -65,7 +65,7 @@ static int render_unit(void *user, int index, wm_ctx *ctx, wm_buffer *text)
         int is_output = r == WM_ERR_EXISTS || (r == WM_ERR_IO && strstr(ctx->message, out) && !strstr(ctx->message, in));
         code = r ? cli_exit_code(r, is_output) : EXIT_OK;
     }
-    free(batch_out);
+    wm_free(ctx, batch_out);
     return code;
 }
 

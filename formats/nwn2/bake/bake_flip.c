@@ -103,7 +103,7 @@ wm_result bake_pieces_update(wm_ctx *ctx, bake_pieces *p, nwn2_aswm *a, const ba
                 p->queue.index[p->queue.count++] = a->triangles[t].v[k];
             }
     }
-    r = bake_pieces_grow_sides(ctx, p, 64 + 6 * p->queue.count);
+    r = bake_pieces_grow_sides(ctx, p, a, 64 + 6 * p->queue.count);
     for (uint64_t budget = 64 + 16ull * p->queue.count; !r && p->queue.count && budget; budget--) {
         const uint32_t P = p->queue.index[--p->queue.count], t = p->queue.index[--p->queue.count];
         const uint32_t n = flip_facing(p, a, t, P);
@@ -115,7 +115,7 @@ wm_result bake_pieces_update(wm_ctx *ctx, bake_pieces *p, nwn2_aswm *a, const ba
         p->queue.index[p->queue.count++] = P;
         p->queue.index[p->queue.count++] = n;
         p->queue.index[p->queue.count++] = P;
-        r = bake_pieces_grow_sides(ctx, p, 6);
+        r = bake_pieces_grow_sides(ctx, p, a, 6);
     }
     return r;
 }

@@ -11,29 +11,44 @@ double bake_orient(const float *a, const float *b, double px, double py)
     return ((double)b[0] - a[0]) * (py - a[1]) - ((double)b[1] - a[1]) * (px - a[0]);
 }
 
-static uint32_t hash3(uint32_t a, uint32_t b, uint32_t c, uint32_t mask)
+/* A slot in 0 .. capacity - 1 (any capacity: the table is sized to what it holds, not to a power of two). */
+static uint32_t hash3(uint32_t a, uint32_t b, uint32_t c, uint32_t capacity)
 {
     uint64_t h = ((uint64_t)a << 32 | b) * 0x9E3779B97F4A7C15ull ^ (uint64_t)c * 0xC2B2AE3D27D4EB4Full;
-    return (uint32_t)(h >> 32) & mask;
+    return (uint32_t)(((h >> 32) * capacity) >> 32);
 }
 
 static uint32_t edge_slot(const bake_pieces *p, uint32_t from, uint32_t to, uint32_t base)
 {
-    const uint32_t mask = p->edge_capacity - 1;
-    uint32_t i = hash3(from, to, base, mask);
+    uint32_t i = hash3(from, to, base, p->edge_capacity);
     while (p->edges[i].piece != NWN2_NONE32 &&
            (p->edges[i].from != from || p->edges[i].to != to || p->edges[i].base != base))
-        i = (i + 1) & mask;
+        i = i + 1 == p->edge_capacity ? 0 : i + 1;
     return i;
 }
 
-wm_result bake_pieces_grow_sides(wm_ctx *ctx, bake_pieces *p, uint32_t more)
+/* Whether entry e still names a side of its piece (flips and splits leave stale entries). */
+static int side_live(const nwn2_aswm *a, const struct piece_edge *e)
+{
+    if (e->piece == NWN2_NONE32 || e->piece >= a->triangle_count || a->triangles[e->piece].edge[1] != e->base)
+        return 0;
+    const uint32_t *v = a->triangles[e->piece].v;
+    for (int k = 0; k < 3; k++)
+        if (v[k] == e->from && v[(k + 1) % 3] == e->to)
+            return 1;
+    return 0;
+}
+
+wm_result bake_pieces_grow_sides(wm_ctx *ctx, bake_pieces *p, const nwn2_aswm *a, uint32_t more)
 {
     if ((uint64_t)(p->edge_count + more) * 2 <= p->edge_capacity)
         return WM_OK;
-    uint64_t cap = p->edge_capacity ? p->edge_capacity : 64;
-    while ((uint64_t)(p->edge_count + more) * 2 > cap)
-        cap *= 2;
+    /* stale entries are dropped on the way: the table follows the live sides, not the flips made */
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < p->edge_capacity; i++)
+        live += side_live(a, &p->edges[i]);
+    /* a third full: the next pass comes after another half of the live sides */
+    const uint64_t cap = 3ull * (live + more) + 64;
     if (cap > (1u << 31))
         return wm_error(ctx, WM_ERR_LIMIT, "cutter: too many triangle sides");
     struct piece_edge *old = p->edges;
@@ -45,8 +60,9 @@ wm_result bake_pieces_grow_sides(wm_ctx *ctx, bake_pieces *p, uint32_t more)
     }
     memset(p->edges, 0xFF, (size_t)cap * sizeof *p->edges);
     p->edge_capacity = (uint32_t)cap;
+    p->edge_count = live;
     for (uint32_t i = 0; i < old_cap; i++)
-        if (old[i].piece != NWN2_NONE32)
+        if (side_live(a, &old[i]))
             p->edges[edge_slot(p, old[i].from, old[i].to, old[i].base)] = old[i];
     wm_free(ctx, old);
     return WM_OK;
@@ -63,17 +79,21 @@ void bake_pieces_put_sides(bake_pieces *p, const nwn2_aswm *a, uint32_t t)
     }
 }
 
-uint32_t bake_pieces_across(const bake_pieces *p, const nwn2_aswm *a, uint32_t t, uint32_t u, uint32_t w)
+uint32_t bake_pieces_with_side(const bake_pieces *p, const nwn2_aswm *a, uint32_t from, uint32_t to, uint32_t base)
 {
-    const uint32_t base = a->triangles[t].edge[1];
-    const uint32_t n = p->edges[edge_slot(p, w, u, base)].piece;
+    const uint32_t n = p->edge_capacity ? p->edges[edge_slot(p, from, to, base)].piece : NWN2_NONE32;
     if (n == NWN2_NONE32 || n >= a->triangle_count || a->triangles[n].edge[1] != base)
         return NWN2_NONE32;
     const uint32_t *v = a->triangles[n].v;
     for (int k = 0; k < 3; k++)
-        if (v[k] == w && v[(k + 1) % 3] == u)
+        if (v[k] == from && v[(k + 1) % 3] == to)
             return n;
-    return NWN2_NONE32; /* that side was split since */
+    return NWN2_NONE32; /* that side was split or flipped since */
+}
+
+uint32_t bake_pieces_across(const bake_pieces *p, const nwn2_aswm *a, uint32_t t, uint32_t u, uint32_t w)
+{
+    return bake_pieces_with_side(p, a, w, u, a->triangles[t].edge[1]);
 }
 
 wm_result bake_pieces_enter(wm_ctx *ctx, bake_pieces *p, const nwn2_aswm *a, const bake_subset *changed,
@@ -92,7 +112,7 @@ wm_result bake_pieces_enter(wm_ctx *ctx, bake_pieces *p, const nwn2_aswm *a, con
         p->triangle_room = room;
     }
     const uint32_t count = changed ? changed->count : 0;
-    wm_result r = bake_pieces_grow_sides(ctx, p, 3 * (count + (n - first)));
+    wm_result r = bake_pieces_grow_sides(ctx, p, a, 3 * (count + (n - first)));
     for (uint32_t i = 0; !r && i < count; i++)
         bake_pieces_put_sides(p, a, changed->index[i]);
     for (uint32_t t = first; !r && t < n; t++)

@@ -10,12 +10,14 @@
 /* How much of the segment's neighbourhood a search over pieces follows. */
 #define SEGMENT_TOLERANCE 1e-4
 
-static double point_segment_distance(double px, double py, double ax, double ay, double bx, double by)
+/* The squared distance (no square root: these tests run for every piece a search meets). */
+static double point_segment_distance2(double px, double py, double ax, double ay, double bx, double by)
 {
     double dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy;
     double u = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0.0;
     u = u < 0 ? 0 : u > 1 ? 1 : u;
-    return hypot(px - (ax + u * dx), py - (ay + u * dy));
+    const double ex = px - (ax + u * dx), ey = py - (ay + u * dy);
+    return ex * ex + ey * ey;
 }
 
 /* Whether (x, y) lies within tol of the triangle with corners xy[0..5]. */
@@ -30,7 +32,7 @@ static int near_triangle(const double xy[6], double x, double y, double tol)
         return 1;
     for (int k = 0; k < 3; k++) {
         const double *a = &xy[2 * k], *b = &xy[2 * ((k + 1) % 3)];
-        if (point_segment_distance(x, y, a[0], a[1], b[0], b[1]) <= tol)
+        if (point_segment_distance2(x, y, a[0], a[1], b[0], b[1]) <= tol * tol)
             return 1;
     }
     return 0;
@@ -53,7 +55,7 @@ static int segment_meets(const double xy[6], const double q0[2], const double q1
     for (int k = 0; k < 3; k++) {
         const double *a = &xy[2 * k], *b = &xy[2 * ((k + 1) % 3)];
         if (segments_cross(a, b, q0, q1) ||
-            point_segment_distance(a[0], a[1], q0[0], q0[1], q1[0], q1[1]) <= tol)
+            point_segment_distance2(a[0], a[1], q0[0], q0[1], q1[0], q1[1]) <= tol * tol)
             return 1;
     }
     return 0;
@@ -94,6 +96,7 @@ wm_result bake_pieces_init(wm_ctx *ctx, bake_pieces *p, nwn2_aswm *a)
         p->head[t] = NWN2_NONE32;
         p->pieces[t] = 0;
     }
+    p->only_base = NWN2_NONE32;
     return r ? r : bake_pieces_enter(ctx, p, a, NULL, 0);
 }
 
@@ -239,7 +242,7 @@ wm_result bake_pieces_near_point(wm_ctx *ctx, bake_pieces *p, const nwn2_aswm *a
     const piece_query q = {x, y, pad, NULL, NULL};
     for (uint32_t i = 0; !r && i < p->grid.found.count; i++) {
         const uint32_t b = p->grid.found.index[i];
-        if (!near_triangle(&p->base_xy[6 * (size_t)b], x, y, pad))
+        if ((p->only_base != NWN2_NONE32 && b != p->only_base) || !near_triangle(&p->base_xy[6 * (size_t)b], x, y, pad))
             continue;
         double s[2];
         nearest_in_base(p, b, x, y, s);
@@ -250,7 +253,7 @@ wm_result bake_pieces_near_point(wm_ctx *ctx, bake_pieces *p, const nwn2_aswm *a
 }
 
 /* The part of q0-q1 inside base b, as parameters t0 <= t1; 0 when none. */
-static int clip_to_base(const bake_pieces *p, uint32_t b, const double q0[2], const double q1[2], double t[2])
+int bake_pieces_clip(const bake_pieces *p, uint32_t b, const double q0[2], const double q1[2], double t[2])
 {
     const double *xy = &p->base_xy[6 * (size_t)b];
     const double sign = base_area(p, b) > 0 ? 1.0 : -1.0;
@@ -270,6 +273,11 @@ static int clip_to_base(const bake_pieces *p, uint32_t b, const double q0[2], co
     return t[0] <= t[1];
 }
 
+int bake_pieces_flat_base(const bake_pieces *p, uint32_t b)
+{
+    return base_area(p, b) == 0;
+}
+
 wm_result bake_pieces_on_segment(wm_ctx *ctx, bake_pieces *p, const nwn2_aswm *a, const double q0[2],
                                  const double q1[2])
 {
@@ -279,7 +287,9 @@ wm_result bake_pieces_on_segment(wm_ctx *ctx, bake_pieces *p, const nwn2_aswm *a
     for (uint32_t i = 0; !r && i < p->grid.found.count; i++) {
         const uint32_t b = p->grid.found.index[i];
         double t[2];
-        if (base_area(p, b) == 0 || !clip_to_base(p, b, q0, q1, t)) {
+        if (p->only_base != NWN2_NONE32 && b != p->only_base)
+            continue;
+        if (base_area(p, b) == 0 || !bake_pieces_clip(p, b, q0, q1, t)) {
             if (segment_meets(&p->base_xy[6 * (size_t)b], q0, q1, SEGMENT_TOLERANCE))
                 r = scan_base(ctx, p, a, b, &q);
             continue;

@@ -28,6 +28,7 @@ typedef struct bake_pieces {
     uint32_t fixed_capacity, fixed_count;
     bake_subset queue;
     bake_subset found;    /* the last answer, ascending */
+    uint32_t only_base;   /* NONE, or the one base the point and segment queries look in */
 } bake_pieces;
 
 wm_result bake_pieces_init(wm_ctx *ctx, bake_pieces *p, nwn2_aswm *a);

@@ -53,9 +53,13 @@ def corpus_files(folder, extensions):
     return sorted(os.path.join(directory, n) for n in os.listdir(directory) if n.lower().endswith(extensions))
 
 
-def need_corpus():
+def need_corpus(*needed):
+    """Skips unless the corpus is there with each needed file or folder (relative to it)."""
     if not (CORPUS and os.path.isdir(CORPUS)):
         skip("no corpus (WALKMESH_CORPUS_DIR)")
+    missing = [n for n in needed if not os.path.exists(os.path.join(CORPUS, n))]
+    if missing:
+        skip("not in the corpus at %s: %s" % (CORPUS, ", ".join(missing)))
 
 
 def clear_scene():

@@ -39,7 +39,7 @@ def cli_info(path):
 
 
 def main():
-    support.need_corpus()
+    support.need_corpus(SOURCE)
     addon = support.install_addon()
     path = os.path.join(support.CORPUS, SOURCE)
     before = cli_info(path)

@@ -30,7 +30,7 @@ def check_wmo(walkmesh, original, exported):
 
 
 def main():
-    support.need_corpus()
+    support.need_corpus("bwm", "nwn2", "nwn2-areas", "wmo")
     addon = support.install_addon()
     walkmesh = addon.walkmesh
     families = [("bwm", (".wok", ".pwk", ".dwk"), "kotor"), ("nwn2", (".trx", ".trn"), "nwn2"),

@@ -2,17 +2,40 @@
 islands from nwn-lib-d's `nwn-trn aswm-dump` (the peer tool), WMO MOPY records from the group
 files' bytes (FORMAT-NOTES section 3: chunk magics stored byte-reversed, MOGP = 68-byte header
 then subchunks, MOPY = {u8 flags, u8 material} per triangle). No walkmesh import here."""
+import functools
 import os
 import re
 import struct
 import subprocess
+import sys
 
 CORPUS = os.environ.get("WALKMESH_CORPUS_DIR") or os.environ.get("WALKMESH_CORPUS_FALLBACK", "")
 NWN_TRN = os.environ.get("WALKMESH_NWN_TRN") or os.path.join(CORPUS, "..", "tools", "nwn-trn")
 
 
+@functools.lru_cache(maxsize=None)
+def peer_problem(tool=NWN_TRN):
+    """Why the peer tool cannot be used (printed once, one line), or None when it starts. Exit 126
+    or 127 is the shell's and the loader's "cannot run" (not executable; a library missing, such
+    as nwn-trn's D runtime, Debian's libphobos2-ldc-shared100): the tests that need it skip."""
+    problem = None
+    if not os.path.isfile(tool) or not os.access(tool, os.X_OK):
+        problem = "no nwn-trn (nwn-lib-d) peer tool at %s" % tool
+    else:
+        try:
+            run = subprocess.run([tool, "--help"], capture_output=True, timeout=60)
+            if run.returncode in (126, 127) or run.returncode < 0:
+                said = run.stderr.decode("utf-8", "replace").strip().splitlines()
+                problem = "nwn-trn at %s does not run (exit %d): %s" % (tool, run.returncode, said[0] if said else "")
+        except OSError as error:
+            problem = "nwn-trn at %s does not run: %s" % (tool, error)
+    if problem:
+        print("skipping the checks against the peer tool: " + problem, file=sys.stderr, flush=True)
+    return problem
+
+
 def have_peer():
-    return os.access(NWN_TRN, os.X_OK)
+    return peer_problem() is None
 
 
 def peer_dump(path):

@@ -10,10 +10,21 @@ need_corpus = unittest.skipUnless(CORPUS and os.path.isdir(CORPUS), "no corpus (
 
 
 def corpus_files(folder, extensions):
-    """Sorted paths of the corpus folder's files with one of the extensions (any case)."""
+    """Sorted paths of the corpus folder's files with one of the extensions (any case); skips
+    the test when the folder is absent (a corpus folder that holds only some of the files)."""
     directory = os.path.join(CORPUS, folder)
+    if not os.path.isdir(directory):
+        raise unittest.SkipTest("corpus folder %s not available" % directory)
     return sorted(os.path.join(directory, name) for name in os.listdir(directory)
                   if name.lower().endswith(extensions))
+
+
+def corpus_file(*parts):
+    """Path of a corpus file; skips the test when it is absent."""
+    path = os.path.join(CORPUS, *parts)
+    if not os.path.isfile(path):
+        raise unittest.SkipTest("corpus file %s not available" % path)
+    return path
 
 
 def scratch(name):

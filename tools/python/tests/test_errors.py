@@ -10,7 +10,7 @@ import unittest
 import walkmesh
 from walkmesh import Result
 
-from support import CORPUS, SCRATCH, need_corpus, rows, scratch
+from support import corpus_file, SCRATCH, need_corpus, rows, scratch
 
 ABSENT = os.path.join(SCRATCH, "absent.wok")
 TRIANGLE = walkmesh.Mesh([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 1, 2)])
@@ -140,7 +140,7 @@ class CallErrorTest(ErrorCase):
 
     @need_corpus
     def test_memory_cap_holds_for_a_threaded_bake(self):
-        trn, git = (os.path.join(CORPUS, "nwn2", "CSLMordMansion." + e) for e in ("TRN", "GIT"))
+        trn, git = (corpus_file("nwn2", "CSLMordMansion." + e) for e in ("TRN", "GIT"))
         plain = walkmesh.bake(trn, git=git, threads=2).data
         self.assertEqual(walkmesh.bake(trn, git=git, threads=2, limits={"max_memory": 1 << 30}).data, plain)
 
@@ -173,10 +173,10 @@ class CallErrorTest(ErrorCase):
 
     @need_corpus
     def test_game_calls_on_corpus_files(self):
-        wok = os.path.join(CORPUS, "bwm", "k1cp-m12aa_01f.wok")
-        pwk = os.path.join(CORPUS, "bwm", "k1cp-plc_fccage2.pwk")
-        trx = os.path.join(CORPUS, "nwn2", "CSLMordMansion.TRX")
-        wmo = os.path.join(CORPUS, "wmo", "warcraftnet__prisonHQ_Redridge.wmo")
+        wok = corpus_file("bwm", "k1cp-m12aa_01f.wok")
+        pwk = corpus_file("bwm", "k1cp-plc_fccage2.pwk")
+        trx = corpus_file("nwn2", "CSLMordMansion.TRX")
+        wmo = corpus_file("wmo", "warcraftnet__prisonHQ_Redridge.wmo")
         self.assertCode(Result.UNSUPPORTED, walkmesh.query_height, pwk, 0, 0)
         self.assertCode(Result.LIMIT, walkmesh.KotorWalkmesh, wok, limits={"max_triangles": 10})
         self.assertCode(Result.OPTION, walkmesh.route, trx, (-1e6, -1e6), (0, 0))

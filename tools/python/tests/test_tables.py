@@ -7,12 +7,12 @@ import unittest
 
 import walkmesh
 
-from raw_files import group_files, have_peer, peer_dump, raw_group, server_rule, tile_of_file_triangles
-from support import CORPUS, corpus_files, need_corpus, rows
+from raw_files import group_files, peer_dump, peer_problem, raw_group, server_rule, tile_of_file_triangles
+from support import corpus_file, corpus_files, need_corpus, rows
 
 
 @need_corpus
-@unittest.skipUnless(have_peer(), "no nwn-trn (nwn-lib-d) peer tool")
+@unittest.skipIf(peer_problem(), peer_problem())
 class Nwn2TablesTest(unittest.TestCase):
     def check_file(self, path, options):
         islands, ranges, width = peer_dump(path)
@@ -38,14 +38,14 @@ class Nwn2TablesTest(unittest.TestCase):
         self.assertGreaterEqual(len(files), 10)
 
     def test_walkable_only_lines_up_with_read(self):
-        path = os.path.join(CORPUS, "nwn2", "CSLMordMansion.TRX")
+        path = corpus_file("nwn2", "CSLMordMansion.TRX")
         islands, tables = self.check_file(path, {"walkable-only": True})
         self.assertTrue(all(islands[t][1] & 1 for t in rows(tables.file_triangle)))
         self.assertEqual(len(tables.tile), sum(1 for _, flags in islands if flags & 1))
         self.assertEqual(tables.island_count, max(i for i, _ in islands if i != 0xFFFF) + 1)
 
     def test_bytes_equal_path(self):
-        path = os.path.join(CORPUS, "nwn2", "CSLMordMansion.TRN")
+        path = corpus_file("nwn2", "CSLMordMansion.TRN")
         with open(path, "rb") as handle:
             from_bytes = walkmesh.nwn2_triangles(handle.read())
         from_path = walkmesh.nwn2_triangles(path)

@@ -10,7 +10,7 @@ import unittest
 import walkmesh
 from walkmesh import _mesh, _native
 
-from support import CORPUS, SCRATCH, corpus_files, need_corpus, rows, scratch
+from support import corpus_file, SCRATCH, corpus_files, need_corpus, rows, scratch
 
 
 def bwm_header(path):
@@ -25,10 +25,10 @@ def bwm_header(path):
 
 
 def readme_modules():
-    """{module: (reads, writes)} from the README's "What it converts" table ("—": does not)."""
+    """{module: (reads, writes)} from the README's "What it reads and writes" table ("—": does not)."""
     top = os.path.join(os.path.dirname(__file__), "..", "..", "..")
     with open(os.path.join(top, "README.md"), encoding="utf-8") as handle:
-        text = handle.read().split("## What it converts", 1)[1].split("\n## ", 1)[0]
+        text = handle.read().split("## What it reads and writes", 1)[1].split("\n## ", 1)[0]
     modules = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -162,14 +162,14 @@ class OperationsTest(unittest.TestCase):
 
     @need_corpus
     def test_validate_finds_pykotor_breakage(self):
-        report = walkmesh.validate(os.path.join(CORPUS, "bwm", "pykotor-root-out.wok"))
+        report = walkmesh.validate(corpus_file("bwm", "pykotor-root-out.wok"))
         self.assertFalse(report.ok)
         self.assertTrue(any("perimeter" in f.message for f in report.findings))
-        self.assertTrue(walkmesh.validate(os.path.join(CORPUS, "bwm", "k1cp-m12aa_01f.wok")).ok)
+        self.assertTrue(walkmesh.validate(corpus_file("bwm", "k1cp-m12aa_01f.wok")).ok)
 
     @need_corpus
     def test_render_draws_svg(self):
-        path = os.path.join(CORPUS, "bwm", "k1cp-m12aa_01f.wok")
+        path = corpus_file("bwm", "k1cp-m12aa_01f.wok")
         out = scratch("picture.svg")
         walkmesh.render(path, out, overwrite=True, view="iso")
         with open(out) as handle:
@@ -177,7 +177,7 @@ class OperationsTest(unittest.TestCase):
 
     @need_corpus
     def test_query_height_on_a_face_centre(self):
-        path = os.path.join(CORPUS, "bwm", "k1cp-m12aa_01f.wok")
+        path = corpus_file("bwm", "k1cp-m12aa_01f.wok")
         mesh = walkmesh.read(path)
         index = [i for i, w in enumerate(rows(mesh.walkable)) if w][0]
         corners = [rows(mesh.positions)[v] for v in rows(mesh.indices)[index]]
@@ -193,7 +193,7 @@ class OperationsTest(unittest.TestCase):
 
     @need_corpus
     def test_bake_and_route(self):
-        trx = os.path.join(CORPUS, "nwn2", "CSLMordMansion.TRX")
+        trx = corpus_file("nwn2", "CSLMordMansion.TRX")
         stages = []
         result = walkmesh.bake(trx, progress=lambda stage, done, total: stages.append(stage))
         self.assertEqual(result.data[:4], b"NWN2")
