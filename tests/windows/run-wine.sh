@@ -54,15 +54,15 @@ version=$(sed -n 's/^#define WALKMESH_VERSION "\(.*\)"/\1/p' "$source_dir/core/w
 out=$(wm --version | tr -d '\r')
 [ "$out" = "walkmesh $version" ] && pass || fail "--version printed '$out'"
 
-# Converts IN to OUT with both builds (fresh folders) and compares every file written; where
+# Runs COMMAND IN OUT with both builds (fresh folders) and compares every file written; where
 # the Linux build refuses the input, walkmesh.exe must refuse it with the same exit code.
-same_as_linux() {
-  local in=$1 name=$2 label=$3 file windows_code linux_code
-  shift 3
+same_run_as_linux() {
+  local command=$1 in=$2 name=$3 label=$4 file windows_code linux_code
+  shift 4
   rm -rf w l && mkdir w l
-  (cd w && wm convert "$(win "$in")" "$name" --quiet "$@" > ../w.log 2>&1)
+  (cd w && wm "$command" "$(win "$in")" "$name" --quiet "$@" > ../w.log 2>&1)
   windows_code=$?
-  (cd l && "$linux_cli" convert "$in" "$name" --quiet "$@" > ../l.log 2>&1)
+  (cd l && "$linux_cli" "$command" "$in" "$name" --quiet "$@" > ../l.log 2>&1)
   linux_code=$?
   if [ $windows_code -ne $linux_code ]; then
     fail "$label: exit $windows_code, the Linux build's $linux_code: $(tr -d '\r' < w.log | grep -v wine32 | head -3)"
@@ -76,10 +76,11 @@ same_as_linux() {
     [ -e "$file" ] || continue
     # OBJ/MTL headers name the Assimp build ("# (assimp v5.2.x)"), which differs by design.
     cmp -s <(grep -av '^# (assimp v' "$file") <(grep -av '^# (assimp v' "w/${file#l/}") ||
-      { fail "$label: ${file#l/} differs from the Linux build's"; return; }
+      { fail "$label: ${file#l/} differs from the Linux build's ($(cmp "$file" "w/${file#l/}" 2>&1 | head -1))"; return; }
   done
   pass
 }
+same_as_linux() { same_run_as_linux convert "$@"; }
 
 # An NWN2 container's packets, one line each (type, size, SHA-256), COMP (zlib) payloads inflated.
 trx_packets() {
@@ -135,6 +136,119 @@ if [ -d "$corpus" ]; then
   fi
 else
   echo "no corpus at $corpus: corpus checks skipped"
+fi
+
+# navmesh_routes for Linux (the reference build's static library, its module beside it) and for
+# Windows (the package's DLL through its walkmesh.pc, walkmesh-recast.dll found beside the DLL).
+build_routes_probes() {
+  local linux_build probe=$source_dir/tests/windows/navmesh_routes.c
+  linux_build=$(dirname "$(dirname "$linux_cli")")
+  # shellcheck disable=SC2046 # the flags are words
+  gcc -std=c11 "$probe" -o navmesh_routes -I"$linux_build/public-include" -I"$linux_build/public-include/walkmesh" \
+    -DWM_STATIC "$linux_build/libwalkmesh.a" $(sed -n 's/^Libs: //p' "$linux_build/walkmesh.pc" | sed 's/-L[^ ]*//; s/-lwalkmesh//') \
+    > w.log 2>&1 && cp "$linux_build"/tools/walkmesh-recast.* . &&
+    x86_64-w64-mingw32-gcc-posix -std=c11 "$probe" -o navmesh_routes.exe \
+      $(PKG_CONFIG_LIBDIR="$package/lib/pkgconfig" pkg-config --cflags --libs walkmesh) >> w.log 2>&1
+}
+
+# Navmeshes: the walkmesh-recast module, with Recast and Detour cross-built from Debian's source
+# (tools/windows/build.sh), loaded by walkmesh.exe beside itself. Every corpus WMO (roots and
+# groups), KotOR walkmesh and NWN2 TRX, and a sample OBJ, through `navmesh`: the .navmesh (Detour's
+# tile data) byte-identical to the Linux build's, as Recast's arithmetic is IEEE single precision
+# in both (SSE, no fused multiply-add on x86-64 without -march).
+# Detour's answers on each (nearest polygons, routes, reachable polygons: tests/windows/
+# navmesh_routes.c built for both, each build querying its own file) printed exactly and the same.
+if [ -f "$package/bin/walkmesh-recast.dll" ]; then
+  routes_built=0
+  if build_routes_probes; then routes_built=1; else fail "building navmesh_routes: $(head -3 w.log)"; fi
+  count=0
+  routes=0
+  for f in "$corpus"/wmo/*.wmo "$corpus"/bwm/*.wok "$corpus"/bwm/*.pwk "$corpus"/nwn2/*.[tT][rR][xX]; do
+    [ -f "$f" ] || continue
+    same_run_as_linux navmesh "$f" out.navmesh "navmesh $(basename "$f")"
+    count=$((count + 1))
+    [ $routes_built -eq 1 ] && [ -f l/out.navmesh ] || continue
+    ./navmesh_routes l/out.navmesh > l.routes 2>&1
+    WINEPATH="$(win "$package/bin")" wine navmesh_routes.exe w/out.navmesh 2>&1 | tr -d '\r' > w.routes
+    if cmp -s l.routes w.routes && grep -q '^route: result 0, complete 1' l.routes; then # a route at least
+      pass
+      routes=$((routes + $(grep -c '^route:' l.routes)))
+    else
+      fail "navmesh $(basename "$f"): Detour's answers differ or found no route: $(diff l.routes w.routes | head -3)"
+    fi
+  done
+  echo "navmeshes: $count corpus files, each the same .navmesh as the Linux build's; $routes Detour routes the same"
+  same_run_as_linux navmesh "$source_dir/corpus/courtyard.obj" courtyard.navmesh "navmesh courtyard.obj"
+  same_run_as_linux navmesh "$source_dir/corpus/courtyard.obj" courtyard.obj "navmesh courtyard.obj -> obj" --preset trinitycore
+else
+  # Built without Recast (its source package could not be fetched): the command says so, status 4.
+  wm navmesh "$(win "$source_dir/corpus/courtyard.obj")" none.navmesh > w.log 2>&1
+  code=$?
+  [ $code -eq 4 ] && [ ! -e none.navmesh ] && pass || fail "navmesh without the module: exit $code, expected 4"
+  echo "no walkmesh-recast.dll in the package: navmesh comparisons not run"
+fi
+
+# generate (walkmesh from render geometry through Recast), path and reach (routes over walkable
+# faces): where the Linux build has them, the same under Wine. generate: every corpus KotOR room
+# model and the OBJ sample, the same file. path and reach: from the centres of a first, middle and
+# last face of a walkable surface of every corpus KotOR walkmesh and NWN2 TRX, the same output and
+# exit status (run in the file's folder, so that both print the same name).
+face_points() {
+  "$linux_cli" convert "$1" faces.obj --force --quiet > /dev/null 2>&1 || return
+  python3 - faces.obj <<'PY'
+import sys
+UNWALKABLE = {"nonwalk", "obscuring", "transparent", "lava", "bottomlesspit", "deepwater", "nonwalkgrass"}
+vertices, centres, material = [], [], ""
+for line in open(sys.argv[1]):
+    words = line.split()
+    if words and words[0] == "v":
+        vertices.append([float(x) for x in words[1:4]])
+    elif words and words[0] == "usemtl":
+        material = words[1]
+    elif words and words[0] == "f" and material.lower() not in UNWALKABLE:
+        corners = [vertices[int(w.split("/")[0]) - 1] for w in words[1:4]]
+        x, up, z = (sum(c[i] for c in corners) / 3 for i in range(3))
+        centres.append("%.4f,%.4f,%.4f" % (x, -z, up))  # OBJ is Y-up, walkmesh Z-up
+if centres:
+    print(centres[0], centres[len(centres) // 2], centres[-1])
+PY
+}
+same_answer_as_linux() {
+  local folder=$1 label=$2 windows_code linux_code
+  shift 2
+  (cd "$folder" && wm "$@" > "$work/w.out" 2>&1)
+  windows_code=$?
+  (cd "$folder" && "$linux_cli" "$@" > "$work/l.out" 2>&1)
+  linux_code=$?
+  if [ $windows_code -eq $linux_code ] && cmp -s <(tr -d '\r' < w.out) l.out; then
+    pass
+    [ $linux_code -eq 0 ] && answered=$((answered + 1))
+  else
+    fail "$label: exit $windows_code (Linux $linux_code): $(diff <(tr -d '\r' < w.out) l.out | head -3)"
+  fi
+}
+if "$linux_cli" generate --help > /dev/null 2>&1 && [ -f "$package/bin/walkmesh-recast.dll" ]; then
+  count=0
+  for f in "$corpus"/bwm-models/*.mdl "$source_dir/corpus/courtyard.obj"; do
+    [ -f "$f" ] || continue
+    same_run_as_linux generate "$f" out.wok "generate $(basename "$f")"
+    count=$((count + 1))
+  done
+  echo "generate: $count models, the same walkmesh as the Linux build's"
+fi
+if "$linux_cli" path --help > /dev/null 2>&1; then
+  count=0
+  answered=0
+  for f in "$corpus"/bwm/*.wok "$corpus"/nwn2/*.[tT][rR][xX]; do
+    [ -f "$f" ] || continue
+    read -r first middle last <<< "$(face_points "$f")"
+    [ -n "$last" ] || { fail "$(basename "$f"): no walkable face to start from"; continue; }
+    same_answer_as_linux "$(dirname "$f")" "path $(basename "$f")" path "$(basename "$f")" "$first" "$last"
+    same_answer_as_linux "$(dirname "$f")" "path $(basename "$f") (middle)" path "$(basename "$f")" "$first" "$middle" --json
+    same_answer_as_linux "$(dirname "$f")" "reach $(basename "$f")" reach "$(basename "$f")" "$middle"
+    count=$((count + 1))
+  done
+  echo "path and reach: $count walkmeshes, the same answers as the Linux build's ($answered with exit 0)"
 fi
 
 # One OBJ import (Assimp inside the Windows build), compared with the Linux build's.

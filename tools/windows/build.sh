@@ -86,6 +86,47 @@ else
   step "dependencies cached in $deps"
 fi
 
+# --- Recast and Detour (navmeshes, the walkmesh-recast module): Debian's recastnavigation source
+# package, those two libraries only (no demo, tests or crowd code), static, so the module carries
+# them and needs no DLL of theirs. Cached on their own, beside the folder above, which stays valid.
+# WALKMESH_RECAST_SOURCE=DIR builds an unpacked source tree of that version instead (an archive
+# mirror that has the package but not its source files). Without either, the zip has no navmeshes.
+recast_version=$(source_version recastnavigation)
+recast_deps=$build_dir/deps-recast-${recast_version//[~:+]/_}-r1
+if [ -n "$recast_version" ] && [ ! -f "$recast_deps/.complete" ]; then
+  step "building Recast and Detour $recast_version for Windows"
+  rm -rf "$recast_deps" "$build_dir/recast-source"
+  mkdir -p "$build_dir/recast-source" "$recast_deps/lib" "$recast_deps/include/recastnavigation"
+  recast=${WALKMESH_RECAST_SOURCE:-}
+  if [ -z "$recast" ] && (cd "$build_dir/recast-source" &&
+    apt-get source -qq --only-source "recastnavigation=$recast_version" > apt-source.log 2>&1); then
+    recast=$(echo "$build_dir"/recast-source/recastnavigation-*/)
+  fi
+  if [ -n "$recast" ]; then
+    for lib in Recast Detour; do
+      # Debian's own optimisation (-O2), one compiler per processor, and glibc's stable qsort
+      # (tools/windows/stable_qsort.c: ties sorted as on Linux, so the same .navmesh).
+      printf '%s\n' "$recast/$lib"/Source/*.cpp | xargs -P "$jobs" -I{} sh -c \
+        'o="$3/$(basename "$2" .cpp).o" && $0-g++-posix -O2 -I"$1" -c "$2" -o "$o" &&
+         $0-objcopy --redefine-sym qsort=walkmesh_stable_qsort "$o"' "$host" "$recast/$lib/Include" {} "$build_dir/recast-source"
+      $host-gcc-posix -std=c11 -O2 -Wall -Wextra -Werror -c "$source_dir/tools/windows/stable_qsort.c" \
+        -o "$build_dir/recast-source/stable_qsort.o"
+      $host-ar rcs "$recast_deps/lib/lib$lib.a" "$build_dir"/recast-source/*.o
+      rm "$build_dir"/recast-source/*.o
+      cp "$recast/$lib"/Include/*.h "$recast_deps/include/recastnavigation/"
+    done
+    touch "$recast_deps/.complete"
+    step "Recast and Detour built"
+  else
+    echo "warning: no recastnavigation source ($(tail -1 "$build_dir/recast-source/apt-source.log")): no navmeshes in the zip" >&2
+    rm -rf "$recast_deps"
+  fi
+  rm -rf "$build_dir/recast-source"
+fi
+if [ -f "$recast_deps/.complete" ]; then
+  WALKMESH_WINDOWS_DEPS="$deps;$recast_deps" # the toolchain's search roots, a CMake list
+fi
+
 # --- walkmesh: the DLL and walkmesh.exe, with the same -Werror warnings as on Linux. ---
 step "building walkmesh"
 cmake -S "$source_dir" -B "$build_dir/walkmesh" -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DCMAKE_BUILD_TYPE=Release \

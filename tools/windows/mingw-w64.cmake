@@ -1,7 +1,8 @@
 # CMake toolchain for 64-bit Windows with Debian's MinGW-w64 (package mingw-w64), used by
 # tools/windows/build.sh. The POSIX-threads flavour of the compilers: Assimp's C++ needs
 # std::thread, and the bake uses pthreads (winpthreads). Libraries built for Windows
-# (Assimp, minizip) live in the folder named by the WALKMESH_WINDOWS_DEPS environment variable.
+# (Assimp, minizip, Recast) live in the folders the WALKMESH_WINDOWS_DEPS environment variable
+# lists (a CMake list: separated by semicolons).
 set(CMAKE_SYSTEM_NAME Windows)
 set(CMAKE_SYSTEM_PROCESSOR x86_64)
 set(CMAKE_C_COMPILER x86_64-w64-mingw32-gcc-posix)

@@ -187,6 +187,10 @@ def check_under_wine(stage, symbols, scratch, source_dir):
     run = subprocess.run(["wine", probe, win(package), win(os.path.join(package, "libwalkmesh.dll")), win(model)] +
                          symbols, capture_output=True, text=True, env=env, timeout=600, cwd=scratch)
     check(run.returncode == 0, "wine: %s %s" % (run.stdout, run.stderr[-500:]))
+    if os.path.exists(os.path.join(package, "walkmesh-recast.dll")):
+        # The navmesh module, opened by the library beside itself, builds a navmesh of the model.
+        built = re.search(r"^navmesh (\d+) polygons", run.stdout, re.M)
+        check(built and int(built.group(1)) > 0, "wine: no navmesh through walkmesh-recast.dll: %s" % run.stdout)
     print("wine: " + run.stdout.strip().replace("\r", ""))
 
 
