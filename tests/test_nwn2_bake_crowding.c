@@ -87,13 +87,20 @@ static void assert_same_walkmesh(const nwn2_aswm *x, const nwn2_aswm *y)
     assert_memory_equal(x->edges, y->edges, sizeof *x->edges * x->edge_count);
 }
 
-static void crowding_known_first(int shape)
+/* The bench's walkmesh (skips without the corpus). */
+static void read_settlement(wm_ctx *ctx, nwn2_file *f)
 {
     char *path = wmt_corpus_path_or_skip("nwn2/fh_settlement.trx");
+    assert_int_equal(nwn2_file_read(ctx, path, f), WM_OK);
+    free(path);
+}
+
+static void crowding_known_first(int shape)
+{
     wm_ctx ctx;
     wmt_ctx_init(&ctx);
     nwn2_file f;
-    assert_int_equal(nwn2_file_read(&ctx, path, &f), WM_OK);
+    read_settlement(&ctx, &f);
     nwn2_cutter cutter = shape_cutter(shape, 16384);
     nwn2_cutter_set one = {&cutter, 1};
 
@@ -121,7 +128,6 @@ static void crowding_known_first(int shape)
     nwn2_aswm_free(&ctx, &whole);
     free(cutter.points);
     nwn2_file_free(&ctx, &f);
-    free(path);
 }
 
 static void test_star_crowding_known_first(void **state)
@@ -152,11 +158,10 @@ static void test_smooth_crowding_known_first(void **state)
 static void test_few_corners_cut_exactly_first(void **state)
 {
     (void)state;
-    char *path = wmt_corpus_path_or_skip("nwn2/fh_settlement.trx");
     wm_ctx ctx;
     wmt_ctx_init(&ctx);
     nwn2_file f;
-    assert_int_equal(nwn2_file_read(&ctx, path, &f), WM_OK);
+    read_settlement(&ctx, &f);
     nwn2_cutter cutter = shape_cutter(STAR, 3 * NWN2_MAX_TILE_NODES);
     nwn2_cutter_set one = {&cutter, 1};
     nwn2_aswm baked;
@@ -167,7 +172,26 @@ static void test_few_corners_cut_exactly_first(void **state)
     nwn2_aswm_free(&ctx, &baked);
     free(cutter.points);
     nwn2_file_free(&ctx, &f);
-    free(path);
+}
+
+/* A vertex that is not a number is still stage 1's error, named, with a cutter of many corners. */
+static void test_bad_vertex_still_named(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    nwn2_file f;
+    read_settlement(&ctx, &f);
+    f.aswm.vertices[3 * 7 + 1] = NAN;
+    nwn2_cutter cutter = shape_cutter(STAR, 16384);
+    nwn2_cutter_set one = {&cutter, 1};
+    nwn2_bake_options opts;
+    nwn2_bake_options_init(&opts);
+    opts.cutters = &one;
+    assert_int_equal(nwn2_bake(&ctx, &f.aswm, &opts, NULL), WM_ERR_CORRUPT);
+    assert_non_null(strstr(ctx.message, "vertex 7"));
+    free(cutter.points);
+    nwn2_file_free(&ctx, &f);
 }
 
 int main(void)
@@ -178,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_zigzag_crowding_known_first),
         cmocka_unit_test(test_smooth_crowding_known_first),
         cmocka_unit_test(test_few_corners_cut_exactly_first),
+        cmocka_unit_test(test_bad_vertex_still_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

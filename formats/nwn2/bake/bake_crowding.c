@@ -212,7 +212,8 @@ wm_result bake_mark_crowding_cutters(wm_ctx *ctx, const nwn2_aswm *a, const nwn2
     uint32_t most = 0;
     for (uint32_t ci = 0; ci < cs->count; ci++)
         most = cs->cutters[ci].point_count > most ? cs->cutters[ci].point_count : most;
-    if (most <= 3 * NWN2_MAX_TILE_NODES || !a->grid_width || !a->grid_height)
+    /* bad input is left for stage 1 to report */
+    if (most <= 3 * NWN2_MAX_TILE_NODES || bake_check_input(ctx, a))
         return WM_OK;
     crowd_search s;
     memset(&s, 0, sizeof s);
