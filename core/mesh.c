@@ -85,6 +85,11 @@ wm_result wm_mesh_add_object(wm_ctx *ctx, wm_mesh *mesh, const char *name, uint1
                 *out_index = (uint16_t)i;
             return WM_OK;
         }
+    return wm_mesh_append_object(ctx, mesh, name, out_index);
+}
+
+wm_result wm_mesh_append_object(wm_ctx *ctx, wm_mesh *mesh, const char *name, uint16_t *out_index)
+{
     if (mesh->object_count >= 0xFFFF)
         return wm_error(ctx, WM_ERR_LIMIT, "mesh: more than 65535 objects");
     char **names = wm_realloc_array(ctx, mesh->object_names, mesh->object_count + 1, sizeof *names);

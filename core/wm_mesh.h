@@ -59,6 +59,9 @@ WM_API wm_result wm_mesh_add_triangle(wm_ctx *ctx, wm_mesh *mesh, uint32_t a, ui
                                uint16_t surface, int walkable);
 /* Adds (or finds) an object by name; returns its index. */
 WM_API wm_result wm_mesh_add_object(wm_ctx *ctx, wm_mesh *mesh, const char *name, uint16_t *out_index);
+/* Adds an object without looking for one of that name: for a caller that keeps the names
+ * distinct itself (an importer's own name table), so many objects cost no search each. */
+WM_API wm_result wm_mesh_append_object(wm_ctx *ctx, wm_mesh *mesh, const char *name, uint16_t *out_index);
 /* Appends every vertex and triangle of src (objects are merged by name). */
 WM_API wm_result wm_mesh_append(wm_ctx *ctx, wm_mesh *dst, const wm_mesh *src);
 WM_API wm_result wm_mesh_copy(wm_ctx *ctx, wm_mesh *dst, const wm_mesh *src);

@@ -4,6 +4,7 @@
  * beside the registry because it chooses among the formats; it knows none
  * of them. */
 #include "picture.h"
+#include "render_route.h"
 
 #include <string.h>
 
@@ -21,7 +22,8 @@ static wm_result refuse_foreign_options(wm_ctx *ctx, const wm_options *opts, con
 {
     for (unsigned i = 0; opts && i < opts->count; i++) {
         const char *name = opts->names[i];
-        if (strcmp(name, "view") == 0 || strcmp(name, "select") == 0 || declares(format, name))
+        if (strcmp(name, "view") == 0 || strcmp(name, "select") == 0 || strcmp(name, "path") == 0 ||
+            declares(format, name))
             continue;
         size_t count;
         const wm_format *const *all = wm_formats(&count), *owner = NULL;
@@ -62,6 +64,8 @@ static wm_result render_input(wm_ctx *ctx, const wm_input *in, const wm_format *
         r = format->picture(ctx, in, opts, &plot);
     else
         r = draw_neutral(ctx, in, format, opts, &plot);
+    if (!r)
+        r = wm_render_route(ctx, in, format, opts, &plot);
     return wm_picture_finish(&plot, in->name, r, svg);
 }
 

@@ -4,6 +4,7 @@
 #define WALKMESH_H
 
 #include "wm_api.h"
+#include "wm_archive.h"
 #include "wm_context.h"
 #include "wm_format.h"
 #include "wm_geometry.h"
@@ -14,6 +15,7 @@
 #include "wm_parallel.h"
 #include "wm_picture.h"
 #include "wm_pipeline.h"
+#include "wm_route.h"
 #include "wm_surface.h"
 #include "wm_version.h"
 

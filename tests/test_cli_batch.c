@@ -234,6 +234,45 @@ static void near_misses_get_a_suggestion(void **state)
     free(version);
 }
 
+/* Batch outputs are named by the name guard: two inputs whose outputs differ only in case are
+ * one file where names ignore case (refused before anything is written, naming both); a file
+ * name holding a backslash or ':' (a plain character on Linux) becomes '_', not a folder;
+ * an input named like a Windows device is refused. */
+static void batch_output_names_pass_the_guard(void **state)
+{
+    (void)state;
+    char *dir = wmt_make_temp_dir(), *obj = wmt_sample_path("courtyard.obj");
+    char *a = in_dir(dir, "a"), *b = in_dir(dir, "b"), *out = in_dir(dir, "out");
+    mkdir(a, 0777), mkdir(b, 0777);
+    char *upper = in_dir(a, "Room.obj"), *lower = in_dir(b, "room.obj"), *odd = in_dir(a, "x\\y:z.obj");
+    char *device = in_dir(b, "con.obj");
+    size_t size;
+    uint8_t *data = wmt_read_file(obj, &size);
+    const char *copies[] = {upper, lower, odd, device};
+    for (int i = 0; i < 4; i++)
+        wmt_write_file(copies[i], data, size);
+    free(data);
+    char *err = NULL;
+    const char *twins[] = {"convert", upper, lower, "-o", out, "--to", "wok", "-q", NULL};
+    assert_int_equal(wmt_run_cli(NULL, &err, twins), 3);
+    assert_true(strstr(err, upper) && strstr(err, lower));
+    struct stat st;
+    char *written = in_dir(out, "Room.wok");
+    assert_int_not_equal(stat(written, &st), 0); /* nothing written */
+    free(written), free(err);
+    const char *odd_name[] = {"convert", odd, "-o", out, "--to", "wok", "-q", NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, odd_name), 0);
+    char *flat = in_dir(out, "x_y_z.wok");
+    assert_int_equal(stat(flat, &st), 0);
+    const char *dev[] = {"convert", device, "-o", out, "--to", "wok", "-q", NULL};
+    err = NULL;
+    assert_int_equal(wmt_run_cli(NULL, &err, dev), 3);
+    assert_non_null(strstr(err, "device"));
+    free(err), free(flat), free(upper), free(lower), free(odd), free(device);
+    wmt_remove_tree(dir);
+    free(a), free(b), free(out), free(obj), free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -242,6 +281,7 @@ int main(void)
         cmocka_unit_test(query_reads_standard_input),
         cmocka_unit_test(unwritable_extensions_write_nothing),
         cmocka_unit_test(near_misses_get_a_suggestion),
+        cmocka_unit_test(batch_output_names_pass_the_guard),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -124,6 +124,10 @@ static int build_argv(const char *command, const char *in, const char **extra, c
         argv[n++] = "height";
         argv[n++] = "0";
         argv[n++] = "0";
+    } else if (strcmp(command, "path") == 0 || strcmp(command, "reach") == 0) {
+        argv[n++] = "1,1"; /* on the courtyard's walkable ground */
+        if (strcmp(command, "path") == 0)
+            argv[n++] = "3,2";
     } else if (strcmp(command, "convert") == 0 || strcmp(command, "area") == 0 || strcmp(command, "navmesh") == 0)
         argv[n++] = fx.out_obj;
     else if (strcmp(command, "render") == 0 || strcmp(command, "bake") == 0) {

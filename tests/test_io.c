@@ -85,15 +85,22 @@ static void buffer_writes_little_endian(void **state)
     wm_buffer_free(&buf);
 }
 
-static int count_entries(const char *dir)
+/* Entries of dir whose names do not start with '.' and end with suffix. */
+static int count_ending(const char *dir, const char *suffix)
 {
     DIR *d = opendir(dir);
+    assert_non_null(d);
     int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-        n += e->d_name[0] != '.';
+    size_t k = strlen(suffix);
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        n += e->d_name[0] != '.' && strlen(e->d_name) >= k && strcmp(e->d_name + strlen(e->d_name) - k, suffix) == 0;
     closedir(d);
     return n;
+}
+
+static int count_entries(const char *dir)
+{
+    return count_ending(dir, "");
 }
 
 static void atomic_write_never_leaves_partial_files(void **state)
@@ -285,6 +292,50 @@ static void large_inputs_read_the_same_after_release(void **state)
     free(dir);
 }
 
+/* A folder sink (a split area's rooms): 2,000 files, more than a process may usually hold open,
+ * none in place before the commit and all after; a second name that is the first without case,
+ * a name that leaves the folder, or a file that exists without overwrite: refused, and closing
+ * the sink leaves the folder as it was. */
+static void folder_sink_places_all_or_none(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    char *dir = wmt_make_temp_dir(), name[32];
+    wm_sink *sink;
+    assert_int_equal(wm_sink_open_folder(&ctx, dir, 0, &sink), WM_OK);
+    for (int i = 0; i < 2000; i++) {
+        snprintf(name, sizeof name, "f%04d.bin", i);
+        assert_int_equal(wm_sink_write_file(sink, name, name, strlen(name)), WM_OK);
+    }
+    assert_int_equal(count_ending(dir, ".bin"), 0);
+    assert_int_equal(wm_sink_commit(sink), WM_OK);
+    wm_sink_close(sink);
+    assert_int_equal(count_ending(dir, ".bin"), 2000);
+    char *last = wmt_join(dir, "f1999.bin");
+    size_t size;
+    uint8_t *bytes = wmt_read_file(last, &size);
+    assert_true(size == 9 && memcmp(bytes, "f1999.bin", 9) == 0);
+    free(bytes), free(last);
+    char *kept = wmt_join(dir, "b.txt");
+    wmt_write_file(kept, "old", 3);
+    static const char *const second[][2] = {{"a.txt", "A.TXT"}, {"a.txt", "../a.txt"}, {"a.txt", "b.txt"}};
+    static const wm_result why[] = {WM_ERR_EXISTS, WM_ERR_CORRUPT, WM_ERR_EXISTS};
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(wm_sink_open_folder(&ctx, dir, 0, &sink), WM_OK);
+        assert_int_equal(wm_sink_write_file(sink, second[k][0], "new", 3), WM_OK);
+        assert_int_equal(wm_sink_write_file(sink, second[k][1], "new", 3), why[k]);
+        assert_int_equal(wm_sink_commit(sink), why[k]);
+        wm_sink_close(sink);
+        assert_int_equal(count_entries(dir), 2000 + 1); /* the files and b.txt: no temporary left */
+    }
+    bytes = wmt_read_file(kept, &size);
+    assert_true(size == 3 && memcmp(bytes, "old", 3) == 0);
+    free(bytes), free(kept);
+    wmt_remove_tree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -297,6 +348,7 @@ int main(void)
         cmocka_unit_test(aligned_blocks_read_back_whole),
         cmocka_unit_test(large_blocks_keep_their_contents),
         cmocka_unit_test(large_inputs_read_the_same_after_release),
+        cmocka_unit_test(folder_sink_places_all_or_none),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

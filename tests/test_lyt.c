@@ -351,10 +351,91 @@ static void test_cli_assemble_and_split(void **state)
     free(back), free(orig), free(obj), free(lyt), free(out), free(dir);
 }
 
+/* The layouts packed in an ERF/MOD (key entries of 24 bytes) or a RIM (32 bytes), read here
+ * from the header described in FORMAT-NOTES, independently of the library: type 3000. */
+static uint32_t u32_at(const uint8_t *d, size_t size, size_t at)
+{
+    uint32_t v = 0;
+    if (at + 4 <= size) memcpy(&v, d + at, 4);
+    return v;
+}
+
+static void archive_layouts(const uint8_t *d, size_t size, void (*each)(const uint8_t *, size_t, void *), void *user)
+{
+    int rim = size >= 8 && memcmp(d, "RIM V1.0", 8) == 0;
+    int erf = size >= 8 && memcmp(d + 4, "V1.0", 4) == 0 && !rim;
+    if (!rim && !erf) return;
+    uint32_t count = u32_at(d, size, rim ? 12 : 16), keys = u32_at(d, size, rim ? 16 : 24);
+    uint32_t resources = rim ? 0 : u32_at(d, size, 28);
+    for (uint32_t i = 0; i < count && (size_t)keys + (i + 1) * (rim ? 32u : 24u) <= size; i++) {
+        size_t key = keys + (size_t)i * (rim ? 32 : 24);
+        uint32_t type = rim ? u32_at(d, size, key + 16) : (uint32_t)(u32_at(d, size, key + 20) & 0xFFFF);
+        size_t entry = rim ? key + 24 : resources + (size_t)i * 8;
+        uint32_t offset = u32_at(d, size, entry), length = u32_at(d, size, entry + 4);
+        if (type == 3000 && (uint64_t)offset + length <= size) each(d + offset, length, user);
+    }
+}
+
+typedef struct room_census {
+    unsigned layouts, unreadable, rooms;
+} room_census;
+
+static void check_rooms_of(const uint8_t *text, size_t size, void *user)
+{
+    room_census *c = user;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_layout layout;
+    wm_name_index index;
+    if (wm_layout_parse(&ctx, text, size, "layout", &layout)) {
+        c->unreadable++;
+        return;
+    }
+    if (wm_layout_check_rooms(&ctx, &layout, &index)) fail_msg("a real layout refused: %s", wm_ctx_message(&ctx));
+    for (uint32_t i = 0; i < layout.room_count; i++) /* every room found again by its name in upper case */
+        for (char *p = layout.rooms[i].name; *p; p++) *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+    for (uint32_t i = 0; i < layout.room_count; i++)
+        assert_int_equal(wm_name_index_find(&index, layout.rooms[i].name, strlen(layout.rooms[i].name)), i);
+    c->layouts++;
+    c->rooms += layout.room_count;
+    wm_name_index_free(&ctx, &index);
+    wm_layout_free(&ctx, &layout);
+}
+
+/* Every layout of the corpus, loose or in an archive: its room names are safe file names,
+ * distinct without case (wm_layout_check_rooms), so the guard refuses no real area. */
+static void test_corpus_room_names_pass_the_guard(void **state)
+{
+    (void)state;
+    static const char *const loose[] = {".lyt", NULL}, *const packed[] = {".mod", ".erf", ".rim", ".MOD", NULL};
+    room_census c = {0, 0, 0};
+    char **paths;
+    size_t n = wmt_corpus_list("bwm-models", loose, &paths);
+    for (size_t i = 0; i < n; i++) {
+        size_t size;
+        uint8_t *data = wmt_read_file(paths[i], &size);
+        check_rooms_of(data, size, &c);
+        free(data);
+    }
+    wmt_free_list(paths, n);
+    n = wmt_corpus_list("archives", packed, &paths);
+    for (size_t i = 0; i < n; i++) {
+        size_t size;
+        uint8_t *data = wmt_read_file(paths[i], &size);
+        archive_layouts(data, size, check_rooms_of, &c);
+        free(data);
+    }
+    wmt_free_list(paths, n);
+    print_message("corpus layouts: %u read, %u rooms, all passed the name guard (%u not layouts the reader takes)\n",
+                  c.layouts, c.rooms, c.unreadable);
+    assert_true(c.layouts >= 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corpus_layouts_round_trip),
+        cmocka_unit_test(test_corpus_room_names_pass_the_guard),
         cmocka_unit_test(test_truncation_sweep),
         cmocka_unit_test(test_m10aa_area_split),
         cmocka_unit_test(test_room_edits_keep_links_on_their_edges),

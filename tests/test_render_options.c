@@ -119,10 +119,10 @@ static void options(void **state)
 
     /* refusals: an option for another format, a bad view, an existing output */
     char *out = wmt_join(dir, "x.svg");
-    const char *wrong[] = {"render", wok, "-o", out, "--path", "1,2", "3,4", NULL};
+    const char *wrong[] = {"render", wok, "-o", out, "--git", "area.git", NULL};
     char *err = NULL;
     assert_int_equal(wmt_run_cli(NULL, &err, wrong), 1);
-    assert_non_null(strstr(err, "--path applies to nwn2 files only"));
+    assert_non_null(strstr(err, "--git applies to nwn2 files only"));
     free(err);
     const char *view[] = {"render", wok, "-o", out, "--view", "below", NULL};
     assert_int_equal(wmt_run_cli(NULL, NULL, view), 1);

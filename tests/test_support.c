@@ -341,6 +341,79 @@ char *wmt_find_program(const char *name)
     return found;
 }
 
+static const wm_mesh *wmt_sorting_mesh;
+
+static int wmt_by_position(const void *x, const void *y)
+{
+    const float *a = wmt_sorting_mesh->positions + 3 * (size_t)*(const uint32_t *)x;
+    const float *b = wmt_sorting_mesh->positions + 3 * (size_t)*(const uint32_t *)y;
+    for (int k = 0; k < 3; k++)
+        if (a[k] != b[k])
+            return a[k] < b[k] ? -1 : 1;
+    return 0;
+}
+
+/* For each vertex, the first vertex at exactly its position. */
+static uint32_t *wmt_first_at_position(const wm_mesh *m)
+{
+    uint32_t *order = malloc(((size_t)m->vertex_count + 1) * sizeof *order);
+    uint32_t *same = malloc(((size_t)m->vertex_count + 1) * sizeof *same);
+    for (uint32_t v = 0; v < m->vertex_count; v++)
+        order[v] = v;
+    wmt_sorting_mesh = m;
+    qsort(order, m->vertex_count, sizeof *order, wmt_by_position);
+    for (uint32_t i = 0; i < m->vertex_count; i++)
+        same[order[i]] = i && wmt_by_position(&order[i], &order[i - 1]) == 0 ? same[order[i - 1]] : order[i];
+    free(order);
+    return same;
+}
+
+static uint32_t wmt_find_root(uint32_t *parent, uint32_t x)
+{
+    while (parent[x] != x)
+        x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+static int wmt_by_edge_key(const void *x, const void *y)
+{
+    const uint64_t *a = x, *b = y;
+    return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+uint32_t *wmt_walkable_classes(const wm_mesh *m, int by_position)
+{
+    uint32_t *same = by_position ? wmt_first_at_position(m) : NULL;
+    uint32_t n = m->triangle_count;
+    uint32_t *parent = malloc(((size_t)n + 1) * sizeof *parent);
+    for (uint32_t t = 0; t < n; t++)
+        parent[t] = t;
+    parent[n] = 0;
+    /* every walkable edge keyed (lo, hi, face): sorted, equal keys share the edge */
+    uint64_t(*keys)[2] = malloc(((size_t)3 * n + 1) * sizeof *keys);
+    size_t count = 0;
+    for (uint32_t t = 0; t < n; t++)
+        for (int e = 0; m->walkable[t] && e < 3; e++) {
+            uint32_t a = m->indices[3 * (size_t)t + e], b = m->indices[3 * (size_t)t + (e + 1) % 3];
+            if (same)
+                a = same[a], b = same[b];
+            keys[count][0] = a < b ? ((uint64_t)a << 32 | b) : ((uint64_t)b << 32 | a);
+            keys[count++][1] = t;
+        }
+    qsort(keys, count, sizeof *keys, wmt_by_edge_key);
+    for (size_t i = 2; i < count; i++)
+        if (keys[i][0] == keys[i - 2][0])
+            parent[n] = 1; /* an edge of three walkable faces or more */
+    for (size_t i = 1; i < count; i++)
+        if (keys[i][0] == keys[i - 1][0])
+            parent[wmt_find_root(parent, (uint32_t)keys[i][1])] = wmt_find_root(parent, (uint32_t)keys[i - 1][1]);
+    free(keys);
+    free(same);
+    for (uint32_t t = 0; t < n; t++)
+        parent[t] = m->walkable[t] ? wmt_find_root(parent, t) : UINT32_MAX;
+    return parent;
+}
+
 /* The exit code of program run with one argument, output to /dev/null; -1 when killed. */
 static int run_discarding_output(const char *program, const char *arg)
 {

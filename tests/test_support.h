@@ -64,6 +64,12 @@ int wmt_run_cli(char **out_stdout, char **out_stderr, const char *const *argv);
  * pairs (an independent test for cutter results). */
 int wmt_inside_polygon(const float *points, uint32_t count, double x, double y);
 
+/* Classes of the walkable faces of m joined through shared edges, computed here apart from
+ * the library: per face the class (a face of it), UINT32_MAX for blocking faces; entry
+ * triangle_count is 1 when some edge has three walkable faces or more. by_position: an
+ * edge's ends are positions (vertices at one position are one), else vertex indices. */
+uint32_t *wmt_walkable_classes(const wm_mesh *m, int by_position);
+
 /* A context with a warning collector: warnings are appended to
  * wmt_warnings (newline-separated) for assertions. */
 void wmt_ctx_init(wm_ctx *ctx);

@@ -55,7 +55,8 @@ enum {
     CLI_RESULTS = 1u << 1, /* prints results: --json */
     CLI_MESH = 1u << 2,    /* reads meshes: --from, --materials, --up, ... and module options */
     CLI_JOBS = 1u << 3,    /* batches: -j/--jobs N */
-    CLI_MANY = 1u << 4     /* takes several inputs */
+    CLI_MANY = 1u << 4,    /* takes several inputs */
+    CLI_ARCHIVES = 1u << 5 /* an archive given as an input stands for its walkmesh members */
 };
 
 /* One option of a command's own. */
@@ -88,6 +89,9 @@ typedef struct cli_mesh_options {
     const char *materials;  /* --materials FILE */
     wm_surface_table table; /* loaded --materials table */
     int table_loaded;
+    const char *game;       /* --game DIR: bare resource names are found there */
+    const char *module;     /* --module NAME: the module searched after the override folder */
+    int which;              /* --which: say where each name was found */
 } cli_mesh_options;
 
 typedef struct cli_args {
@@ -100,6 +104,10 @@ typedef struct cli_args {
     cli_mesh_options mesh;
     const char *values[CLI_MAX_OPTIONS][2]; /* the command's own options, by index in spec->options */
     int given[CLI_MAX_OPTIONS];
+    char **member_paths; /* inputs made by cli_expand_archives ("ARCHIVE/member"), freed with args */
+    int member_path_count;
+    char **found_paths;  /* inputs found by --game, freed with args */
+    int found_path_count;
 } cli_args;
 
 /* Parses argv by spec. Returns -1 when the command should run (args filled; free it with
@@ -142,13 +150,32 @@ wm_result cli_read_input(wm_ctx *ctx, const char *path, uint8_t **data, size_t *
 wm_result cli_write_output(wm_ctx *ctx, const char *path, const void *data, size_t size, int force);
 /* Creates a batch's output folder (and its parents) when missing. Returns an exit code. */
 int cli_make_folder(const char *path);
-/* DIR/<stem of in>.<ext> (malloc'ed; NULL when out of memory). */
-char *cli_batch_path(const char *dir, const char *in, const char *ext);
-/* Two inputs that map to one batch output are refused. Returns an exit code. */
+/* DIR/<stem of in>.<ext>, the file name made safe by the library's name guard (freed with
+ * wm_free); NULL with the error in ctx when it cannot be (out of memory, a device name). */
+char *cli_batch_path(wm_ctx *ctx, const char *dir, const char *in, const char *ext);
+/* Two inputs that map to one batch output (names compared without case, as Windows and macOS
+ * do) or an output name the guard refuses: reported, EXIT_OUTPUT. Else EXIT_OK. */
 int cli_refuse_colliding_outputs(const char *dir, const char *const *inputs, int count, const char *ext);
 /* An output path whose extension walkmesh writes for this command ("svg" for render): else
  * reports "walkmesh cannot write .png" and returns EXIT_FORMAT. */
 int cli_require_extension(const char *command, const char *path, const char *ext);
+
+/* ------------------------------------------------------------ archives (cli_archive.c) */
+
+/* 1 when path is an archive file (opened into *out), 0 when it is not one (or is a member, or
+ * standard input), -1 when it is an archive that cannot be read (the message in ctx). */
+int cli_open_archive(wm_ctx *ctx, const char *path, wm_archive **out);
+/* Replaces every input that is an archive by its walkmesh members (.wok/.pwk/.dwk, .trn/.trx,
+ * .wmo) as "ARCHIVE/member", in the archive's order. Returns an exit code (reported). */
+int cli_expand_archives(cli_args *args);
+/* Resolves the first count inputs that are bare names (no folder) in --game DIR, as the game
+ * does (wm_game_find), printing where each was found with --which; then checks that every one
+ * exists. Returns an exit code (reported). */
+int cli_check_game_inputs(cli_args *args, int count);
+/* Whether an output path names a file, or a member of an archive, that exists. */
+int cli_output_taken(const char *path);
+/* `info ARCHIVE`: each member walkmesh reads, its format and triangle count (or why not). */
+int cli_list_archive(wm_ctx *ctx, const cli_args *args, wm_archive *archive, wm_buffer *out);
 
 /* ------------------------------------------------------------ batches (cli_batch.c) */
 

@@ -30,6 +30,9 @@ static const cli_option mesh_options[] = {
     {"--up", 0, "y|z", 1, "up axis of OBJ, PLY, STL... read and written (default y; glTF is always y)"},
     {"--walkable-slope", 0, "DEG", 1, "faces without a known material are walkable up to DEG degrees (45)"},
     {"--weld", 0, "TOL", 1, "weld tolerance for formats that weld (default 1e-4)"},
+    {"--game", 0, "DIR", 1, "find bare resource names in the game folder DIR, as the game does (override, module, key)"},
+    {"--module", 0, "NAME", 1, "with --game: the module searched after the override folder (NAME.mod, else .rim)"},
+    {"--which", 0, NULL, 0, "with --game: say where each name was found"},
     {NULL, 0, NULL, 0, NULL}};
 
 static int takes(const cli_spec *spec, unsigned needs)
@@ -202,12 +205,18 @@ static int check_positionals(const cli_spec *spec, const cli_args *args)
     return -1;
 }
 
-/* "-12.5" is a number for query, not an option. */
+/* "-12.5" is a number for query, and "-12.5,3" a point for path, not options. */
 static int is_number(const char *arg)
 {
     char *end;
-    strtod(arg, &end);
-    return end != arg && *end == '\0';
+    for (int k = 0; k < 3; k++, arg = end + 1) {
+        strtod(arg, &end);
+        if (end == arg)
+            return 0;
+        if (*end != ',')
+            return *end == '\0';
+    }
+    return 0;
 }
 
 /* The letter of a short option that takes a value ('o', 'j'), for "-j2". */
@@ -322,6 +331,16 @@ void cli_args_free(cli_args *args, wm_ctx *ctx)
     }
     free(args->inputs);
     args->inputs = NULL;
+    for (int i = 0; i < args->member_path_count; i++)
+        free(args->member_paths[i]);
+    free(args->member_paths);
+    args->member_paths = NULL;
+    args->member_path_count = 0;
+    for (int i = 0; i < args->found_path_count; i++)
+        free(args->found_paths[i]);
+    free(args->found_paths);
+    args->found_paths = NULL;
+    args->found_path_count = 0;
 }
 
 const char *cli_value(const cli_args *args, int i, int k)

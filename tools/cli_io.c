@@ -13,21 +13,21 @@ static int is_stdio(const char *path)
 int cli_check_inputs(const char *const *paths, int count)
 {
     for (int i = 0; i < count; i++)
-        if (!is_stdio(paths[i]) && !wm_file_exists(paths[i]) && !cli_is_folder(paths[i]))
+        if (!is_stdio(paths[i]) && !wm_input_exists(paths[i]) && !cli_is_folder(paths[i]))
             return cli_missing_file(paths[i]);
     return EXIT_OK;
 }
 
 int cli_check_output(const char *path, int force)
 {
-    if (!is_stdio(path) && !force && wm_file_exists(path))
+    if (!is_stdio(path) && !force && cli_output_taken(path))
         return cli_output_exists(path);
     return EXIT_OK;
 }
 
 int cli_unit_check_output(wm_ctx *ctx, const char *path, int force)
 {
-    if (!is_stdio(path) && !force && wm_file_exists(path)) {
+    if (!is_stdio(path) && !force && cli_output_taken(path)) {
         wm_error(ctx, WM_ERR_EXISTS, CLI_EXISTS, path);
         return EXIT_OUTPUT;
     }
@@ -66,9 +66,20 @@ wm_result cli_read_input(wm_ctx *ctx, const char *path, uint8_t **data, size_t *
     *size = 0;
     if (is_stdio(path))
         return read_stdin(ctx, data, size);
-    if (!wm_file_exists(path))
+    if (!wm_input_exists(path))
         return wm_error(ctx, WM_ERR_IO, CLI_NO_SUCH_FILE, path);
-    return wm_file_read(ctx, path, data, size);
+    if (wm_file_exists(path))
+        return wm_file_read(ctx, path, data, size);
+    wm_input member; /* a path into an archive: the member's bytes, copied out of it */
+    wm_result r = wm_input_load(ctx, path, &member);
+    if (!r && !(*data = wm_alloc_array(ctx, member.size ? member.size : 1, 1)))
+        r = WM_ERR_NOMEM;
+    if (!r) {
+        memcpy(*data, member.data, member.size);
+        *size = member.size;
+    }
+    wm_input_free(ctx, &member);
+    return r;
 }
 
 wm_result cli_write_output(wm_ctx *ctx, const char *path, const void *data, size_t size, int force)
@@ -106,36 +117,60 @@ int cli_make_folder(const char *path)
     return EXIT_OK;
 }
 
-char *cli_batch_path(const char *dir, const char *in, const char *ext)
+/* <stem of in's file name>.<ext> as one safe file name (wm_name_sanitise: separators and
+ * characters Windows refuses become '_'; a device name or "." refused, naming the input). */
+static wm_result batch_file_name(wm_ctx *ctx, const char *in, const char *ext, char **out)
 {
     const char *name = wm_path_file_name(in);
     const char *dot = strrchr(name, '.');
-    size_t stem = dot && dot != name ? (size_t)(dot - name) : strlen(name);
-    size_t size = strlen(dir) + stem + strlen(ext) + 3;
-    char *path = malloc(size);
-    if (path)
-        snprintf(path, size, "%s/%.*s.%s", dir, (int)stem, name, ext);
+    size_t stem = dot && dot != name ? (size_t)(dot - name) : strlen(name), n = stem + strlen(ext) + 1;
+    char *wanted = malloc(n + 1);
+    if (!wanted)
+        return wm_error(ctx, WM_ERR_NOMEM, "out of memory");
+    snprintf(wanted, n + 1, "%.*s.%s", (int)stem, name, ext);
+    wm_result r = wm_name_sanitise(ctx, wanted, n, in, out);
+    free(wanted);
+    return r;
+}
+
+char *cli_batch_path(wm_ctx *ctx, const char *dir, const char *in, const char *ext)
+{
+    char *name = NULL, *path = NULL;
+    if (batch_file_name(ctx, in, ext, &name) == WM_OK)
+        wm_path_join(ctx, dir, name, NULL, &path);
+    wm_free(ctx, name);
     return path;
+}
+
+static const char *batch_name_of(const void *user, uint32_t item, size_t *out_length)
+{
+    char *const *names = user;
+    *out_length = strlen(names[item]);
+    return names[item];
 }
 
 int cli_refuse_colliding_outputs(const char *dir, const char *const *inputs, int count, const char *ext)
 {
-    char **outs = calloc((size_t)count, sizeof *outs);
-    int code = outs ? EXIT_OK : EXIT_OUTPUT;
-    for (int i = 0; !code && i < count; i++)
-        if (!(outs[i] = cli_batch_path(dir, inputs[i], ext)))
-            code = EXIT_OUTPUT;
-    for (int i = 0; !code && i < count; i++)
-        for (int j = 0; !code && j < i; j++)
-            if (strcmp(outs[i], outs[j]) == 0) {
-                cli_error("%s: both %s and %s would be written there; convert them separately", outs[i], inputs[j],
-                          inputs[i]);
-                code = EXIT_OUTPUT;
-            }
-    for (int i = 0; outs && i < count; i++)
-        free(outs[i]);
-    free(outs);
-    return code;
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    char **names = calloc((size_t)count + 1, sizeof *names);
+    wm_result r = names ? WM_OK : wm_error(&ctx, WM_ERR_NOMEM, "out of memory");
+    for (int i = 0; !r && i < count; i++)
+        r = batch_file_name(&ctx, inputs[i], ext, &names[i]);
+    wm_name_index index = {0};
+    uint32_t twice[2] = {UINT32_MAX, UINT32_MAX};
+    if (!r)
+        r = wm_name_index_build(&ctx, &index, (uint32_t)count, batch_name_of, names, twice);
+    if (!r && twice[0] != UINT32_MAX) /* one file where names ignore case (Windows, macOS) */
+        r = wm_error(&ctx, WM_ERR_EXISTS, "%s/%s: both %s and %s would be written there; convert them separately", dir,
+                     names[twice[1]], inputs[twice[0]], inputs[twice[1]]);
+    if (r)
+        cli_error("%s", wm_ctx_message(&ctx));
+    wm_name_index_free(&ctx, &index);
+    for (int i = 0; names && i < count; i++)
+        wm_free(&ctx, names[i]);
+    free(names);
+    return r ? EXIT_OUTPUT : EXIT_OK;
 }
 
 static int same_letters(const char *a, const char *b)

@@ -2,6 +2,7 @@
  * per-room .wok files (split). */
 #include "cli.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,39 @@ static int32_t edit_target(const wm_layout *layout, const char *arg, const char 
     return wm_layout_find_room(layout, room);
 }
 
+/* After an edit of room `index`: its layout position and every vertex of the area within
+ * WM_COORD_LIMIT (and finite), else the edit is refused by name. */
+static wm_result check_edit(wm_ctx *ctx, const wm_mesh *area, const float at[3], const char *kind, const char *arg)
+{
+    for (uint64_t i = 0; i < 3 + 3 * (uint64_t)area->vertex_count; i++) {
+        float value = i < 3 ? at[i] : area->positions[i - 3];
+        if (!(fabsf(value) <= WM_COORD_LIMIT))
+            return wm_error(ctx, WM_ERR_OPTION, "%s %s: puts %s at %g, beyond %g", kind, arg,
+                            i < 3 ? "the room's layout position" : "a vertex", (double)value, (double)WM_COORD_LIMIT);
+    }
+    return WM_OK;
+}
+
+static wm_result move_or_rotate(wm_ctx *ctx, wm_mesh *area, float *at, int32_t index, const char *kind,
+                                const char *arg, const char *value)
+{
+    float v[3];
+    char end;
+    wm_result r;
+    if (strcmp(kind, "--move") == 0) {
+        if (sscanf(value, "%f,%f,%f%c", &v[0], &v[1], &v[2], &end) != 3)
+            return wm_error(ctx, WM_ERR_OPTION, "--move %s: not ROOM=X,Y,Z", arg);
+        for (int k = 0; k < 3; k++)
+            at[k] += v[k];
+        r = wm_room_move(ctx, area, (uint16_t)index, v);
+    } else {
+        if (sscanf(value, "%f%c", &v[0], &end) != 1 || !isfinite(v[0]))
+            return wm_error(ctx, WM_ERR_OPTION, "--rotate %s: not ROOM=DEGREES", arg);
+        r = wm_room_rotate_z(ctx, area, (uint16_t)index, v[0], at);
+    }
+    return r ? r : check_edit(ctx, area, at, kind, arg);
+}
+
 static wm_result apply_edit(wm_ctx *ctx, wm_mesh *area, wm_layout *layout, const char *kind, const char *arg)
 {
     const char *value;
@@ -108,24 +142,14 @@ static wm_result apply_edit(wm_ctx *ctx, wm_mesh *area, wm_layout *layout, const
     int32_t index = edit_target(layout, arg, &value);
     if (index < 0)
         return wm_error(ctx, WM_ERR_OPTION, "%s %s: not ROOM=VALUE with a room of the layout", kind, arg);
-    float *at = layout->rooms[index].position, v[3];
-    char end;
-    if (strcmp(kind, "--move") == 0) {
-        if (sscanf(value, "%f,%f,%f%c", &v[0], &v[1], &v[2], &end) != 3)
-            return wm_error(ctx, WM_ERR_OPTION, "--move %s: not ROOM=X,Y,Z", arg);
-        for (int k = 0; k < 3; k++)
-            at[k] += v[k];
-        return wm_room_move(ctx, area, (uint16_t)index, v);
-    }
-    if (strcmp(kind, "--rotate") == 0) {
-        if (sscanf(value, "%f%c", &v[0], &end) != 1)
-            return wm_error(ctx, WM_ERR_OPTION, "--rotate %s: not ROOM=DEGREES", arg);
-        return wm_room_rotate_z(ctx, area, (uint16_t)index, v[0], at);
-    }
+    float *at = layout->rooms[index].position;
+    if (strcmp(kind, "--move") == 0 || strcmp(kind, "--rotate") == 0)
+        return move_or_rotate(ctx, area, at, index, kind, arg, value);
     int axis = strcmp(value, "x") == 0 ? 0 : strcmp(value, "y") == 0 ? 1 : -1;
     if (axis < 0)
         return wm_error(ctx, WM_ERR_OPTION, "--mirror %s: not ROOM=x or ROOM=y", arg);
-    return wm_room_mirror(ctx, area, (uint16_t)index, axis, at[axis]);
+    wm_result r = wm_room_mirror(ctx, area, (uint16_t)index, axis, at[axis]);
+    return r ? r : check_edit(ctx, area, at, kind, arg); /* mirrored about a far pivot, a vertex goes further */
 }
 
 static wm_result write_layout(wm_ctx *ctx, const wm_layout *layout, const char *path, int force)
@@ -182,27 +206,6 @@ static int assemble(wm_ctx *ctx, const cli_args *args, int argc, char **argv, co
     return code;
 }
 
-/* OUTDIR/<room>.wok for every room with faces; all refused before any is written when one
- * exists without --force. */
-static int write_rooms(wm_ctx *ctx, const wm_layout *layout, const wm_mesh *rooms, const char *dir, int force)
-{
-    for (int pass = 0; pass < 2; pass++)
-        for (uint32_t i = 0; i < layout->room_count; i++) {
-            if (rooms[i].triangle_count == 0)
-                continue;
-            char path[1024];
-            snprintf(path, sizeof path, "%s/%s.wok", dir, layout->rooms[i].name);
-            int code = pass == 0 ? cli_check_output(path, force) : EXIT_OK;
-            if (pass == 1) {
-                wm_result r = wm_room_save_exact(ctx, &rooms[i], path, force);
-                code = r ? cli_fail(ctx, r, 1) : EXIT_OK;
-            }
-            if (code)
-                return code;
-        }
-    return EXIT_OK;
-}
-
 static int split_rooms(wm_ctx *ctx, const cli_args *args, const wm_mesh *area, const char *dir)
 {
     const char *tolerance_text = cli_value(args, OPT_TOLERANCE, 0);
@@ -220,8 +223,8 @@ static int split_rooms(wm_ctx *ctx, const cli_args *args, const wm_mesh *area, c
     if (!r)
         r = wm_area_split(ctx, area, &layout, tolerance, rooms);
     int code = r ? cli_fail(ctx, r, 0) : cli_make_folder(dir);
-    if (!r && !code)
-        code = write_rooms(ctx, &layout, rooms, dir, args->force);
+    if (!r && !code && (r = wm_area_save_rooms(ctx, &layout, rooms, dir, args->force)) != WM_OK)
+        code = cli_fail(ctx, r, 1);
     for (uint32_t i = 0; rooms && i < layout.room_count; i++)
         wm_mesh_free(ctx, &rooms[i]);
     free(rooms);

@@ -93,10 +93,10 @@ static int bake_one(void *user, int index, wm_ctx *ctx, wm_buffer *text)
 {
     const bake_job *job = user;
     const char *in = job->args->inputs[index];
-    char *batch_out = job->dir ? cli_batch_path(job->dir, in, "trx") : NULL;
+    char *batch_out = job->dir ? cli_batch_path(ctx, job->dir, in, "trx") : NULL;
     const char *out = job->dir ? batch_out : job->args->output;
     if (!out)
-        return cli_exit_code(wm_error(ctx, WM_ERR_NOMEM, "out of memory"), 1);
+        return EXIT_OUTPUT; /* the reason is in ctx */
     int code = cli_unit_check_output(ctx, out, job->args->force);
     uint8_t *data = NULL;
     size_t size = 0;
@@ -125,7 +125,7 @@ static int bake_one(void *user, int index, wm_ctx *ctx, wm_buffer *text)
         put_summary(job, in, out, &stats, text);
     wm_buffer_free(&baked);
     wm_free(ctx, data);
-    free(batch_out);
+    wm_free(ctx, batch_out);
     return code;
 }
 
@@ -161,7 +161,7 @@ int cmd_bake(int argc, char **argv)
     wm_ctx ctx;
     cli_ctx_init(&ctx, args.quiet);
     if (!code)
-        code = cli_check_inputs(args.inputs, args.input_count);
+        code = cli_check_game_inputs(&args, args.input_count);
     if (!code && !batch)
         code = cli_require_extension("bake", args.output, "trx");
     if (!code && batch)

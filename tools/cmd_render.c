@@ -9,8 +9,8 @@ enum { OPT_PATH };
 
 static const cli_option render_options[] = {
     [OPT_PATH] = {"--path", 0, "X1,Y1 X2,Y2", 2,
-                  "NWN2: the route the file's tables give from (X1,Y1) to (X2,Y2): island next hops across "
-                  "tiles, tile next hops inside a tile"},
+                  "the shortest route from (X1,Y1) to (X2,Y2) over the walkable faces (any walkmesh; "
+                  "see 'walkmesh path'); NWN2: also the route the file's tables give"},
     {NULL, 0, NULL, 0, NULL}};
 
 static const cli_spec render_spec = {
@@ -25,10 +25,11 @@ static const cli_spec render_spec = {
              "  KotOR .wok/.pwk/.dwk (binary or ASCII): surfaces, walkable faces shaded by height,\n"
              "    perimeter loops, transition edges labelled with their room, use hooks (PWK/DWK);\n"
              "  NWN2 .trn/.trx: islands in distinct colours with centres and links, the tile grid\n"
-             "    with tile numbers, a route (--path), walkmesh cutters (--git);\n"
+             "    with tile numbers, the tables' route (--path), walkmesh cutters (--git);\n"
              "  WoW .wmo (root or group): collision, one colour per group, floors solid and walls\n"
              "    pale, liquids (--liquids);\n"
              "  anything else readable: the neutral mesh by surface.\n"
+             "With --path, every walkmesh also gets the shortest route between the two points.\n"
              "The picture options (--view, --select, --git, --floors, --liquids) are listed with the\n"
              "svg module's below. With several files (or -o naming a folder) each FILE becomes\n"
              "DIR/<name>.svg. OUT must end in .svg: walkmesh writes no other picture format.\n",
@@ -54,10 +55,10 @@ static int render_unit(void *user, int index, wm_ctx *ctx, wm_buffer *text)
     (void)text;
     const render_job *job = user;
     const char *in = job->args->inputs[index];
-    char *batch_out = job->dir ? cli_batch_path(job->dir, in, "svg") : NULL;
+    char *batch_out = job->dir ? cli_batch_path(ctx, job->dir, in, "svg") : NULL;
     const char *out = job->dir ? batch_out : job->args->output;
     if (!out)
-        return cli_exit_code(wm_error(ctx, WM_ERR_NOMEM, "out of memory"), 1);
+        return EXIT_OUTPUT; /* the reason is in ctx */
     int code = cli_unit_check_output(ctx, out, job->args->force);
     if (!code) {
         wm_result r = wm_render_file(ctx, in, job->format, out, &job->opts, job->args->force);
@@ -65,7 +66,7 @@ static int render_unit(void *user, int index, wm_ctx *ctx, wm_buffer *text)
         int is_output = r == WM_ERR_EXISTS || (r == WM_ERR_IO && strstr(ctx->message, out) && !strstr(ctx->message, in));
         code = r ? cli_exit_code(r, is_output) : EXIT_OK;
     }
-    free(batch_out);
+    wm_free(ctx, batch_out);
     return code;
 }
 
@@ -95,7 +96,7 @@ static int prepare(cli_args *args, wm_ctx *ctx, render_job *job)
     if (!code)
         code = cli_mesh_options_apply(&args->mesh, ctx);
     if (!code)
-        code = cli_check_inputs(args->inputs, args->input_count);
+        code = cli_check_game_inputs(args, args->input_count);
     if (!code && args->mesh.from && !(job->format = wm_format_by_name(args->mesh.from))) {
         cli_error("--from %s: no such format (see 'walkmesh formats')", args->mesh.from);
         code = EXIT_FORMAT;

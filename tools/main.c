@@ -11,6 +11,8 @@ int cmd_query(int argc, char **argv);
 int cmd_bake(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_area(int argc, char **argv);
+int cmd_path(int argc, char **argv);
+int cmd_reach(int argc, char **argv);
 int cmd_navmesh(int argc, char **argv);
 
 typedef struct command {
@@ -28,6 +30,8 @@ static const command commands[] = {
     {"query", cmd_query, "KotOR .wok: height at (X, Y) or the face a ray hits, through the AABB tree"},
     {"render", cmd_render, "draw walkmeshes as SVG pictures (grid, scale, legend, per-game facts)"},
     {"area", cmd_area, "KotOR .lyt areas: assemble the rooms into one mesh (with room edits), split back to .wok"},
+    {"path", cmd_path, "the shortest route between two points over the walkable faces (any walkmesh, .lyt areas)"},
+    {"reach", cmd_reach, "the walkable regions a point cannot reach, with their size and a point inside"},
     {"navmesh", cmd_navmesh, "build a Recast/Detour navmesh of any collision (.navmesh tiles, OBJ, glTF, SVG)"},
     {"bake", cmd_bake, "rebuild NWN2 TRX tiles, path tables and islands from TRN or TRX files"},
 };
@@ -47,8 +51,8 @@ static void usage(FILE *out)
                  "'-' is standard input or output where a single file is read or written.\n\n"
                  "Exit codes: 0 ok, 1 usage error, 2 input error (missing, unreadable, truncated, corrupt),\n"
                  "3 output error (cannot write, or exists without --force), 4 unsupported or ambiguous format\n"
-                 "(or an output extension walkmesh cannot write), 5 validate found errors, 6 query found\n"
-                 "nothing there.\n");
+                 "(or an output extension walkmesh cannot write), 5 validate found errors, 6 query, path or\n"
+                 "reach found nothing there (no walkable face, no route).\n");
 }
 
 static const command *find_command(const char *name)

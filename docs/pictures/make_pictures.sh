@@ -16,6 +16,7 @@ trap 'rm -rf "$TMP"' EXIT
 "$W" render "$TMP/courtyard.wmo" -o "$OUT/courtyard-wmo-iso.svg" --view iso --force
 # NWN2: the courtyard as a TRN (on an empty 2 x 2 tile base made by blank_trn.py), baked into a
 # TRX, with the route its path tables give from the south-west corner to the north-east one
+# and the shortest route between the same points
 python3 docs/pictures/blank_trn.py "$TMP/blank.trn" 2 2
 "$W" convert corpus/courtyard.obj "$TMP/courtyard.trn" --base "$TMP/blank.trn" --quiet
 "$W" bake "$TMP/courtyard.trn" -o "$TMP/courtyard.trx" --quiet

@@ -10,6 +10,7 @@
  * transitions. Vertex, normal and texture data other than positions is
  * not needed. */
 #include "import_state.h"
+#include "obj_names.h"
 #include "obj_polygon.h"
 
 #include <math.h>
@@ -17,76 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-typedef struct name_table {
-    char **names;
-    uint32_t count, capacity;
-    uint32_t *slots; /* open addressing: index + 1, 0 = empty */
-    uint32_t slot_mask;
-} name_table;
-
-static uint32_t hash_name(const char *s, size_t n)
-{
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (uint8_t)s[i]) * 16777619u;
-    return h;
-}
-
-/* Index of the name (added when new), or UINT32_MAX when out of memory. */
-static uint32_t intern(wm_ctx *ctx, name_table *t, const char *s, size_t n)
-{
-    if (2 * (t->count + 1) > t->slot_mask) {
-        uint32_t slots = t->slot_mask ? 2 * (t->slot_mask + 1) : 64;
-        uint32_t *fresh = wm_alloc_array(ctx, slots, sizeof(uint32_t));
-        if (!fresh)
-            return UINT32_MAX;
-        for (uint32_t i = 0; i < t->count; i++) {
-            uint32_t h = hash_name(t->names[i], strlen(t->names[i])) & (slots - 1);
-            while (fresh[h])
-                h = (h + 1) & (slots - 1);
-            fresh[h] = i + 1;
-        }
-        wm_free(ctx, t->slots);
-        t->slots = fresh;
-        t->slot_mask = slots - 1;
-    }
-    uint32_t h = hash_name(s, n) & t->slot_mask;
-    for (; t->slots[h]; h = (h + 1) & t->slot_mask) {
-        const char *name = t->names[t->slots[h] - 1];
-        if (strncmp(name, s, n) == 0 && name[n] == '\0')
-            return t->slots[h] - 1;
-    }
-    if (t->count == t->capacity) {
-        uint32_t capacity = t->capacity ? 2 * t->capacity : 16;
-        char **names = wm_realloc_array(ctx, t->names, capacity, sizeof *names);
-        if (!names)
-            return UINT32_MAX;
-        t->names = names;
-        t->capacity = capacity;
-    }
-    char *copy = wm_alloc_array(ctx, n + 1, 1);
-    if (!copy)
-        return UINT32_MAX;
-    memcpy(copy, s, n);
-    t->names[t->count] = copy;
-    t->slots[h] = t->count + 1;
-    return t->count++;
-}
-
-static void free_names(wm_ctx *ctx, name_table *t)
-{
-    for (uint32_t i = 0; i < t->count; i++)
-        wm_free(ctx, t->names[i]);
-    wm_free(ctx, t->names);
-    wm_free(ctx, t->slots);
-}
-
 typedef struct obj_reader {
     import_state st;
     const char *line, *end; /* the current line without its line break */
     uint32_t file_vertices;  /* `v` lines so far (OBJ indices are 1-based, or negative from here) */
-    name_table materials;
+    name_table materials, objects; /* objects: the mesh's, in its order (named on their first face) */
     uint32_t material; /* UINT32_MAX until the first usemtl */
     char object[256];
     int object_is_transition, object_has_edges, object_started;
@@ -237,7 +173,15 @@ static wm_result read_references(obj_reader *r, const char *p, uint32_t *count, 
 static wm_result add_triangle(obj_reader *r, uint32_t a, uint32_t b, uint32_t c)
 {
     if (!r->have_object) {
-        wm_result e = wm_mesh_add_object(r->st.ctx, r->st.out, r->object, &r->object_index);
+        uint32_t known = r->objects.count, i = obj_name_intern(r->st.ctx, &r->objects, r->object, strlen(r->object));
+        int in_step = r->st.out->object_count == known; /* the mesh's objects are the names interned, in order */
+        wm_result e = i == UINT32_MAX ? WM_ERR_NOMEM : WM_OK;
+        if (!e && !in_step)
+            e = wm_mesh_add_object(r->st.ctx, r->st.out, r->object, &r->object_index);
+        else if (!e && i == known) /* a new name: no search of the mesh's (65,535 objects were quadratic) */
+            e = wm_mesh_append_object(r->st.ctx, r->st.out, r->object, &r->object_index);
+        else if (!e)
+            r->object_index = (uint16_t)i;
         if (e)
             return e;
         r->have_object = 1;
@@ -383,7 +327,7 @@ static wm_result read_line(obj_reader *r)
         const char *name;
         size_t len = rest_of_line(r, p + 6, &name);
         uint32_t known = r->materials.count;
-        r->material = intern(r->st.ctx, &r->materials, name, len);
+        r->material = obj_name_intern(r->st.ctx, &r->materials, name, len);
         if (r->material == UINT32_MAX)
             return WM_ERR_NOMEM;
         r->st.material_names = (const char *const *)r->materials.names;
@@ -482,7 +426,8 @@ static wm_result read_text(wm_ctx *ctx, const char *path, const wm_options *opts
         warn_odd_faces(&r);
     e = wm_import_finish(&r.st, e);
     wm_polygon_work_free(ctx, &r.work);
-    free_names(ctx, &r.materials);
+    obj_names_free(ctx, &r.materials);
+    obj_names_free(ctx, &r.objects);
     wm_free(ctx, r.polygon);
     return e;
 }

@@ -64,41 +64,73 @@ static void write_material(obj_writer *w, const char *name, const uint8_t rgb[3]
     wm_put_text(&w->mtl, "\nKd %.4f %.4f %.4f\nd 1\nillum 1\n\n", rgb[0] / 255.0, rgb[1] / 255.0, rgb[2] / 255.0);
 }
 
-/* Triangles of object o, grouped by (surface, walkable) material. */
-static void write_object(obj_writer *w, uint32_t o, const uint8_t *material_used)
+/* A triangle's material, or (by_object) its object: one past the last for none, never written. */
+static size_t bucket_of(const wm_mesh *m, uint32_t t, int by_object, uint32_t objects)
+{
+    if (by_object)
+        return m->objects[t] < objects ? m->objects[t] : objects;
+    return 2 * (size_t)m->surfaces[t] + m->walkable[t];
+}
+
+/* The triangles by object, then material (2 * surface + walkable), then index: the order the
+ * file lists them in, by two stable counting sorts (material, then object) rather than a pass
+ * over the mesh per object and material (an area of 65,535 rooms was quadratic). first[o] is
+ * object o's first place in the order, first[objects] the end. */
+static uint32_t *triangle_order(wm_ctx *ctx, const wm_mesh *m, size_t materials, uint32_t objects, uint32_t **first)
+{
+    size_t buckets = (materials > objects ? materials : objects) + 1;
+    uint32_t *order = wm_alloc_array(ctx, (size_t)m->triangle_count + 1, sizeof *order);
+    uint32_t *by_material = wm_alloc_array(ctx, (size_t)m->triangle_count + 1, sizeof *by_material);
+    uint32_t *start = wm_alloc_array(ctx, buckets + 1, sizeof *start);
+    *first = wm_alloc_array(ctx, (size_t)objects + 1, sizeof **first);
+    for (int pass = 0; order && by_material && start && *first && pass < 2; pass++) {
+        const uint32_t *from = pass ? by_material : NULL;
+        uint32_t *to = pass ? order : by_material;
+        memset(start, 0, (buckets + 1) * sizeof *start);
+        for (uint32_t i = 0; i < m->triangle_count; i++)
+            start[1 + bucket_of(m, from ? from[i] : i, pass, objects)]++;
+        for (size_t b = 1; b <= buckets; b++)
+            start[b] += start[b - 1];
+        if (pass)
+            memcpy(*first, start, ((size_t)objects + 1) * sizeof *start);
+        for (uint32_t i = 0; i < m->triangle_count; i++) {
+            uint32_t t = from ? from[i] : i;
+            to[start[bucket_of(m, t, pass, objects)]++] = t;
+        }
+    }
+    if (!by_material || !start || !*first) {
+        wm_free(ctx, order), wm_free(ctx, *first);
+        order = *first = NULL;
+    }
+    wm_free(ctx, by_material);
+    wm_free(ctx, start);
+    return order;
+}
+
+/* Object o's triangles (tris[0, count), in material order), a usemtl line per material. */
+static void write_object(obj_writer *w, uint32_t o, const uint32_t *tris, uint32_t count)
 {
     const wm_mesh *m = w->mesh;
     const wm_surface_table *table = wm_surfaces(w->ctx);
-    int any = 0;
-    for (uint32_t t = 0; t < m->triangle_count && !any; t++)
-        any = m->objects[t] == o;
-    if (!any)
+    if (!count)
         return;
     wm_put_text(&w->obj, "o ");
     put_name(&w->obj, m->object_count ? m->object_names[o] : m->name);
     wm_put_text(&w->obj, "\n");
-    for (size_t material = 0; material < 2 * (size_t)table->count; material++) {
-        if (!material_used[material])
-            continue;
-        uint16_t surface = (uint16_t)(material / 2);
-        int walkable = (int)(material % 2), started = 0;
-        for (uint32_t t = 0; t < m->triangle_count; t++) {
-            if (m->objects[t] != o || m->surfaces[t] != surface || m->walkable[t] != walkable)
-                continue;
-            if (!started) {
-                char name[96];
-                wm_assimp_surface_material_name(table, surface, walkable, name, sizeof name);
-                wm_put_text(&w->obj, "usemtl ");
-                put_name(&w->obj, name);
-                wm_put_text(&w->obj, "\n");
-                started = 1;
-            }
-            /* vertices first: a face line may only refer to written ones */
-            uint32_t idx[3];
-            for (int k = 0; k < 3; k++)
-                idx[k] = vertex_index(w, m->indices[3 * (size_t)t + k]);
-            wm_put_text(&w->obj, "f %u %u %u\n", idx[0], idx[1], idx[2]);
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t t = tris[i];
+        if (i == 0 || m->surfaces[t] != m->surfaces[tris[i - 1]] || m->walkable[t] != m->walkable[tris[i - 1]]) {
+            char name[96];
+            wm_assimp_surface_material_name(table, m->surfaces[t], m->walkable[t], name, sizeof name);
+            wm_put_text(&w->obj, "usemtl ");
+            put_name(&w->obj, name);
+            wm_put_text(&w->obj, "\n");
         }
+        /* vertices first: a face line may only refer to written ones */
+        uint32_t idx[3];
+        for (int k = 0; k < 3; k++)
+            idx[k] = vertex_index(w, m->indices[3 * (size_t)t + k]);
+        wm_put_text(&w->obj, "f %u %u %u\n", idx[0], idx[1], idx[2]);
     }
     end_object(w);
 }
@@ -175,9 +207,16 @@ wm_result wm_obj_write(wm_ctx *ctx, const wm_mesh *mesh, wm_sink *sink, int y_up
         static const uint8_t amber[3] = {0xff, 0xab, 0x00};
         write_material(&w, "transition", amber);
     }
-    uint32_t objects = mesh->object_count ? mesh->object_count : 1;
+    uint32_t objects = mesh->object_count ? mesh->object_count : 1, *first = NULL;
+    uint32_t *order = triangle_order(ctx, mesh, 2 * (size_t)table->count, objects, &first);
+    if (!order) {
+        r = WM_ERR_NOMEM;
+        goto done;
+    }
     for (uint32_t o = 0; o < objects; o++)
-        write_object(&w, o, material_used);
+        write_object(&w, o, order + first[o], first[o + 1] - first[o]);
+    wm_free(ctx, order);
+    wm_free(ctx, first);
     write_transitions(&w, edges, transition_count);
     write_points(&w);
     r = w.obj.status ? w.obj.status : w.mtl.status;

@@ -65,7 +65,7 @@ const wm_format wm_format_bwm_ascii = {
                    "KOTORMax and MDLOps read, with room links), NWN1 text .wok/.pwk/.dwk",
     .extensions = ascii_extensions,
     .probe = ascii_probe,
-    .capabilities = WM_CAN_TRANSITIONS,
+    .capabilities = WM_CAN_TRANSITIONS | WM_IS_WALKMESH,
     .read = ascii_read_hook,
     .write = bwm_ascii_write_hook,
     .options = NULL, /* --layout and --room-offset: the mdl module's */

@@ -94,7 +94,7 @@ const wm_format wm_format_bwm = {
     .description = "KotOR binary walkmesh (.wok area, .pwk placeable, .dwk door); ASCII content behind these "
                    "extensions (NWN1) is read by the ASCII reader",
     .extensions = bwm_extensions,
-    .capabilities = WM_CAN_TRANSITIONS,
+    .capabilities = WM_CAN_TRANSITIONS | WM_IS_WALKMESH,
     .probe = bwm_probe,
     .read = bwm_read_hook,
     .write = bwm_write_hook,

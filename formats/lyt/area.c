@@ -1,18 +1,60 @@
 /* An area's rooms as one mesh and back. Object i of an assembled area is
- * room i of the layout, so a transition's room index names its room. */
+ * room i of the layout, so a transition's room index names its room. Room
+ * names become file names: both ways check them with the one name guard
+ * (core/wm_names.h) and compare them as the games do, without case. */
 #include "wm_layout.h"
+#include "wm_names.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static const char *room_name_of(const void *user, uint32_t item, size_t *out_length)
+{
+    const wm_layout *layout = user;
+    *out_length = strlen(layout->rooms[item].name);
+    return layout->rooms[item].name;
+}
+
+wm_result wm_layout_check_rooms(wm_ctx *ctx, const wm_layout *layout, wm_name_index *index)
+{
+    memset(index, 0, sizeof *index);
+    if (layout->room_count > WM_LAYOUT_MAX_ROOMS)
+        return wm_error(ctx, WM_ERR_LIMIT, "layout: %u rooms, more than the %u an area holds", layout->room_count,
+                        WM_LAYOUT_MAX_ROOMS);
+    for (uint32_t i = 0; i < layout->room_count; i++) {
+        char what[48];
+        snprintf(what, sizeof what, "layout: room %u", i);
+        wm_result r = wm_name_check(ctx, layout->rooms[i].name, strlen(layout->rooms[i].name), WM_NAME_COMPONENT, what);
+        if (r) return r;
+    }
+    uint32_t twice[2];
+    wm_result r = wm_name_index_build(ctx, index, layout->room_count, room_name_of, layout, twice);
+    if (!r && twice[0] != UINT32_MAX)
+        r = wm_error(ctx, WM_ERR_CORRUPT, "layout: room %u (%s) is room %u (%s) again: the games ignore case",
+                     twice[1], layout->rooms[twice[1]].name, twice[0], layout->rooms[twice[0]].name);
+    if (r) wm_name_index_free(ctx, index);
+    return r;
+}
+
+/* Capacity for at least v vertices and t triangles, doubling: appending room after room
+ * copies each element a bounded number of times. */
+static wm_result reserve_growing(wm_ctx *ctx, wm_mesh *mesh, uint64_t v, uint64_t t)
+{
+    if (v > UINT32_MAX || t > UINT32_MAX) return wm_error(ctx, WM_ERR_LIMIT, "area: more than 2^32 elements");
+    uint64_t vc = mesh->vertex_capacity, tc = mesh->triangle_capacity;
+    if (v > vc) vc = v > 2 * vc ? v : 2 * vc;
+    if (t > tc) tc = t > 2 * tc ? t : 2 * tc;
+    return wm_mesh_reserve(ctx, mesh, (uint32_t)(vc > UINT32_MAX ? UINT32_MAX : vc),
+                           (uint32_t)(tc > UINT32_MAX ? UINT32_MAX : tc));
+}
+
 /* Appends a room's triangles as object `object` (its own vertices: rooms never share). */
 static wm_result append_room(wm_ctx *ctx, wm_mesh *area, const wm_mesh *room, uint16_t object)
 {
-    uint64_t v = (uint64_t)area->vertex_count + room->vertex_count, t = (uint64_t)area->triangle_count + room->triangle_count;
-    if (v > UINT32_MAX || t > UINT32_MAX) return wm_error(ctx, WM_ERR_LIMIT, "area: more than 2^32 elements");
-    wm_result r = wm_mesh_reserve(ctx, area, (uint32_t)v, (uint32_t)t);
+    wm_result r = reserve_growing(ctx, area, (uint64_t)area->vertex_count + room->vertex_count,
+                                  (uint64_t)area->triangle_count + room->triangle_count);
     if (r) return r;
     uint32_t base = area->vertex_count, t0 = area->triangle_count;
     memcpy(&area->positions[3 * (size_t)base], room->positions, 12 * (size_t)room->vertex_count);
@@ -30,17 +72,23 @@ static wm_result append_room(wm_ctx *ctx, wm_mesh *area, const wm_mesh *room, ui
     return WM_OK;
 }
 
+/* Object i named like room i: the names are distinct (checked), so no search. */
+static wm_result name_objects(wm_ctx *ctx, const wm_layout *layout, wm_mesh *out)
+{
+    out->object_names = wm_alloc_array(ctx, (size_t)layout->room_count + 1, sizeof *out->object_names);
+    if (!out->object_names) return WM_ERR_NOMEM;
+    for (uint32_t i = 0; i < layout->room_count; i++, out->object_count++)
+        if (!(out->object_names[i] = wm_strdup(ctx, layout->rooms[i].name))) return WM_ERR_NOMEM;
+    return WM_OK;
+}
+
 wm_result wm_area_assemble(wm_ctx *ctx, const wm_layout *layout, wm_room_loader load, void *user, wm_mesh *out)
 {
+    wm_name_index index;
     wm_mesh_init(out);
-    wm_result r = layout->room_count > 0xFFFFu ? wm_error(ctx, WM_ERR_LIMIT, "layout: more than 65535 rooms") : WM_OK;
-    for (uint32_t i = 0; !r && i < layout->room_count; i++) {
-        uint16_t object;
-        r = wm_mesh_add_object(ctx, out, layout->rooms[i].name, &object);
-        if (!r && object != i)
-            r = wm_error(ctx, WM_ERR_CORRUPT, "layout: room %s is listed twice (rooms %u and %u)", layout->rooms[i].name,
-                         object, i);
-    }
+    wm_result r = wm_layout_check_rooms(ctx, layout, &index);
+    wm_name_index_free(ctx, &index);
+    if (!r) r = name_objects(ctx, layout, out);
     uint32_t missing = 0;
     for (uint32_t i = 0; !r && i < layout->room_count; i++) {
         wm_mesh room;
@@ -50,143 +98,16 @@ wm_result wm_area_assemble(wm_ctx *ctx, const wm_layout *layout, wm_room_loader 
             wm_warn(ctx, "room %u (%s): %s", i, layout->rooms[i].name, wm_ctx_message(ctx));
             missing++;
             r = WM_OK;
+        } else if (!r && room.triangle_count == 0) { /* a hole too, however it came */
+            wm_warn(ctx, "room %u (%s): its walkmesh has no faces", i, layout->rooms[i].name);
+            missing++;
         } else if (!r) {
             r = append_room(ctx, out, &room, (uint16_t)i);
         }
         wm_mesh_free(ctx, &room);
     }
     if (!r && missing == layout->room_count && layout->room_count)
-        r = wm_error(ctx, WM_ERR_IO, "layout: no room has a walkmesh (.wok) or a model (.mdl) beside it");
+        r = wm_error(ctx, WM_ERR_IO, "layout: no room has a walkmesh (.wok) or a model (.mdl) with faces beside it");
     if (r) wm_mesh_free(ctx, out);
-    return r;
-}
-
-/* A walkable face edge, keyed by its two end points on a grid of the tolerance. */
-typedef struct edge_key {
-    int64_t q[6];
-    uint32_t triangle;
-    uint16_t room;
-    uint8_t edge;
-} edge_key;
-
-static int compare_keys(const void *a, const void *b)
-{
-    const edge_key *x = a, *y = b;
-    for (int k = 0; k < 6; k++)
-        if (x->q[k] != y->q[k]) return x->q[k] < y->q[k] ? -1 : 1;
-    return (x->room > y->room) - (x->room < y->room);
-}
-
-static void make_key(const wm_mesh *area, uint32_t t, int e, double grid, edge_key *key)
-{
-    const float *a = &area->positions[3 * (size_t)area->indices[3 * (size_t)t + e]];
-    const float *b = &area->positions[3 * (size_t)area->indices[3 * (size_t)t + (e + 1) % 3]];
-    int64_t qa[3], qb[3];
-    for (int k = 0; k < 3; k++) {
-        qa[k] = llround(a[k] / grid);
-        qb[k] = llround(b[k] / grid);
-    }
-    int a_first = memcmp(qa, qb, sizeof qa) <= 0; /* undirected: the smaller point first */
-    memcpy(key->q, a_first ? qa : qb, sizeof qa);
-    memcpy(key->q + 3, a_first ? qb : qa, sizeof qa);
-}
-
-/* links[3t+e] = the room whose walkable face meets edge e of walkable triangle t. */
-static wm_result find_links(wm_ctx *ctx, const wm_mesh *area, const int32_t *room_of, float tolerance, int32_t *links)
-{
-    size_t n = 0;
-    edge_key *keys = wm_alloc_array(ctx, 3 * (size_t)area->triangle_count + 1, sizeof *keys);
-    if (!keys) return WM_ERR_NOMEM;
-    double grid = tolerance > 0 ? tolerance : 1e-3;
-    for (uint32_t t = 0; t < area->triangle_count; t++) {
-        int32_t room = room_of[area->objects ? area->objects[t] : 0];
-        if (room < 0 || !area->walkable[t]) continue;
-        for (int e = 0; e < 3; e++) {
-            make_key(area, t, e, grid, &keys[n]);
-            keys[n].triangle = t, keys[n].edge = (uint8_t)e, keys[n].room = (uint16_t)room;
-            n++;
-        }
-    }
-    qsort(keys, n, sizeof *keys, compare_keys);
-    for (size_t i = 0, j; i < n; i = j) {
-        for (j = i + 1; j < n && memcmp(keys[j].q, keys[i].q, sizeof keys[i].q) == 0;) j++;
-        for (size_t a = i; a < j; a++)
-            for (size_t b = i; b < j; b++)
-                if (keys[a].room != keys[b].room) {
-                    links[3 * (size_t)keys[a].triangle + keys[a].edge] = keys[b].room;
-                    break;
-                }
-    }
-    wm_free(ctx, keys);
-    return WM_OK;
-}
-
-/* room_of[object] = the layout index of the room the object names, or -1. */
-static wm_result rooms_of_objects(wm_ctx *ctx, const wm_mesh *area, const wm_layout *layout, int32_t **out)
-{
-    *out = wm_alloc_array(ctx, (size_t)area->object_count + 1, sizeof **out);
-    if (!*out) return WM_ERR_NOMEM;
-    (*out)[0] = -1;
-    for (uint32_t o = 0; o < area->object_count; o++) {
-        (*out)[o] = wm_layout_find_room(layout, area->object_names[o]);
-        if ((*out)[o] < 0) wm_warn(ctx, "area: object %s names no room of the layout: left out", area->object_names[o]);
-    }
-    return WM_OK;
-}
-
-/* The triangles of room `room`, their vertices renumbered in area order. */
-static wm_result extract_room(wm_ctx *ctx, const wm_mesh *area, const int32_t *room_of, const int32_t *links,
-                              uint32_t *renumber, int32_t room, const char *name, wm_mesh *out)
-{
-    uint16_t object;
-    wm_mesh_init(out);
-    snprintf(out->name, sizeof out->name, "%s", name);
-    wm_result r = wm_mesh_add_object(ctx, out, name, &object);
-    for (uint32_t v = 0; v < area->vertex_count; v++) renumber[v] = UINT32_MAX;
-    for (uint32_t t = 0; !r && t < area->triangle_count; t++)
-        if (room_of[area->objects ? area->objects[t] : 0] == room)
-            for (int k = 0; k < 3; k++) renumber[area->indices[3 * (size_t)t + k]] = 0;
-    for (uint32_t v = 0; !r && v < area->vertex_count; v++)
-        if (renumber[v] == 0) {
-            const float *p = &area->positions[3 * (size_t)v];
-            r = wm_mesh_add_vertex(ctx, out, p[0], p[1], p[2], &renumber[v]);
-        }
-    for (uint32_t t = 0; !r && t < area->triangle_count; t++) {
-        if (room_of[area->objects ? area->objects[t] : 0] != room) continue;
-        const uint32_t *i = &area->indices[3 * (size_t)t];
-        r = wm_mesh_add_triangle(ctx, out, renumber[i[0]], renumber[i[1]], renumber[i[2]], area->surfaces[t],
-                                 area->walkable[t]);
-        for (int e = 0; !r && e < 3; e++) {
-            /* a link already there stays, unless it names the room itself: formats that
-             * hold links by edge position (OBJ, glTF) give a seam's link to both sides */
-            int32_t kept = area->transitions[3 * (size_t)t + e];
-            out->transitions[3 * (size_t)(out->triangle_count - 1) + e] =
-                kept >= 0 && kept != room ? kept : links[3 * (size_t)t + e];
-        }
-    }
-    if (r) wm_mesh_free(ctx, out);
-    return r;
-}
-
-wm_result wm_area_split(wm_ctx *ctx, const wm_mesh *area, const wm_layout *layout, float tolerance, wm_mesh *rooms)
-{
-    int32_t *room_of = NULL, *links = NULL;
-    uint32_t *renumber = NULL;
-    for (uint32_t i = 0; i < layout->room_count; i++) wm_mesh_init(&rooms[i]);
-    wm_result r = rooms_of_objects(ctx, area, layout, &room_of);
-    if (!r) {
-        links = wm_alloc_array(ctx, 3 * (size_t)area->triangle_count + 1, sizeof *links);
-        renumber = wm_alloc_array(ctx, (size_t)area->vertex_count + 1, sizeof *renumber);
-        if (!links || !renumber) r = WM_ERR_NOMEM;
-    }
-    for (size_t i = 0; !r && i < 3 * (size_t)area->triangle_count; i++) links[i] = WM_NO_TRANSITION;
-    if (!r) r = find_links(ctx, area, room_of, tolerance, links);
-    for (uint32_t i = 0; !r && i < layout->room_count; i++)
-        r = extract_room(ctx, area, room_of, links, renumber, (int32_t)i, layout->rooms[i].name, &rooms[i]);
-    if (r)
-        for (uint32_t i = 0; i < layout->room_count; i++) wm_mesh_free(ctx, &rooms[i]);
-    wm_free(ctx, room_of);
-    wm_free(ctx, links);
-    wm_free(ctx, renumber);
     return r;
 }

@@ -2,7 +2,6 @@
 #include "wm_layout.h"
 
 #include <string.h>
-#include <strings.h>
 
 void wm_layout_init(wm_layout *layout)
 {
@@ -21,7 +20,7 @@ void wm_layout_free(const wm_ctx *ctx, wm_layout *layout)
 int32_t wm_layout_find_room(const wm_layout *layout, const char *name)
 {
     for (uint32_t i = 0; i < layout->room_count; i++)
-        if (strcasecmp(layout->rooms[i].name, name) == 0) return (int32_t)i;
+        if (wm_name_compare(layout->rooms[i].name, name) == 0) return (int32_t)i;
     return -1;
 }
 

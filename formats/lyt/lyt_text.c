@@ -2,6 +2,7 @@
  * `obstaclecount N`, `doorhookcount N`, each followed by its N rows, then
  * `donelayout`. Real files indent with any mix of spaces and tabs, end
  * lines with CR LF or nothing; keywords are matched case-insensitively. */
+#include "wm_geometry.h"
 #include "wm_layout.h"
 
 #include <ctype.h>
@@ -65,6 +66,16 @@ static int to_float(const char *s, float *out)
     return end != s && *end == 0 && errno == 0 && isfinite(*out);
 }
 
+/* A position: beyond WM_COORD_LIMIT it is refused (the line named) like a bad number. */
+static wm_result check_coords(lyt_reader *t, const float *xyz)
+{
+    for (int k = 0; k < 3; k++)
+        if (!(fabsf(xyz[k]) <= WM_COORD_LIMIT))
+            return wm_error(t->ctx, WM_ERR_CORRUPT, "%s: line %lu: coordinate %g is beyond %g", t->source, t->line_no,
+                            (double)xyz[k], (double)WM_COORD_LIMIT);
+    return WM_OK;
+}
+
 static int copy_name(char *dst, const char *src)
 {
     size_t n = strlen(src);
@@ -82,6 +93,7 @@ static wm_result read_places(lyt_reader *t, uint32_t n, wm_layout_place *out)
         if (t->fields != 4 || !copy_name(out[i].name, t->field[0]) || !to_float(t->field[1], &out[i].position[0]) ||
             !to_float(t->field[2], &out[i].position[1]) || !to_float(t->field[3], &out[i].position[2]))
             return lyt_error(t, "expected \"name x y z\"");
+        if ((r = check_coords(t, out[i].position))) return r;
     }
     return WM_OK;
 }
@@ -99,6 +111,7 @@ static wm_result read_doorhooks(lyt_reader *t, uint32_t n, wm_layout_doorhook *o
         for (int k = 0; ok && k < 3; k++) ok = to_float(t->field[3 + k], &d->position[k]);
         for (int k = 0; ok && k < 4; k++) ok = to_float(t->field[6 + k], &d->orientation[k]);
         if (!ok) return lyt_error(t, "expected \"room door 0 x y z q1 q2 q3 q4\"");
+        if ((r = check_coords(t, d->position))) return r;
         d->unknown = (int32_t)unknown;
     }
     return WM_OK;

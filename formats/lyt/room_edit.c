@@ -3,10 +3,10 @@
  * mirrors reverses each triangle's winding back, carrying the transitions
  * along with their edges. */
 #include "wm_layout.h"
+#include "wm_names.h"
 
 #include <math.h>
 #include <string.h>
-#include <strings.h>
 
 typedef struct planar_map {
     double m[2][2], t[3];
@@ -15,7 +15,7 @@ typedef struct planar_map {
 int32_t wm_mesh_find_object(const wm_mesh *mesh, const char *name)
 {
     for (uint32_t i = 0; i < mesh->object_count; i++)
-        if (strcasecmp(mesh->object_names[i], name) == 0) return (int32_t)i;
+        if (wm_name_compare(mesh->object_names[i], name) == 0) return (int32_t)i;
     return -1;
 }
 

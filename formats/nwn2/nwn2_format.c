@@ -283,6 +283,7 @@ static wm_result nwn2_validate_hook(wm_ctx *ctx, const wm_input *in, const wm_op
 
 const wm_format wm_format_nwn2 = {
     .name = "nwn2",
+    .capabilities = WM_IS_WALKMESH,
     .description = "Neverwinter Nights 2 area terrain TRN/TRX (ASWM walkmesh; other packets kept byte-for-byte)",
     .extensions = nwn2_extensions,
     .probe = nwn2_probe,

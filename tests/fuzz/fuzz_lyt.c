@@ -1,9 +1,11 @@
 /* libFuzzer target for the layout reader: parse, write, parse again (the
- * second read must succeed and hold the same counts), and a split of an
- * empty area against the layout. */
+ * second read must succeed and hold the same counts), a split of an
+ * empty area against the layout, and an assemble whose rooms are missing
+ * or one triangle (the room-name guard and its index on every layout). */
 #include <stdint.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "wm_layout.h"
 
@@ -11,6 +13,17 @@ static void quiet(void *user, const char *message)
 {
     (void)user;
     (void)message;
+}
+
+/* Rooms named with an even length are missing, the others one triangle. */
+static wm_result fake_room(wm_ctx *ctx, void *user, const char *room, const float position[3], wm_mesh *out)
+{
+    (void)user;
+    if (strlen(room) % 2 == 0) return wm_error(ctx, WM_ERR_IO, "missing");
+    for (int i = 0; i < 3; i++)
+        if (wm_mesh_add_vertex(ctx, out, position[0] + (float)(i == 1), position[1] + (float)(i == 2), 0, NULL))
+            return WM_ERR_NOMEM;
+    return wm_mesh_add_triangle(ctx, out, 0, 1, 2, 1, 1);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -34,6 +47,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rooms && wm_area_split(&ctx, &area, &layout, 1e-3f, rooms) == WM_OK)
         for (uint32_t i = 0; i < layout.room_count; i++) wm_mesh_free(&ctx, &rooms[i]);
     free(rooms);
+    if (wm_area_assemble(&ctx, &layout, fake_room, NULL, &area) == WM_OK) {
+        if (area.object_count != layout.room_count) abort(); /* object i is room i */
+        wm_mesh_free(&ctx, &area);
+    }
     wm_layout_free(&ctx, &layout);
     return 0;
 }

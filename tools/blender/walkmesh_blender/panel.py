@@ -181,6 +181,9 @@ class WALKMESH_PT_panel(bpy.types.Panel):
         box.operator("walkmesh.set_room_link").value = settings.room_link
         layout.prop(settings, "walkable_slope")
         layout.operator("walkmesh.validate", icon="CHECKMARK")
+        row = layout.row(align=True)
+        row.operator("walkmesh.route", icon="TRACKING")
+        row.operator("walkmesh.select_unreachable", icon="RESTRICT_SELECT_OFF")
         layout.template_list("WALKMESH_UL_findings", "", context.scene, "walkmesh_findings", context.scene,
                              "walkmesh_finding_index", rows=4)
         if obj is not None and str(obj.get(scene.FILE_PROP, "")).lower().endswith((".trx", ".trn")):

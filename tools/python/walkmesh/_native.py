@@ -7,7 +7,7 @@ call it has; a call it lacks raises WalkmeshError (WM_ERR_UNSUPPORTED) naming th
 import ctypes
 import os
 import sys
-from ctypes import (CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_float, c_int, c_int32, c_int64,
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_double, c_float, c_int, c_int32, c_int64,
                     c_size_t, c_uint, c_uint8, c_uint16, c_uint32, c_uint64, c_void_p)
 
 from .errors import Result, WalkmeshError
@@ -61,7 +61,7 @@ MAX_OPTIONS = 32
 
 class Input(Structure):
     _fields_ = [("data", POINTER(c_uint8)), ("size", c_size_t), ("name", c_char_p), ("path", c_char_p),
-                ("owned", POINTER(c_uint8)), ("mapped", c_size_t)]
+                ("owned", POINTER(c_uint8)), ("mapped", c_size_t), ("source", c_void_p)]
 
 
 class Options(Structure):
@@ -135,6 +135,26 @@ class Route(Structure):
                 ("points", POINTER(c_float)), ("count", c_uint32), ("reached", c_int), ("failure", c_char * 160)]
 
 
+class WalkRoute(Structure):  # wm_route (wm_route.h)
+    _fields_ = [("points", POINTER(c_float)), ("count", c_uint32), ("length", c_double), ("plan_length", c_double),
+                ("faces", POINTER(c_uint32)), ("face_count", c_uint32), ("start_face", c_uint32),
+                ("goal_face", c_uint32), ("found", c_int)]
+
+
+class WalkRouteOptions(Structure):
+    _fields_ = [("from_has_z", c_int), ("to_has_z", c_int), ("radius", c_float)]
+
+
+class WalkRegion(Structure):
+    _fields_ = [("faces", c_uint32), ("area", c_double), ("point", c_float * 3), ("first_face", c_uint32),
+                ("enclosed", c_int)]
+
+
+class WalkReach(Structure):
+    _fields_ = [("region_count", c_uint32), ("start_face", c_uint32), ("start_region", c_uint32),
+                ("unreachable", POINTER(WalkRegion)), ("unreachable_count", c_uint32)]
+
+
 class Nwn2Triangles(Structure):
     _fields_ = [("count", c_uint32), ("file_triangle", POINTER(c_uint32)), ("tile", POINTER(c_uint32)),
                 ("island", POINTER(c_uint32)), ("grid_width", c_uint32), ("grid_height", c_uint32),
@@ -192,6 +212,16 @@ SYMBOLS = {
                           POINTER(BakeStats)]),
     "wm_nwn2_route_find_file": (_R, [POINTER(Ctx), _P, c_float * 2, c_float * 2, POINTER(Route)]),
     "wm_nwn2_route_free": (None, [POINTER(Ctx), POINTER(Route)]),
+    # routes and reach over walkable faces (wm_route.h)
+    "wm_walk_graph_build": (_R, [POINTER(Ctx), POINTER(Mesh), c_int, POINTER(c_void_p)]),
+    "wm_walk_graph_free": (None, [POINTER(Ctx), c_void_p]),
+    "wm_route_find": (_R, [POINTER(Ctx), c_void_p, POINTER(c_float), POINTER(c_float), POINTER(WalkRouteOptions),
+                           POINTER(WalkRoute)]),
+    "wm_route_free": (None, [POINTER(Ctx), POINTER(WalkRoute)]),
+    "wm_reach_find": (_R, [POINTER(Ctx), c_void_p, POINTER(c_float), c_int, POINTER(WalkReach)]),
+    "wm_reach_free": (None, [POINTER(Ctx), POINTER(WalkReach)]),
+    "wm_walk_graph_triangle_count": (c_uint32, [c_void_p]),
+    "wm_walk_graph_region": (c_uint32, [c_void_p, c_uint32]),
     "wm_nwn2_triangles_read": (_R, [POINTER(Ctx), c_void_p, c_size_t, _P, POINTER(Options),
                                     POINTER(Nwn2Triangles)]),
     "wm_nwn2_triangles_free": (None, [POINTER(Ctx), POINTER(Nwn2Triangles)]),

@@ -1,0 +1,105 @@
+"""Routes and reach over a walkmesh's walkable faces (wm_route.h): the shortest route between two
+points, and the walkable regions a point cannot reach. The source is a file path (a KotOR .wok,
+a .lyt area, an NWN2 .trn/.trx...) or a Mesh."""
+import ctypes
+import math
+import os
+from collections import namedtuple
+
+from . import _mesh, _native
+from ._context import Context
+from .errors import Result, WalkmeshError
+
+Path = namedtuple("Path", "length plan_length points faces")
+Region = namedtuple("Region", "faces area point first_face enclosed")
+Reach = namedtuple("Reach", "regions start_face unreachable face_regions start_region")
+NO_REGION = 0xFFFFFFFF
+
+
+def _point(value, what):
+    """(x, y, z, has_z) of a point given as 2 or 3 numbers; TypeError for anything else."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or len(value) not in (2, 3):
+        raise TypeError("%s: expected (x, y) or (x, y, z), not %r" % (what, value))
+    try:
+        numbers = [float(v) for v in value]
+    except (TypeError, ValueError):
+        raise TypeError("%s: expected numbers, not %r" % (what, value)) from None
+    return (ctypes.c_float * 3)(*(numbers + [0.0])[:3]), len(numbers) == 3
+
+
+def _with_graph(source, limits, call):
+    """Runs call(context, graph) on the walk graph of source (a path or a Mesh)."""
+    if source is None or not (isinstance(source, (str, bytes, os.PathLike, _mesh.Mesh))):
+        raise TypeError("source: expected a file path or a Mesh, not %r" % (source,))
+    context = Context(limits)
+    graph = ctypes.c_void_p()
+    if isinstance(source, _mesh.Mesh):
+        cmesh = _mesh.CMesh(source)
+        context.check(_native.fn("wm_walk_graph_build")(context.ref, ctypes.byref(cmesh.struct), 1,
+                                                        ctypes.byref(graph)))
+    else:
+        path = _native.encode_path(source)  # a NUL inside: ValueError, as the package's other calls
+        loaded = _native.Mesh()
+        _native.fn("wm_mesh_init")(ctypes.byref(loaded))
+        try:
+            context.check(_native.fn("wm_mesh_load")(context.ref, path, None, None, ctypes.byref(loaded)))
+            context.check(_native.fn("wm_walk_graph_build")(context.ref, ctypes.byref(loaded), 1, ctypes.byref(graph)))
+        finally:
+            _native.fn("wm_mesh_free")(context.ref, ctypes.byref(loaded))
+    try:
+        return call(context, graph)
+    finally:
+        _native.fn("wm_walk_graph_free")(context.ref, graph)
+
+
+def path(source, start, goal, radius=0.0, limits=None):
+    """The shortest route over the walkable faces of source from start to goal, each (x, y) or
+    (x, y, z) (a z picks the floor where floors overlap): Path(length over the ground, plan_length,
+    points [(x, y, z), ...] (start, corners, goal), faces crossed), or None when the two are not
+    joined. A point over no walkable face raises WalkmeshError (INVALID). radius keeps the route
+    that far from blocking corners where it crosses face edges (see docs/routes.md)."""
+    start_c, start_z = _point(start, "start")
+    goal_c, goal_z = _point(goal, "goal")
+    if isinstance(radius, bool) or not isinstance(radius, (int, float)):
+        raise TypeError("radius: expected a number, not %r" % (radius,))
+    if not math.isfinite(radius) or radius < 0:
+        raise WalkmeshError(Result.INVALID, "radius %r: expected a finite length >= 0" % (radius,))
+    options = _native.WalkRouteOptions(int(start_z), int(goal_z), float(radius))
+
+    def find(context, graph):
+        result = _native.WalkRoute()
+        context.check(_native.fn("wm_route_find")(context.ref, graph, start_c, goal_c, ctypes.byref(options),
+                                                  ctypes.byref(result)))
+        try:
+            if not result.found:
+                return None
+            points = [tuple(result.points[3 * i:3 * i + 3]) for i in range(result.count)]
+            faces = [result.faces[i] for i in range(result.face_count)]
+            return Path(result.length, result.plan_length, points, faces)
+        finally:
+            _native.fn("wm_route_free")(context.ref, ctypes.byref(result))
+
+    return _with_graph(source, limits, find)
+
+
+def reach(source, at, limits=None):
+    """The walkable regions of source that a character at `at` ((x, y) or (x, y, z)) cannot reach:
+    Reach(regions (the count of all), start_face, unreachable [Region(faces, area, point, first_face,
+    enclosed), ...] the largest first, face_regions (each face's region, NO_REGION for blocking
+    faces), start_region)."""
+    at_c, at_z = _point(at, "at")
+
+    def find(context, graph):
+        result = _native.WalkReach()
+        context.check(_native.fn("wm_reach_find")(context.ref, graph, at_c, int(at_z), ctypes.byref(result)))
+        try:
+            regions = [result.unreachable[i] for i in range(result.unreachable_count)]
+            region_of = _native.fn("wm_walk_graph_region")
+            faces = [region_of(graph, t) for t in range(_native.fn("wm_walk_graph_triangle_count")(graph))]
+            return Reach(result.region_count, result.start_face,
+                         [Region(r.faces, r.area, tuple(r.point), r.first_face, bool(r.enclosed)) for r in regions],
+                         faces, result.start_region)
+        finally:
+            _native.fn("wm_reach_free")(context.ref, ctypes.byref(result))
+
+    return _with_graph(source, limits, find)
