@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "bench_support.h"
-#include "nwn2/bake/bake.h"
+#include "nwn2/bake/bake_internal.h"
 
 static double cpu_now(void)
 {
@@ -151,6 +151,26 @@ static int bake_best(const nwn2_aswm *source, const nwn2_cutter_set *cutters, ru
     return 0;
 }
 
+/* The exact cut alone (bake_cut, no tiles, no redo): what a cutter costs when the bake cannot tell
+ * beforehand that it crowds a tile, so that cost stays in view. */
+static int exact_cut_once(const nwn2_aswm *source, const nwn2_cutter_set *cutters, double *cpu, uint32_t *pieces)
+{
+    wm_ctx ctx;
+    wm_ctx_init(&ctx);
+    nwn2_aswm copy;
+    if (nwn2_aswm_copy(&ctx, &copy, source))
+        return 1;
+    uint32_t added = 0, removed = 0;
+    double c0 = cpu_now();
+    wm_result r = bake_cut(&ctx, &copy, cutters, NULL, &added, &removed);
+    *cpu = cpu_now() - c0;
+    *pieces = copy.triangle_count + removed;
+    nwn2_aswm_free(&ctx, &copy);
+    if (r)
+        fprintf(stderr, "bench_cutter: exact cut failed: %s\n", ctx.message);
+    return r != WM_OK;
+}
+
 static void print_run(uint32_t points, const run *r, const run *previous, uint32_t previous_points)
 {
     printf("  %6u points: CPU %7.3f s, wall %7.3f s, peak %7.1f MB (%5.1f x the output's %.2f MB); "
@@ -193,12 +213,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_cutter: %s\n", ctx.message);
         return 1;
     }
-    printf("%s: %u triangles, one cutter per bake\n", trx_path, f.aswm.triangle_count);
+    printf("%s: %u triangles, one cutter per bake; then the exact cut alone\n", trx_path, f.aswm.triangle_count);
     for (int shape = 0; shape < SHAPES; shape++) {
         if (any_chosen && !chosen[shape])
             continue;
         printf("%s:\n", shape_name[shape]);
         run runs[16];
+        double exact[16];
         for (int s = 0; s < count; s++) {
             nwn2_cutter c = {malloc(sizeof(float) * 2 * sizes[s]), sizes[s], 0};
             if (!c.points)
@@ -206,16 +227,24 @@ int main(int argc, char **argv)
             for (uint32_t i = 0; i < sizes[s]; i++)
                 corner(shape, i, sizes[s], &c.points[2 * i]);
             nwn2_cutter_set one = {&c, 1};
-            int failed = bake_best(&f.aswm, &one, &runs[s]);
+            uint32_t pieces = 0;
+            int failed = bake_best(&f.aswm, &one, &runs[s]) || exact_cut_once(&f.aswm, &one, &exact[s], &pieces);
             free(c.points);
             if (failed)
                 return 1;
             print_run(sizes[s], &runs[s], s ? &runs[s - 1] : NULL, s ? sizes[s - 1] : 0);
+            printf("          exact cut alone: CPU %7.3f s, %u pieces", exact[s], pieces);
+            if (s)
+                printf("; exponent from %u: %.2f", sizes[s - 1], log(exact[s] / exact[s - 1]) / log((double)sizes[s] / sizes[s - 1]));
+            printf("\n");
             fflush(stdout);
         }
         if (count > 1)
             printf("  growth exponent %u -> %u: %.2f\n", sizes[0], sizes[count - 1],
                    log(runs[count - 1].cpu / runs[0].cpu) / log((double)sizes[count - 1] / sizes[0]));
+        if (count > 1)
+            printf("  exact cut alone, growth exponent %u -> %u: %.2f\n", sizes[0], sizes[count - 1],
+                   log(exact[count - 1] / exact[0]) / log((double)sizes[count - 1] / sizes[0]));
     }
     nwn2_file_free(&ctx, &f);
     return 0;

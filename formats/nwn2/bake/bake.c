@@ -1,6 +1,7 @@
 /* The bake's driver: runs the stages in order (bake.h), spreads the
  * independent jobs of stages 2 and 4 over threads, and redoes stage 1 with
  * whole-triangle cutters where cutting crowds a tile. */
+#include "bake_crowding.h"
 #include "bake_internal.h"
 
 #include "wm_parallel.h"
@@ -150,7 +151,9 @@ static wm_result geometry_fitting_tiles(wm_ctx *ctx, nwn2_aswm *a, const nwn2_ba
         nwn2_aswm_free(ctx, &input);
         return WM_ERR_NOMEM;
     }
-    for (;;) {
+    uint32_t certain = 0; /* cutters that would crowd a tile whatever the exact cut: not tried */
+    r = bake_mark_crowding_cutters(ctx, a, opts, whole, &certain);
+    for (; !r;) {
         memset(stats, 0, sizeof *stats);
         r = bake_geometry(ctx, a, opts, whole, stats);
         if (r)

@@ -13,7 +13,7 @@ static void triangle_centre(const nwn2_aswm *a, uint32_t t, float out[2])
     nwn2_toolset_centre(&a->vertices[3 * v[0]], &a->vertices[3 * v[1]], &a->vertices[3 * v[2]], out);
 }
 
-static wm_result check_input(wm_ctx *ctx, const nwn2_aswm *a)
+wm_result bake_check_input(wm_ctx *ctx, const nwn2_aswm *a)
 {
     if (a->grid_width == 0 || a->grid_height == 0 || !a->tiles)
         return wm_error(ctx, WM_ERR_INVALID, "walkmesh has no tile grid (%u x %u tiles)", a->grid_width,
@@ -194,7 +194,7 @@ static wm_result fill_tile_headers(wm_ctx *ctx, nwn2_aswm *a)
 wm_result bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, const uint8_t *whole,
                         nwn2_bake_stats *stats)
 {
-    wm_result r = check_input(ctx, a);
+    wm_result r = bake_check_input(ctx, a);
     if (r)
         return r;
     if ((uint64_t)a->grid_width * a->grid_height > UINT32_MAX / 2)

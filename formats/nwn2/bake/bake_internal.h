@@ -13,6 +13,9 @@
 wm_result bake_geometry(wm_ctx *ctx, nwn2_aswm *a, const nwn2_bake_options *opts, const uint8_t *whole,
                         nwn2_bake_stats *stats);
 
+/* The input stage 1 needs: a tile grid of positive finite width, vertex
+ * indices in range, finite coordinates (an error naming the first fault). */
+wm_result bake_check_input(wm_ctx *ctx, const nwn2_aswm *a);
 /* Stage 1 parts. Cuts triangles along each cutter polygon and removes the
  * pieces inside. */
 wm_result bake_cut(wm_ctx *ctx, nwn2_aswm *a, const nwn2_cutter_set *cutters, const uint8_t *whole, uint32_t *added,
