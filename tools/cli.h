@@ -55,7 +55,8 @@ enum {
     CLI_RESULTS = 1u << 1, /* prints results: --json */
     CLI_MESH = 1u << 2,    /* reads meshes: --from, --materials, --up, ... and module options */
     CLI_JOBS = 1u << 3,    /* batches: -j/--jobs N */
-    CLI_MANY = 1u << 4     /* takes several inputs */
+    CLI_MANY = 1u << 4,    /* takes several inputs */
+    CLI_NAVMESH = 1u << 5  /* builds navmeshes: --preset and Recast's options (cli_navmesh.c) */
 };
 
 /* One option of a command's own. */
@@ -68,6 +69,10 @@ typedef struct cli_option {
 } cli_option;
 
 #define CLI_MAX_OPTIONS 12
+#define CLI_NAVMESH_OPTIONS 10
+
+/* Recast's build options (CLI_NAVMESH), terminated by {NULL}. */
+extern const cli_option cli_navmesh_option_table[];
 
 typedef struct cli_spec {
     const char *name;        /* the command */
@@ -100,6 +105,7 @@ typedef struct cli_args {
     cli_mesh_options mesh;
     const char *values[CLI_MAX_OPTIONS][2]; /* the command's own options, by index in spec->options */
     int given[CLI_MAX_OPTIONS];
+    const char *navmesh_values[CLI_NAVMESH_OPTIONS]; /* CLI_NAVMESH: by index in cli_navmesh_option_table */
 } cli_args;
 
 /* Parses argv by spec. Returns -1 when the command should run (args filled; free it with
@@ -117,6 +123,9 @@ const char *cli_nearest(const char *word, const char *const *candidates, size_t 
 int cli_parse_count(const char *option, const char *text, unsigned min, unsigned max, unsigned *out);
 /* Parses a number from min to max for option; reports and returns 0 when it is not one. */
 int cli_parse_float(const char *option, const char *text, float min, float max, float *out);
+/* The build parameters of CLI_NAVMESH's options: the preset, then each option given.
+ * Reports and returns EXIT_USAGE when one is out of range. */
+int cli_navmesh_config(const cli_args *args, wm_navmesh_config *config);
 /* jobs from -j, else the processors online. */
 unsigned cli_jobs(const cli_args *args);
 
