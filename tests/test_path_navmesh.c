@@ -59,21 +59,54 @@ static void last_point(const char *json, float out[3])
     assert_int_equal(sscanf(open, "[%f, %f, %f]", &out[0], &out[1], &out[2]), 3);
 }
 
-static unsigned pairs_of_file(wm_ctx *ctx, const char *wmo, const char *dir, unsigned *reached)
+/* RecastDemo's navmesh of a WMO (default collision rule) and its polygons as triangles; 0 when
+ * nothing in it is walkable. */
+static int navmesh_of_wmo(wm_ctx *ctx, const char *wmo, wm_navmesh *n, wm_mesh *nav)
 {
-    wm_mesh mesh, nav;
+    wm_mesh mesh;
     if (wm_mesh_load(ctx, wmo, "wmo", NULL, &mesh) != WM_OK)
         return 0;
     wm_navmesh_config config;
     wm_navmesh_config_recast(&config);
-    wm_navmesh n;
-    wm_result r = wm_navmesh_build(ctx, &mesh, &config, &n);
+    wm_result r = wm_navmesh_build(ctx, &mesh, &config, n);
     wm_mesh_free(ctx, &mesh);
     if (r)
+        return 0;
+    assert_int_equal(wm_navmesh_to_mesh(ctx, n, nav), WM_OK);
+    return 1;
+}
+
+typedef unsigned (*per_wmo)(wm_ctx *ctx, const char *wmo, const char *dir, unsigned *counter);
+
+/* each over every corpus WMO (skips without them), with a temporary folder; the sum of what
+ * it returns. */
+static unsigned over_corpus_wmos(per_wmo each, unsigned *counter, size_t *file_count)
+{
+    static const char *const suffixes[] = {".wmo", NULL};
+    char **files = NULL;
+    *file_count = wmt_corpus_list("wmo", suffixes, &files);
+    if (*file_count == 0)
+        skip();
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    char *dir = wmt_make_temp_dir();
+    unsigned sum = 0;
+    for (size_t f = 0; f < *file_count; f++)
+        sum += each(&ctx, files[f], dir, counter);
+    wmt_remove_tree(dir);
+    free(dir);
+    wmt_free_list(files, *file_count);
+    return sum;
+}
+
+static unsigned pairs_of_file(wm_ctx *ctx, const char *wmo, const char *dir, unsigned *reached)
+{
+    wm_mesh nav;
+    wm_navmesh n;
+    if (!navmesh_of_wmo(ctx, wmo, &n, &nav))
         return 0; /* nothing walkable: test_navmesh counts those */
     char *file = wmt_join(dir, "ground.navmesh");
     assert_int_equal(wm_navmesh_save(ctx, &n, file, 1), WM_OK);
-    assert_int_equal(wm_navmesh_to_mesh(ctx, &n, &nav), WM_OK);
     uint32_t seed = nav.triangle_count * 2654435761u + 7;
     unsigned pairs = 0;
     for (int i = 0; i < PAIRS_PER_FILE; i++, pairs++) {
@@ -114,23 +147,81 @@ static void random_pairs_on_every_corpus_wmo(void **state)
 {
     (void)state;
     wmt_require_recast();
-    static const char *const suffixes[] = {".wmo", NULL};
-    char **files = NULL;
-    size_t file_count = wmt_corpus_list("wmo", suffixes, &files);
-    if (file_count == 0)
-        skip();
-    wm_ctx ctx;
-    wmt_ctx_init(&ctx);
-    char *dir = wmt_make_temp_dir();
-    unsigned pairs = 0, reached = 0;
-    for (size_t f = 0; f < file_count; f++)
-        pairs += pairs_of_file(&ctx, files[f], dir, &reached);
+    unsigned reached = 0;
+    size_t file_count = 0;
+    unsigned pairs = over_corpus_wmos(pairs_of_file, &reached, &file_count);
     printf("path over navmeshes of %zu WMOs: %u random pairs, %u linked and reached, %u exit 6\n", file_count, pairs,
            reached, pairs - reached);
     assert_true(pairs > 0);
-    wmt_remove_tree(dir);
-    free(dir);
-    wmt_free_list(files, file_count);
+}
+
+static double triangle_area(const wm_mesh *m, uint32_t t)
+{
+    const float *p[3];
+    for (int k = 0; k < 3; k++)
+        p[k] = m->positions + 3 * (size_t)m->indices[3 * (size_t)t + k];
+    double u[3], v[3];
+    for (int k = 0; k < 3; k++)
+        u[k] = p[1][k] - p[0][k], v[k] = p[2][k] - p[0][k];
+    double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    return 0.5 * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+}
+
+/* Regions of one navmesh from a polygon centre: the start's region is what Detour reaches from
+ * there; every other region's point is one Detour's findPath cannot reach; all regions together
+ * hold every polygon and the area of every triangle of the navmesh's own triangulation. */
+static unsigned regions_of_file(wm_ctx *ctx, const char *wmo, const char *dir, unsigned *unreachable)
+{
+    (void)dir;
+    wm_mesh nav;
+    wm_navmesh n;
+    if (!navmesh_of_wmo(ctx, wmo, &n, &nav))
+        return 0;
+    float at[3];
+    centroid(&nav, nav.triangle_count / 2, at);
+    wm_reach reach;
+    assert_int_equal(wm_navmesh_reach(ctx, &n, NULL, at, &reach), WM_OK);
+    wm_navmesh_poly *polys = NULL;
+    uint32_t reached = 0;
+    assert_int_equal(wm_navmesh_reachable(ctx, &n, NULL, at, &polys, &reached), WM_OK);
+    wm_free(ctx, polys);
+    assert_int_equal(reach.region_count, reach.unreachable_count + 1);
+    uint32_t faces = reached;
+    double area = 0, total = 0;
+    for (uint32_t t = 0; t < nav.triangle_count; t++)
+        total += triangle_area(&nav, t);
+    for (uint32_t g = 0; g < reach.unreachable_count; g++) {
+        const wm_region *region = &reach.unreachable[g];
+        faces += region->faces;
+        area += region->area;
+        if (g)
+            assert_true(region->area <= reach.unreachable[g - 1].area);
+        float *points = NULL;
+        uint32_t count = 0;
+        int complete = 1;
+        assert_int_equal(wm_navmesh_find_path(ctx, &n, NULL, at, region->point, &points, &count, &complete), WM_OK);
+        assert_false(complete);
+        wm_free(ctx, points);
+    }
+    assert_int_equal(faces, n.poly_count);
+    assert_true(area <= total + 1e-3 * total);
+    *unreachable += reach.unreachable_count;
+    wm_reach_free(ctx, &reach);
+    wm_mesh_free(ctx, &nav);
+    wm_navmesh_free(ctx, &n);
+    return 1;
+}
+
+static void regions_on_every_corpus_wmo(void **state)
+{
+    (void)state;
+    wmt_require_recast();
+    unsigned unreachable = 0;
+    size_t file_count = 0;
+    unsigned built = over_corpus_wmos(regions_of_file, &unreachable, &file_count);
+    printf("reach over navmeshes of %u of %zu WMOs: %u unreachable regions, each unreachable by findPath\n", built,
+           file_count, unreachable);
+    assert_true(built > 0);
 }
 
 /* Outside the mesh, NaN, a missing goal: usage (1) or no route (6), with a message. */
@@ -158,6 +249,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_pairs_on_every_corpus_wmo),
+        cmocka_unit_test(regions_on_every_corpus_wmo),
         cmocka_unit_test(bad_points_get_clear_answers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

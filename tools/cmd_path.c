@@ -41,15 +41,16 @@ static const cli_spec path_spec = {
 
 static const cli_spec reach_spec = {
     .name = "reach",
-    .features = CLI_RESULTS | CLI_MESH,
+    .features = CLI_RESULTS | CLI_MESH | CLI_NAVMESH,
     .usage = "Usage: walkmesh reach FILE X,Y[,Z] [--json]\n\n"
              "The walkable regions of FILE that a character standing at (X,Y) cannot reach: faces\n"
              "joined through the walkmesh's own adjacency (and room links in an area, .lyt), each\n"
              "with its face count, area and a point inside, the largest first. A Z picks the floor\n"
-             "as for path. --json prints {\"regions\": N, \"unreachable\": [{\"faces\": n, \"area\": a,\n"
-             "\"point\": [x, y, z]}, ...]}.\n",
-    .footer = "Exit status: 0 done, 1 usage, 2 unreadable input, 4 unknown format, 6 the point is over\n"
-              "no walkable face.\n",
+             "as for path. On a .navmesh or a collision mesh (a navmesh built with the options\n"
+             "below), a region is the polygons Detour links and its faces their count. --json prints\n"
+             "{\"regions\": N, \"unreachable\": [{\"faces\": n, \"area\": a, \"point\": [x, y, z]}, ...]}.\n",
+    .footer = "Exit status: 0 done, 1 usage, 2 unreadable input, 4 unknown format or Recast/Detour not\n"
+              "available, 6 the point is over no walkable face (no polygon near it).\n",
     .min_inputs = 2,
     .max_inputs = 2,
 };
@@ -86,6 +87,7 @@ int path_is_navmesh_file(const char *path);
 int path_navmesh_of_mesh(wm_ctx *ctx, const cli_args *args, const wm_mesh *mesh, wm_navmesh *out);
 int path_navmesh_load(wm_ctx *ctx, const cli_args *args, wm_navmesh *out);
 int path_on_navmesh(wm_ctx *ctx, const cli_args *args, wm_navmesh *navmesh, float ends[2][3], const int has_z[2]);
+wm_navmesh_query path_navmesh_query(int has_z, float point[3]);
 
 /* What routes run over: a walkmesh's walk graph, else a navmesh (tiles set). */
 typedef struct route_ground {
@@ -93,18 +95,10 @@ typedef struct route_ground {
     wm_navmesh navmesh;
 } route_ground;
 
-static int no_navmesh_reach(const cli_args *args, const char *kind)
-{
-    cli_error("%s: %s: %s is not a walkmesh: its regions would be a navmesh's, which reach does not "
-              "count yet ('walkmesh path' routes over it)", args->spec->name, args->inputs[0], kind);
-    return EXIT_FORMAT;
-}
-
 /* Reads FILE and joins its walkable faces; a .navmesh, or a collision mesh (built into a
  * navmesh with the Recast options), leaves ground->graph NULL. */
 static int load_ground(wm_ctx *ctx, cli_args *args, route_ground *ground)
 {
-    int navmesh_ok = (args->spec->features & CLI_NAVMESH) != 0;
     ground->graph = NULL;
     wm_navmesh_init(&ground->navmesh);
     int code = cli_mesh_options_apply(&args->mesh, ctx);
@@ -113,15 +107,14 @@ static int load_ground(wm_ctx *ctx, cli_args *args, route_ground *ground)
     if (code)
         return code;
     if (path_is_navmesh_file(args->inputs[0]))
-        return navmesh_ok ? path_navmesh_load(ctx, args, &ground->navmesh) : no_navmesh_reach(args, "a navmesh file");
+        return path_navmesh_load(ctx, args, &ground->navmesh);
     wm_mesh mesh;
     const wm_format *format = NULL;
     wm_result r = cli_load_mesh(ctx, &args->mesh, args->inputs[0], &mesh, &format, NULL);
     if (r)
         return cli_fail(ctx, r, 0);
     if (!format || !(format->capabilities & WM_IS_WALKMESH)) {
-        code = navmesh_ok ? path_navmesh_of_mesh(ctx, args, &mesh, &ground->navmesh)
-                          : no_navmesh_reach(args, "a collision mesh");
+        code = path_navmesh_of_mesh(ctx, args, &mesh, &ground->navmesh);
         wm_mesh_free(ctx, &mesh);
         return code;
     }
@@ -284,7 +277,10 @@ int cmd_reach(int argc, char **argv)
     code = given ? load_ground(&ctx, &args, &ground) : EXIT_USAGE;
     if (!code) {
         wm_reach reach;
-        wm_result r = wm_reach_find(&ctx, ground.graph, at, given == 3, &reach);
+        float raised[3] = {at[0], at[1], at[2]};
+        wm_navmesh_query query = path_navmesh_query(given == 3, raised);
+        wm_result r = ground.graph ? wm_reach_find(&ctx, ground.graph, at, given == 3, &reach)
+                                   : wm_navmesh_reach(&ctx, &ground.navmesh, &query, raised, &reach);
         if (r == WM_ERR_INVALID) {
             wm_error_prefix(&ctx, args.inputs[0]);
             cli_error("reach: %s", wm_ctx_message(&ctx));
