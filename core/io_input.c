@@ -88,17 +88,18 @@ wm_result wm_file_read(wm_ctx *ctx, const char *path, uint8_t **out_data, size_t
  * copied into fresh memory, and a reader can let the pages it has read go (wm_input_release). */
 #define WM_MAP_FROM ((uint64_t)16 << 20)
 
-/* Maps the open file fd when that applies; fd stays open either way. */
-static int map_file(const wm_ctx *ctx, int fd, wm_input *out)
+/* Maps the open file fd when that applies; fd stays open either way. An archive is mapped
+ * whatever its size and allocator: its members, not the archive, are what the limits bound. */
+static int map_file(const wm_ctx *ctx, int fd, int archive, wm_input *out)
 {
-    if (ctx->alloc.realloc_fn != wm_platform_realloc)
+    if (ctx->alloc.realloc_fn != wm_platform_realloc && !archive)
         return 0;
     int regular = 0;
     uint64_t size = 0;
     void *data = NULL;
     /* anything odd (not a regular file, over the limit) is left to read_open_file's messages */
     if (wm_platform_file_info(fd, &regular, &size) == 0 && regular && size >= WM_MAP_FROM &&
-        size <= ctx->limits.max_bytes && size <= SIZE_MAX)
+        (size <= ctx->limits.max_bytes || archive) && size <= SIZE_MAX)
         data = wm_platform_map_file(fd, (size_t)size);
     if (!data)
         return 0;
@@ -123,7 +124,7 @@ void wm_input_release(const wm_input *in, size_t upto)
         wm_platform_release_pages(in->data, upto < in->mapped ? upto : in->mapped);
 }
 
-wm_result wm_input_load(wm_ctx *ctx, const char *path, wm_input *out)
+static wm_result load_file(wm_ctx *ctx, const char *path, int archive, wm_input *out)
 {
     memset(out, 0, sizeof *out);
     uint8_t *data = NULL;
@@ -139,7 +140,7 @@ wm_result wm_input_load(wm_ctx *ctx, const char *path, wm_input *out)
         int fd = wm_platform_open_read(path);
         if (fd < 0)
             return wm_error(ctx, WM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-        if (map_file(ctx, fd, out)) {
+        if (map_file(ctx, fd, archive, out)) {
             wm_platform_close(fd);
             return WM_OK;
         }
@@ -150,6 +151,16 @@ wm_result wm_input_load(wm_ctx *ctx, const char *path, wm_input *out)
     out->data = out->owned = data;
     out->size = size;
     return WM_OK;
+}
+
+wm_result wm_input_load_file(wm_ctx *ctx, const char *path, wm_input *out)
+{
+    return load_file(ctx, path, 0, out);
+}
+
+wm_result wm_input_load_archive(wm_ctx *ctx, const char *path, wm_input *out)
+{
+    return load_file(ctx, path, 1, out);
 }
 
 void wm_input_borrow(wm_input *out, const void *data, size_t size, const char *name)
@@ -163,6 +174,8 @@ void wm_input_borrow(wm_input *out, const void *data, size_t size, const char *n
 void wm_input_free(wm_ctx *ctx, wm_input *in)
 {
     free_bytes(ctx, in);
+    if (in->source && in->source->release)
+        in->source->release(ctx, in->source);
     memset(in, 0, sizeof *in);
 }
 
@@ -180,6 +193,8 @@ wm_result wm_input_beside(wm_ctx *ctx, const wm_input *in, const char *file_name
     *out_size = 0;
     if (out_path)
         *out_path = NULL;
+    if (in->source && in->source->beside)
+        return in->source->beside(ctx, in->source, file_name, out_path, out_data, out_size);
     if (!in->path)
         return wm_error(ctx, WM_ERR_UNSUPPORTED, "%s: %s would sit beside the file, but the input is not a file",
                         in->name, file_name);

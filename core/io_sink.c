@@ -24,6 +24,10 @@ struct wm_sink {
     char *path;
     int overwrite, to_stdout;
     int folder; /* opened with wm_sink_open_folder: path is the folder, no main output */
+    wm_buffer *memory;        /* a member of an archive: the bytes, handed to finish at commit */
+    wm_sink_finish_fn finish;
+    void (*release)(wm_ctx *ctx, void *user);
+    void *user;
     unsigned lacking; /* WM_CAN_* the writer said this output does not hold */
     wm_result status;
     sink_output *outputs;
@@ -39,7 +43,7 @@ static wm_result exists_error(wm_ctx *ctx, const char *path)
     return wm_error(ctx, WM_ERR_EXISTS, "%s: exists already (use --force to overwrite)", path);
 }
 
-wm_result wm_sink_open(wm_ctx *ctx, const char *path, int overwrite, wm_sink **out)
+wm_result wm_sink_open_file(wm_ctx *ctx, const char *path, int overwrite, wm_sink **out)
 {
     *out = NULL;
     if (!path) /* a binding's None: refused, not dereferenced */
@@ -59,6 +63,54 @@ wm_result wm_sink_open(wm_ctx *ctx, const char *path, int overwrite, wm_sink **o
         return WM_ERR_NOMEM;
     }
     *out = sink;
+    return WM_OK;
+}
+
+wm_result wm_sink_open_memory(wm_ctx *ctx, const char *path, wm_sink_finish_fn finish,
+                              void (*release)(wm_ctx *ctx, void *user), void *user, wm_sink **out)
+{
+    wm_result r = wm_sink_open_file(ctx, "-", 1, out); /* nothing touches standard output: memory takes its place */
+    wm_buffer *memory = r ? NULL : wm_alloc_array(ctx, 1, sizeof *memory);
+    char *name = memory ? wm_strdup(ctx, path) : NULL;
+    if (!name) {
+        wm_free(ctx, memory);
+        wm_sink_close(*out);
+        *out = NULL;
+        if (release)
+            release(ctx, user);
+        return r ? r : WM_ERR_NOMEM;
+    }
+    wm_buffer_init(memory, ctx);
+    wm_sink *sink = *out;
+    wm_free(ctx, sink->path);
+    sink->path = name;
+    sink->to_stdout = 0;
+    sink->memory = memory;
+    sink->finish = finish;
+    sink->release = release;
+    sink->user = user;
+    return WM_OK;
+}
+
+/* The memory sink's writes: the main output only (an archive member is one file). */
+static wm_result memory_write(wm_sink *sink, const char *suffix, uint64_t offset, const void *data, size_t size)
+{
+    if (suffix)
+        return sink->status = wm_error(sink->ctx, WM_ERR_UNSUPPORTED,
+                                       "%s: this format writes a side file too (%s), and an archive member is one "
+                                       "file: write it outside the archive",
+                                       sink->path, suffix);
+    wm_buffer *b = sink->memory;
+    if (offset == UINT64_MAX) {
+        if (wm_buffer_reserve(b, size))
+            return sink->status = WM_ERR_NOMEM;
+        wm_put_bytes(b, data, size);
+        return b->status;
+    }
+    if (offset > b->size || size > b->size - offset)
+        return sink->status = wm_error(sink->ctx, WM_ERR_INVALID, "%s: a write at %llu past what was written",
+                                       sink->path, (unsigned long long)offset);
+    memcpy(b->data + offset, data, size);
     return WM_OK;
 }
 
@@ -216,6 +268,8 @@ wm_result wm_sink_write(wm_sink *sink, const char *suffix, const void *data, siz
 {
     if (sink->status)
         return sink->status;
+    if (sink->memory)
+        return memory_write(sink, suffix, UINT64_MAX, data, size);
     if (sink->folder && !suffix)
         return sink->status = wm_error(sink->ctx, WM_ERR_INVALID, "%s: a folder has no main output", sink->path);
     if (sink->to_stdout) {
@@ -287,13 +341,15 @@ wm_result wm_sink_write_file(wm_sink *sink, const char *name, const void *data, 
 
 int wm_sink_can_write_at(const wm_sink *sink)
 {
-    return !sink->to_stdout && !sink->folder;
+    return sink->memory || (!sink->to_stdout && !sink->folder);
 }
 
 wm_result wm_sink_write_at(wm_sink *sink, uint64_t offset, const void *data, size_t size)
 {
     if (sink->status)
         return sink->status;
+    if (sink->memory)
+        return memory_write(sink, NULL, offset, data, size);
     if (!wm_sink_can_write_at(sink))
         return sink->status = wm_error(sink->ctx, WM_ERR_UNSUPPORTED, "%s cannot be written at an offset",
                                        sink->to_stdout ? "standard output" : "a folder");
@@ -395,6 +451,10 @@ static wm_result place_all(wm_sink *sink)
 
 wm_result wm_sink_commit(wm_sink *sink)
 {
+    if (sink->memory && !sink->status) {
+        sink->status = sink->finish(sink->ctx, sink->user, sink->memory->data, sink->memory->size);
+        return sink->status;
+    }
     if (sink->to_stdout || sink->status) {
         if (sink->status)
             discard(sink);
@@ -440,5 +500,11 @@ void wm_sink_close(wm_sink *sink)
     wm_free(sink->ctx, sink->outputs);
     wm_free(sink->ctx, sink->slots);
     wm_free(sink->ctx, sink->path);
+    if (sink->memory) {
+        wm_buffer_free(sink->memory);
+        wm_free(sink->ctx, sink->memory);
+    }
+    if (sink->release)
+        sink->release(sink->ctx, sink->user);
     wm_free(sink->ctx, sink);
 }

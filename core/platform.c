@@ -8,6 +8,7 @@
 #include <wchar.h>
 #else
 #define _GNU_SOURCE /* madvise, posix_memalign, O_DIRECT */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -74,6 +75,13 @@ ptrdiff_t wm_platform_read(int fd, void *buffer, size_t size)
     return _read(fd, buffer, size > 0x40000000u ? 0x40000000u : (unsigned)size);
 }
 
+ptrdiff_t wm_platform_read_at(int fd, void *buffer, size_t size, uint64_t offset)
+{
+    if (_lseeki64(fd, (__int64)offset, SEEK_SET) < 0)
+        return -1;
+    return wm_platform_read(fd, buffer, size);
+}
+
 ptrdiff_t wm_platform_write(int fd, const void *buffer, size_t size)
 {
     return _write(fd, buffer, size > 0x40000000u ? 0x40000000u : (unsigned)size);
@@ -109,6 +117,13 @@ int wm_platform_path_kind(const char *path)
     if (!r)
         return WM_PATH_MISSING;
     return (st.st_mode & _S_IFMT) == _S_IFREG ? WM_PATH_FILE : WM_PATH_OTHER;
+}
+
+char *wm_platform_folder_entry(const char *folder, const char *name, int (*same)(const char *, const char *))
+{
+    (void)folder; /* Windows' own names are case-insensitive: the name as given finds it */
+    (void)same;
+    return _strdup(name);
 }
 
 FILE *wm_platform_fopen(const char *path, const char *mode)
@@ -246,6 +261,14 @@ ptrdiff_t wm_platform_read(int fd, void *buffer, size_t size)
     return n;
 }
 
+ptrdiff_t wm_platform_read_at(int fd, void *buffer, size_t size, uint64_t offset)
+{
+    ssize_t n;
+    while ((n = pread(fd, buffer, size, (off_t)offset)) < 0 && errno == EINTR)
+        ;
+    return n;
+}
+
 #if defined(__linux__) && defined(O_DIRECT)
 /* The library writes only its output temporaries and standard output (core/io_sink.c).
  * The temporaries are synced before they are placed, so their large aligned blocks can
@@ -327,6 +350,19 @@ int wm_platform_path_kind(const char *path)
 FILE *wm_platform_fopen(const char *path, const char *mode)
 {
     return fopen(path, mode);
+}
+
+char *wm_platform_folder_entry(const char *folder, const char *name, int (*same)(const char *, const char *))
+{
+    DIR *dir = opendir(folder[0] ? folder : ".");
+    if (!dir)
+        return NULL;
+    char *found = NULL;
+    for (struct dirent *entry; !found && (entry = readdir(dir)) != NULL;)
+        if (same(entry->d_name, name) == 0)
+            found = strdup(entry->d_name);
+    closedir(dir);
+    return found;
 }
 
 void wm_platform_once(wm_once *once, void (*init)(void))

@@ -76,6 +76,18 @@ WM_API void wm_report_finding(wm_report *report, wm_severity severity, const cha
 #endif
     ;
 
+/* Where the companions of an input come from when it is not a file of its own (an archive's
+ * member: its .mdx, its layout's rooms come from the same archive). wm_input_beside asks it,
+ * wm_input_free releases it; a format module never sees more than that. */
+typedef struct wm_input_source {
+    wm_result (*beside)(wm_ctx *ctx, struct wm_input_source *source, const char *file_name, char **out_path,
+                        uint8_t **out_data, size_t *out_size);
+    void (*release)(wm_ctx *ctx, struct wm_input_source *source);
+    /* The names of the files beside the input, one per index (NULL past the last): a model
+     * finds its module's layout among them. */
+    const char *(*name_at)(struct wm_input_source *source, uint32_t index);
+} wm_input_source;
+
 /* An input in memory: what every read, info and validate hook gets. core/ reads files and
  * standard input (wm_input_load); a module never opens its main input itself. */
 typedef struct wm_input {
@@ -85,10 +97,17 @@ typedef struct wm_input {
     const char *path; /* the file the bytes came from (side files sit beside it); NULL: memory or stdin */
     uint8_t *owned;   /* the buffer wm_input_free releases (NULL: the caller's bytes) */
     size_t mapped;    /* owned is a read-only mapping of the file, this many bytes (0: memory) */
+    wm_input_source *source; /* an archive member's archive (NULL: a file, memory or stdin) */
 } wm_input;
 
-/* Reads path ("-": standard input) into *out; free with wm_input_free. Errors name the path. */
+/* Reads path ("-": standard input) into *out; free with wm_input_free. Errors name the path.
+ * A path into an archive ("mod.mod/room.wok", wm_archive.h) reads that member. */
 WM_API wm_result wm_input_load(wm_ctx *ctx, const char *path, wm_input *out);
+/* The same for a file alone (no archive members): what wm_input_load does for a file. */
+WM_API wm_result wm_input_load_file(wm_ctx *ctx, const char *path, wm_input *out);
+/* A file mapped (or read, when small or where files are not mapped) whatever its size: an
+ * archive, whose members are bounded by the limits instead. */
+WM_API wm_result wm_input_load_archive(wm_ctx *ctx, const char *path, wm_input *out);
 /* A reader that will not need the bytes before `upto` again soon: a large file mapped by
  * wm_input_load lets their pages leave memory (reading them again reads the file again),
  * any other input ignores it. The bytes stay valid either way. */
@@ -100,7 +119,8 @@ WM_API void wm_input_free(wm_ctx *ctx, wm_input *in);
  * format needs only the source's name): data becomes NULL, size 0. */
 WM_API void wm_input_drop_bytes(wm_ctx *ctx, wm_input *in);
 /* A side file that sits beside the input (a WMO root's groups, a group's root): reads the
- * file named file_name (no folder) in the input's folder. *out_path (may be NULL) gets its
+ * file named file_name (no folder) in the input's folder, or the archive's member of that name
+ * for a member. *out_path (may be NULL) gets its
  * path and *out_data its bytes, both freed with wm_free. WM_ERR_UNSUPPORTED when the input
  * has no folder (memory, standard input), WM_ERR_IO when the file is missing or unreadable. */
 WM_API wm_result wm_input_beside(wm_ctx *ctx, const wm_input *in, const char *file_name, char **out_path,
@@ -129,7 +149,9 @@ WM_API int wm_sink_can_write_at(const wm_sink *sink);
 WM_API void wm_sink_set_lacking(wm_sink *sink, unsigned capabilities);
 WM_API unsigned wm_sink_lacking(const wm_sink *sink);
 /* Opens a sink for path ("-": standard output). Without overwrite an existing target is
- * refused here and never replaced at commit (WM_ERR_EXISTS). */
+ * refused here and never replaced at commit (WM_ERR_EXISTS). A path into an archive
+ * ("mod.mod/room.wok", wm_archive.h) adds or replaces that member: the whole archive is
+ * written to a temporary and placed at commit, all or nothing. */
 WM_API wm_result wm_sink_open(wm_ctx *ctx, const char *path, int overwrite, wm_sink **out);
 /* A sink over a folder (created beforehand): no main output, only whole files put in it by
  * name with wm_sink_write_file, all placed at commit or none (a split area's rooms). */
@@ -139,6 +161,14 @@ WM_API wm_result wm_sink_open_folder(wm_ctx *ctx, const char *folder, int overwr
  * at commit. A name that is another's under wm_name_compare (the same file where names
  * ignore case) is refused, WM_ERR_EXISTS, naming both. */
 WM_API wm_result wm_sink_write_file(wm_sink *sink, const char *name, const void *data, size_t size);
+/* The same for files only (what wm_sink_open does for a path that is not into an archive). */
+WM_API wm_result wm_sink_open_file(wm_ctx *ctx, const char *path, int overwrite, wm_sink **out);
+/* A sink that keeps the main output in memory (side outputs refused) and hands the bytes to
+ * finish at commit, whose result is the commit's; release(user) runs at close. path names it
+ * in messages. For outputs that go into another file (an archive's member). */
+typedef wm_result (*wm_sink_finish_fn)(wm_ctx *ctx, void *user, const uint8_t *data, size_t size);
+WM_API wm_result wm_sink_open_memory(wm_ctx *ctx, const char *path, wm_sink_finish_fn finish,
+                                     void (*release)(wm_ctx *ctx, void *user), void *user, wm_sink **out);
 /* Syncs every output and moves them all into place, with SIGINT/SIGTERM held off. */
 WM_API wm_result wm_sink_commit(wm_sink *sink);
 /* Frees the sink; an uncommitted sink's temporaries are removed, the targets untouched. */

@@ -53,6 +53,8 @@ WM_API wm_result wm_cursor_error(wm_cursor *cur, wm_result code, const char *fmt
 WM_API uint16_t wm_le16(const uint8_t *p);
 WM_API uint32_t wm_le32(const uint8_t *p);
 WM_API float wm_lef32(const uint8_t *p);
+/* Stores v little-endian at p (a field patched in a header already in memory). */
+WM_API void wm_store_le32(uint8_t *p, uint32_t v);
 
 /* Growable little-endian writer with a sticky error: check status once at the end. */
 typedef struct wm_buffer {

@@ -17,6 +17,8 @@ int wm_platform_file_info(int fd, int *out_regular, uint64_t *out_size);
  * synced before they are placed), aligned to 4 KiB in memory, length and file offset, goes
  * around the file cache (O_DIRECT, through a second descriptor); else through it. */
 ptrdiff_t wm_platform_read(int fd, void *buffer, size_t size);
+/* Reads at an offset of the file (an archive's member); the count moved, or -1 with errno set. */
+ptrdiff_t wm_platform_read_at(int fd, void *buffer, size_t size, uint64_t offset);
 ptrdiff_t wm_platform_write(int fd, const void *buffer, size_t size);
 /* Writes at an offset of a file (its end, where plain writes go, stays where it was). */
 ptrdiff_t wm_platform_write_at(int fd, const void *buffer, size_t size, uint64_t offset);
@@ -31,6 +33,7 @@ void wm_platform_unmap_file(void *data, size_t size);
  * read-only file mapping read from the file again; those of a block the caller is about
  * to free, read for the last time, read as zeros until then. */
 void wm_platform_release_pages(const void *data, size_t size);
+
 
 /* Output files, written as temporaries and placed when complete (core/io_sink.c).
  * Opens a temporary for binary writing in target's folder: unnamed where the system
@@ -78,6 +81,10 @@ wchar_t *wm_platform_widen(const char *text);
 /* _wopen of a UTF-8 path, binary and not inherited. */
 int wm_platform_open_wide(const char *path, int flags, int mode);
 #endif
+/* The name of the entry of folder ("" the current one) that `same` finds equal to name (0:
+ * equal), malloc'ed; NULL when none is. For names a file gives in another case than the disk's
+ * (a key's BIFs): Windows compares names without case itself and returns name. */
+char *wm_platform_folder_entry(const char *folder, const char *name, int (*same)(const char *, const char *));
 /* fopen() for a UTF-8 path. */
 FILE *wm_platform_fopen(const char *path, const char *mode);
 

@@ -4,6 +4,7 @@
 #define WALKMESH_H
 
 #include "wm_api.h"
+#include "wm_archive.h"
 #include "wm_context.h"
 #include "wm_format.h"
 #include "wm_geometry.h"
@@ -22,6 +23,7 @@
 #include "nwn2/wm_nwn2.h"
 #include "nwn2/wm_nwn2_route.h"
 #include "recast/wm_navmesh.h"
+#include "recast/wm_generate.h"
 #include "wmo/wm_wmo.h"
 
 #endif

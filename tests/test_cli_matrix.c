@@ -128,7 +128,8 @@ static int build_argv(const char *command, const char *in, const char **extra, c
         argv[n++] = "1,1"; /* on the courtyard's walkable ground */
         if (strcmp(command, "path") == 0)
             argv[n++] = "3,2";
-    } else if (strcmp(command, "convert") == 0 || strcmp(command, "area") == 0 || strcmp(command, "navmesh") == 0)
+    } else if (strcmp(command, "convert") == 0 || strcmp(command, "area") == 0 || strcmp(command, "navmesh") == 0 ||
+               strcmp(command, "generate") == 0)
         argv[n++] = fx.out_obj;
     else if (strcmp(command, "render") == 0 || strcmp(command, "bake") == 0) {
         argv[n++] = "-o";
@@ -142,7 +143,8 @@ static int build_argv(const char *command, const char *in, const char **extra, c
 
 static const char *output_of(const char *command)
 {
-    return strcmp(command, "convert") == 0 || strcmp(command, "area") == 0 || strcmp(command, "navmesh") == 0
+    return strcmp(command, "convert") == 0 || strcmp(command, "area") == 0 || strcmp(command, "navmesh") == 0 ||
+               strcmp(command, "generate") == 0
                ? fx.out_obj : strcmp(command, "render") == 0 ? fx.out_svg : fx.out_trx;
 }
 

@@ -1,6 +1,6 @@
 /* All-or-nothing output under faults: a full disk and SIGTERM during a multi-file --force
- * write (WMO root + groups, OBJ + MTL, glTF + BIN) leave either every old file or every new
- * one and no temporary. SIGKILL cannot be caught, and it can land between two renames: then
+ * write (WMO root + groups, OBJ + MTL, glTF + BIN) or a write into an archive leave either
+ * every old file or every new one and no temporary. SIGKILL cannot be caught, and it can land between two renames: then
  * every target is still whole (old or new), the main output is new only once every side
  * output is, and the only extra files are named temporaries holding a whole new file. Two
  * writers without --force racing for the same outputs: exactly one succeeds. The old and new
@@ -8,6 +8,8 @@
  * disk. */
 #define _GNU_SOURCE
 #include "test_support.h"
+
+#include "archive_test_writer.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -337,12 +339,75 @@ static void full_disk_keeps_old_outputs(void **state)
     free(b);
 }
 
+/* Writing into an archive: the archive is one output, whole old or whole new after SIGTERM or
+ * SIGKILL at any moment, and untouched when the disk is full. The old archive holds a small NWN2
+ * area's TRX; the new one the large area's in its place. */
+static const scenario in_archive = {"a.mod/area.trx", NULL, NULL};
+
+static long archive_sets(const char *small, const char *large, file_set *old_set, file_set *new_set)
+{
+    atw_member m[1] = {{.name = "area", .extension = "trx", .type = 3035}};
+    m[0].data = wmt_read_file(small, &m[0].size);
+    char *dir = wmt_make_temp_dir();
+    free(atw_write(dir, ATW_ERF_V10, m, 1));
+    char *erf = wmt_join(dir, "test.erf"), *mod = wmt_join(dir, "a.mod");
+    assert_int_equal(rename(erf, mod), 0);
+    set_read(old_set, dir);
+    const char *args[10];
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(run_cli_in(dir, convert_args(large, &in_archive, args)), 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    set_read(new_set, dir);
+    free(erf);
+    free(mod);
+    free(m[0].data);
+    wmt_remove_tree(dir);
+    free(dir);
+    return (t1.tv_sec - t0.tv_sec) * 1000000L + (t1.tv_nsec - t0.tv_nsec) / 1000;
+}
+
+static void archive_writes_under_faults(void **state)
+{
+    (void)state;
+    char *a = wmt_corpus_path("nwn2/condemned_caves.trx"), *b = wmt_corpus_path("nwn2/abandoned_house.trx");
+    char *paths[2] = {a, b};
+    wmt_require_all(paths, 2);
+    file_set old_set, new_set;
+    long duration_us = archive_sets(b, a, &old_set, &new_set);
+    assert_false(set_equal(&old_set, &new_set));
+    static const int sigs[2] = {SIGTERM, SIGKILL};
+    int fresh = 0, runs = 0;
+    for (int sig = 0; sig < 2; sig++)
+        for (long step = 0; step < 8; step++, runs++)
+            fresh += interrupted_write(a, &in_archive, &old_set, &new_set, sigs[sig], duration_us * step / 4);
+    assert_true(fresh > 0 && fresh < runs);
+    char *dir = wmt_make_temp_dir();
+    if (mount("walkmesh-test", dir, "tmpfs", 0, "size=256k") == 0) { /* else: no privilege to mount */
+        write_set(dir, &old_set);
+        const char *args[10];
+        assert_int_equal(run_cli_in(dir, convert_args(a, &in_archive, args)), 3);
+        file_set now;
+        set_read(&now, dir);
+        assert_true(set_equal(&now, &old_set));
+        set_free(&now);
+        umount(dir);
+    }
+    wmt_remove_tree(dir);
+    free(dir);
+    set_free(&old_set);
+    set_free(&new_set);
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(racing_writers_without_force),
         cmocka_unit_test(full_disk_keeps_old_outputs),
         cmocka_unit_test(signals_during_multi_file_writes),
+        cmocka_unit_test(archive_writes_under_faults),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

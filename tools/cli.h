@@ -56,7 +56,8 @@ enum {
     CLI_MESH = 1u << 2,    /* reads meshes: --from, --materials, --up, ... and module options */
     CLI_JOBS = 1u << 3,    /* batches: -j/--jobs N */
     CLI_MANY = 1u << 4,    /* takes several inputs */
-    CLI_NAVMESH = 1u << 5  /* builds navmeshes: --preset and Recast's options (cli_navmesh.c) */
+    CLI_ARCHIVES = 1u << 5, /* an archive given as an input stands for its walkmesh members */
+    CLI_NAVMESH = 1u << 6   /* builds navmeshes: --preset and Recast's options (cli_navmesh.c) */
 };
 
 /* One option of a command's own. */
@@ -68,7 +69,7 @@ typedef struct cli_option {
     const char *help;
 } cli_option;
 
-#define CLI_MAX_OPTIONS 12
+#define CLI_MAX_OPTIONS 16
 #define CLI_NAVMESH_OPTIONS 10
 
 /* Recast's build options (CLI_NAVMESH), terminated by {NULL}. */
@@ -93,6 +94,9 @@ typedef struct cli_mesh_options {
     const char *materials;  /* --materials FILE */
     wm_surface_table table; /* loaded --materials table */
     int table_loaded;
+    const char *game;       /* --game DIR: bare resource names are found there */
+    const char *module;     /* --module NAME: the module searched after the override folder */
+    int which;              /* --which: say where each name was found */
 } cli_mesh_options;
 
 typedef struct cli_args {
@@ -106,6 +110,10 @@ typedef struct cli_args {
     const char *values[CLI_MAX_OPTIONS][2]; /* the command's own options, by index in spec->options */
     int given[CLI_MAX_OPTIONS];
     const char *navmesh_values[CLI_NAVMESH_OPTIONS]; /* CLI_NAVMESH: by index in cli_navmesh_option_table */
+    char **member_paths; /* inputs made by cli_expand_archives ("ARCHIVE/member"), freed with args */
+    int member_path_count;
+    char **found_paths;  /* inputs found by --game, freed with args */
+    int found_path_count;
 } cli_args;
 
 /* Parses argv by spec. Returns -1 when the command should run (args filled; free it with
@@ -126,6 +134,16 @@ int cli_parse_float(const char *option, const char *text, float min, float max, 
 /* The build parameters of CLI_NAVMESH's options: the preset, then each option given.
  * Reports and returns EXIT_USAGE when one is out of range. */
 int cli_navmesh_config(const cli_args *args, wm_navmesh_config *config);
+/* A command's float option stored into a field of its configuration structure. */
+typedef struct cli_float_option {
+    int index;      /* in the spec's options */
+    float min, max;
+    size_t offset;  /* of the float field */
+} cli_float_option;
+/* Each given option of the table parsed into config; reports and returns EXIT_USAGE on the first bad one. */
+int cli_parse_float_options(const cli_args *args, const cli_float_option *table, size_t count, void *config);
+/* OUT of a command taking IN OUT or IN -o OUT; reports and returns NULL when missing or given twice. */
+const char *cli_output_of(const cli_args *args);
 /* jobs from -j, else the processors online. */
 unsigned cli_jobs(const cli_args *args);
 
@@ -160,6 +178,23 @@ int cli_refuse_colliding_outputs(const char *dir, const char *const *inputs, int
 /* An output path whose extension walkmesh writes for this command ("svg" for render): else
  * reports "walkmesh cannot write .png" and returns EXIT_FORMAT. */
 int cli_require_extension(const char *command, const char *path, const char *ext);
+
+/* ------------------------------------------------------------ archives (cli_archive.c) */
+
+/* 1 when path is an archive file (opened into *out), 0 when it is not one (or is a member, or
+ * standard input), -1 when it is an archive that cannot be read (the message in ctx). */
+int cli_open_archive(wm_ctx *ctx, const char *path, wm_archive **out);
+/* Replaces every input that is an archive by its walkmesh members (.wok/.pwk/.dwk, .trn/.trx,
+ * .wmo) as "ARCHIVE/member", in the archive's order. Returns an exit code (reported). */
+int cli_expand_archives(cli_args *args);
+/* Resolves the first count inputs that are bare names (no folder) in --game DIR, as the game
+ * does (wm_game_find), printing where each was found with --which; then checks that every one
+ * exists. Returns an exit code (reported). */
+int cli_check_game_inputs(cli_args *args, int count);
+/* Whether an output path names a file, or a member of an archive, that exists. */
+int cli_output_taken(const char *path);
+/* `info ARCHIVE`: each member walkmesh reads, its format and triangle count (or why not). */
+int cli_list_archive(wm_ctx *ctx, const cli_args *args, wm_archive *archive, wm_buffer *out);
 
 /* ------------------------------------------------------------ batches (cli_batch.c) */
 

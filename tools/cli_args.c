@@ -30,6 +30,9 @@ static const cli_option mesh_options[] = {
     {"--up", 0, "y|z", 1, "up axis of OBJ, PLY, STL... read and written (default y; glTF is always y)"},
     {"--walkable-slope", 0, "DEG", 1, "faces without a known material are walkable up to DEG degrees (45)"},
     {"--weld", 0, "TOL", 1, "weld tolerance for formats that weld (default 1e-4)"},
+    {"--game", 0, "DIR", 1, "find bare resource names in the game folder DIR, as the game does (override, module, key)"},
+    {"--module", 0, "NAME", 1, "with --game: the module searched after the override folder (NAME.mod, else .rim)"},
+    {"--which", 0, NULL, 0, "with --game: say where each name was found"},
     {NULL, 0, NULL, 0, NULL}};
 
 static int takes(const cli_spec *spec, unsigned needs)
@@ -333,6 +336,16 @@ void cli_args_free(cli_args *args, wm_ctx *ctx)
     }
     free(args->inputs);
     args->inputs = NULL;
+    for (int i = 0; i < args->member_path_count; i++)
+        free(args->member_paths[i]);
+    free(args->member_paths);
+    args->member_paths = NULL;
+    args->member_path_count = 0;
+    for (int i = 0; i < args->found_path_count; i++)
+        free(args->found_paths[i]);
+    free(args->found_paths);
+    args->found_paths = NULL;
+    args->found_path_count = 0;
 }
 
 const char *cli_value(const cli_args *args, int i, int k)
@@ -421,4 +434,27 @@ void cli_print_help(const cli_spec *spec)
         print_mesh_options();
     if (spec->footer)
         printf("\n%s", spec->footer);
+}
+
+int cli_parse_float_options(const cli_args *args, const cli_float_option *table, size_t count, void *config)
+{
+    for (size_t i = 0; i < count; i++) {
+        const char *text = cli_value(args, table[i].index, 0);
+        if (text && !cli_parse_float(args->spec->options[table[i].index].name, text, table[i].min, table[i].max,
+                                     (float *)((char *)config + table[i].offset)))
+            return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+const char *cli_output_of(const cli_args *args)
+{
+    if (args->output && args->input_count > 1) {
+        cli_error("%s: OUT given twice (as an argument and with -o)", args->spec->name);
+        return NULL;
+    }
+    const char *out = args->output ? args->output : args->input_count > 1 ? args->inputs[1] : NULL;
+    if (!out)
+        cli_error("%s: where to? give OUT (see 'walkmesh %s --help')", args->spec->name, args->spec->name);
+    return out;
 }

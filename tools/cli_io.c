@@ -13,21 +13,21 @@ static int is_stdio(const char *path)
 int cli_check_inputs(const char *const *paths, int count)
 {
     for (int i = 0; i < count; i++)
-        if (!is_stdio(paths[i]) && !wm_file_exists(paths[i]) && !cli_is_folder(paths[i]))
+        if (!is_stdio(paths[i]) && !wm_input_exists(paths[i]) && !cli_is_folder(paths[i]))
             return cli_missing_file(paths[i]);
     return EXIT_OK;
 }
 
 int cli_check_output(const char *path, int force)
 {
-    if (!is_stdio(path) && !force && wm_file_exists(path))
+    if (!is_stdio(path) && !force && cli_output_taken(path))
         return cli_output_exists(path);
     return EXIT_OK;
 }
 
 int cli_unit_check_output(wm_ctx *ctx, const char *path, int force)
 {
-    if (!is_stdio(path) && !force && wm_file_exists(path)) {
+    if (!is_stdio(path) && !force && cli_output_taken(path)) {
         wm_error(ctx, WM_ERR_EXISTS, CLI_EXISTS, path);
         return EXIT_OUTPUT;
     }
@@ -66,9 +66,20 @@ wm_result cli_read_input(wm_ctx *ctx, const char *path, uint8_t **data, size_t *
     *size = 0;
     if (is_stdio(path))
         return read_stdin(ctx, data, size);
-    if (!wm_file_exists(path))
+    if (!wm_input_exists(path))
         return wm_error(ctx, WM_ERR_IO, CLI_NO_SUCH_FILE, path);
-    return wm_file_read(ctx, path, data, size);
+    if (wm_file_exists(path))
+        return wm_file_read(ctx, path, data, size);
+    wm_input member; /* a path into an archive: the member's bytes, copied out of it */
+    wm_result r = wm_input_load(ctx, path, &member);
+    if (!r && !(*data = wm_alloc_array(ctx, member.size ? member.size : 1, 1)))
+        r = WM_ERR_NOMEM;
+    if (!r) {
+        memcpy(*data, member.data, member.size);
+        *size = member.size;
+    }
+    wm_input_free(ctx, &member);
+    return r;
 }
 
 wm_result cli_write_output(wm_ctx *ctx, const char *path, const void *data, size_t size, int force)

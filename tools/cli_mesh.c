@@ -78,8 +78,13 @@ int cli_parse_mesh_option(cli_mesh_options *o, int argc, char **argv, int *i)
     const char *arg = argv[*i];
     if (strncmp(arg, "--", 2) != 0)
         return 0;
-    static const char *const valued[] = {"--from", "--materials", "--up", "--walkable-slope", "--weld"};
-    for (int k = 0; k < 5; k++) {
+    if (strcmp(arg, "--which") == 0) {
+        o->which = 1;
+        return 1;
+    }
+    static const char *const valued[] = {"--from", "--materials", "--up", "--walkable-slope", "--weld", "--game",
+                                         "--module"};
+    for (int k = 0; k < 7; k++) {
         if (strcmp(arg, valued[k]) != 0)
             continue;
         if (!need_value(argc, argv, *i))
@@ -90,7 +95,9 @@ int cli_parse_mesh_option(cli_mesh_options *o, int argc, char **argv, int *i)
         case 1: o->materials = v; return 1;
         case 2: return parse_up(v, &o->opts.up) ? 1 : -1;
         case 3: return cli_parse_float(arg, v, 0.0f, 90.0f, &o->opts.walkable_slope) ? 1 : -1;
-        default: return cli_parse_float(arg, v, 0.0f, 1000.0f, &o->opts.weld_tolerance) ? 1 : -1;
+        case 4: return cli_parse_float(arg, v, 0.0f, 1000.0f, &o->opts.weld_tolerance) ? 1 : -1;
+        case 5: o->game = v; return 1;
+        default: o->module = v; return 1;
         }
     }
     return parse_module_option(o, argc, argv, i);

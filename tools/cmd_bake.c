@@ -161,7 +161,7 @@ int cmd_bake(int argc, char **argv)
     wm_ctx ctx;
     cli_ctx_init(&ctx, args.quiet);
     if (!code)
-        code = cli_check_inputs(args.inputs, args.input_count);
+        code = cli_check_game_inputs(&args, args.input_count);
     if (!code && !batch)
         code = cli_require_extension("bake", args.output, "trx");
     if (!code && batch)

@@ -24,12 +24,15 @@ static const cli_spec convert_spec = {
              "DIR/<name>.<ext> (DIR created when missing), converted side by side on --jobs threads,\n"
              "with a progress line per file. Outputs are written to a temporary file and renamed into\n"
              "place; an existing output is only replaced with --force. --json prints a summary of each\n"
-             "conversion.\n",
+             "conversion. An archive given with -o DIR (.mod, .erf, .hak, .rim, chitin.key) stands for\n"
+             "every walkmesh in it; ARCHIVE/member reads one member.\n",
     .output_help = "DIR\tbatch mode: write every input into DIR",
     .footer = "Examples:\n"
               "  walkmesh convert courtyard.obj courtyard.wok\n"
               "  walkmesh convert m01aa.wok m01aa.obj --up z\n"
-              "  walkmesh convert a.wok b.wok c.wok -o out --to obj\n\n"
+              "  walkmesh convert a.wok b.wok c.wok -o out --to obj\n"
+              "  walkmesh convert modules/m02aa.mod/m02aa_01a.wok room.obj\n"
+              "  walkmesh convert modules/m02aa.mod -o rooms --to obj\n\n"
               "Exit status: 0 converted, 1 usage, 2 input missing or unreadable, 3 output not written\n"
               "(exists without --force), 4 unsupported format or extension.\n",
     .options = convert_options,
@@ -165,12 +168,15 @@ int cmd_convert(int argc, char **argv)
         code = cli_mesh_options_apply(&args.mesh, &ctx);
     int batch = args.output != NULL, count = batch ? args.input_count : 1;
     if (!code)
-        code = cli_check_inputs(args.inputs, count);
+        code = cli_check_game_inputs(&args, count);
     const char *base = cli_value(&args, OPT_BASE, 0);
-    if (!code && base && !wm_file_exists(base)) /* an input too */
+    if (!code && base && !wm_input_exists(base)) /* an input too */
         code = cli_missing_file(base);
     if (!code)
         code = output_format(&ctx, args.mesh.to, batch ? NULL : args.inputs[1], &job.out_format, &job.ext);
+    if (!code && batch)
+        code = cli_expand_archives(&args);
+    count = batch ? args.input_count : 1;
     if (!code && batch) {
         job.dir = args.output;
         code = cli_make_folder(job.dir);

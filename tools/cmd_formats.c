@@ -9,7 +9,8 @@ static const cli_spec formats_spec = {
     .features = CLI_RESULTS,
     .usage = "Usage: walkmesh formats [--json]\n\n"
              "Lists every format module: its name (for --from/--to), what it reads and writes, its\n"
-             "extensions and whether it offers validate.\n",
+             "extensions and whether it offers validate; then the archives whose members are read as\n"
+             "files (ARCHIVE/member).\n",
     .max_inputs = -1, /* none */
 };
 
@@ -50,6 +51,22 @@ static void print_table(wm_buffer *out, const wm_format *const *formats, size_t 
     }
 }
 
+/* The containers, whose members every command reads as ARCHIVE/member (text only: the JSON
+ * stays the list of format modules). */
+static void print_containers(wm_buffer *out)
+{
+    size_t count;
+    const wm_container *const *containers = wm_containers(&count);
+    wm_put_text(out, "\narchives (read as folders: ARCHIVE/member; 'walkmesh info ARCHIVE' lists them):\n");
+    for (size_t i = 0; i < count; i++) {
+        const wm_container *c = containers[i];
+        wm_put_text(out, "%-6s", c->name);
+        for (const char *const *e = c->extensions; e && *e; e++)
+            wm_put_text(out, " .%s", *e);
+        wm_put_text(out, "\n       %s\n", c->description);
+    }
+}
+
 int cmd_formats(int argc, char **argv)
 {
     cli_args args;
@@ -66,6 +83,8 @@ int cmd_formats(int argc, char **argv)
         print_json(&out, formats, count);
     else
         print_table(&out, formats, count);
+    if (!args.json)
+        print_containers(&out);
     code = out.status ? cli_fail(&ctx, out.status, 0) : EXIT_OK;
     if (!code)
         fwrite(out.data, 1, out.size, stdout);

@@ -11,7 +11,9 @@ static const cli_spec info_spec = {
              "Reads each FILE (any format 'walkmesh formats' lists) and prints its format, vertex,\n"
              "triangle and object counts, bounding box (Z-up game coordinates), a histogram of\n"
              "surfaces, the walkable count, and the format's own details (trees, packets, tiles...).\n"
-             "With --json, one object per file (an array for several files).\n",
+             "With --json, one object per file (an array for several files). An archive (.mod, .erf,\n"
+             ".hak, .rim, chitin.key) lists each member walkmesh reads, its format and triangles;\n"
+             "ARCHIVE/member reads one member.\n",
     .footer = "Exit status: 0 read, 1 usage, 2 input missing or unreadable, 4 unknown format.\n",
     .min_inputs = 1,
 };
@@ -81,6 +83,13 @@ static int info_one(void *user, int index, wm_ctx *ctx, wm_buffer *out)
     const char *path = args->inputs[index];
     wm_mesh mesh;
     const wm_format *format;
+    wm_archive *archive = NULL;
+    int is_archive = cli_open_archive(ctx, path, &archive);
+    if (is_archive) {
+        int code = is_archive < 0 ? EXIT_INPUT : cli_list_archive(ctx, args, archive, out);
+        wm_archive_close(ctx, archive);
+        return code;
+    }
     wm_report details;
     wm_report_init(&details, ctx);
     wm_result r = cli_load_mesh(ctx, &args->mesh, path, &mesh, &format, &details);

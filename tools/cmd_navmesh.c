@@ -26,18 +26,6 @@ static const cli_spec navmesh_spec = {
     .max_inputs = 2,
 };
 
-static const char *output_of(const cli_args *args)
-{
-    if (args->output && args->input_count > 1) {
-        cli_error("navmesh: OUT given twice (as an argument and with -o)");
-        return NULL;
-    }
-    const char *out = args->output ? args->output : args->input_count > 1 ? args->inputs[1] : NULL;
-    if (!out)
-        cli_error("navmesh: where to? give OUT (see 'walkmesh navmesh --help')");
-    return out;
-}
-
 /* .navmesh, or an extension a mesh format writes. */
 static int check_extension(wm_ctx *ctx, const char *out)
 {
@@ -72,7 +60,7 @@ static void print_summary(wm_ctx *ctx, const cli_args *args, const wm_navmesh *n
 static int run(cli_args *args, wm_ctx *ctx)
 {
     wm_navmesh_config config;
-    const char *in = args->inputs[0], *out = output_of(args);
+    const char *in = args->inputs[0], *out = cli_output_of(args);
     int code = out ? cli_navmesh_config(args, &config) : EXIT_USAGE;
     if (!code)
         code = cli_mesh_options_apply(&args->mesh, ctx);

@@ -155,7 +155,7 @@ int cmd_query(int argc, char **argv)
     if (code >= 0)
         return code;
     q.args = &args;
-    code = parse_query(&args, &q.is_height, q.v) ? cli_check_inputs(args.inputs, 1) : EXIT_USAGE;
+    code = parse_query(&args, &q.is_height, q.v) ? cli_check_game_inputs(&args, 1) : EXIT_USAGE;
     if (!code)
         code = cli_batch_run(&args, 1, args.inputs, run_query, &q);
     cli_args_free(&args, NULL);

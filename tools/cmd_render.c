@@ -96,7 +96,7 @@ static int prepare(cli_args *args, wm_ctx *ctx, render_job *job)
     if (!code)
         code = cli_mesh_options_apply(&args->mesh, ctx);
     if (!code)
-        code = cli_check_inputs(args->inputs, args->input_count);
+        code = cli_check_game_inputs(args, args->input_count);
     if (!code && args->mesh.from && !(job->format = wm_format_by_name(args->mesh.from))) {
         cli_error("--from %s: no such format (see 'walkmesh formats')", args->mesh.from);
         code = EXIT_FORMAT;

@@ -4,13 +4,14 @@
 
 static const cli_spec validate_spec = {
     .name = "validate",
-    .features = CLI_RESULTS | CLI_MESH | CLI_MANY,
+    .features = CLI_RESULTS | CLI_MESH | CLI_MANY | CLI_ARCHIVES,
     .usage = "Usage: walkmesh validate FILE... [--json] [options]\n\n"
              "Checks each FILE against every invariant its format module knows (see the README section\n"
              "of each format) and lists each finding with its location. Errors break the file for the\n"
              "game; warnings are quirks real files show. Formats without their own checks get the\n"
              "neutral mesh checks (indices in range, finite coordinates, known surfaces). With --json,\n"
-             "one object per file (an array for several files).\n",
+             "one object per file (an array for several files). An archive (.mod, .erf, .hak, .rim,\n"
+             "chitin.key) stands for every walkmesh in it; ARCHIVE/member names one.\n",
     .footer = "Exit status: 0 no errors (warnings allowed), 5 errors found, 1 usage, 2 unreadable,\n"
               "4 unknown format.\n",
     .min_inputs = 1,

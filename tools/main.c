@@ -14,6 +14,7 @@ int cmd_area(int argc, char **argv);
 int cmd_path(int argc, char **argv);
 int cmd_reach(int argc, char **argv);
 int cmd_navmesh(int argc, char **argv);
+int cmd_generate(int argc, char **argv);
 
 typedef struct command {
     const char *name;
@@ -33,6 +34,7 @@ static const command commands[] = {
     {"path", cmd_path, "the shortest route between two points over the walkable faces (any walkmesh, .lyt areas)"},
     {"reach", cmd_reach, "the walkable regions a point cannot reach, with their size and a point inside"},
     {"navmesh", cmd_navmesh, "build a Recast/Detour navmesh of any collision (.navmesh tiles, OBJ, glTF, SVG)"},
+    {"generate", cmd_generate, "make a walkmesh from render geometry (KotOR room models, OBJ, glTF): .wok, OBJ ..."},
     {"bake", cmd_bake, "rebuild NWN2 TRX tiles, path tables and islands from TRN or TRX files"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])

@@ -26,6 +26,8 @@ void lyt_room_folder_free(lyt_room_folder *folder);
 wm_result lyt_load_room_file(wm_ctx *ctx, void *user, const char *room, const float position[3], wm_mesh *out);
 /* wm_area_assemble with the rooms in folder. */
 wm_result lyt_assemble_in(wm_ctx *ctx, const wm_layout *layout, const char *folder, wm_mesh *out);
+/* The same for a layout read from an archive (user: its wm_input): rooms are its members. */
+wm_result lyt_load_room_beside(wm_ctx *ctx, void *user, const char *room, const float position[3], wm_mesh *out);
 /* Reads and parses a layout file. */
 wm_result lyt_read_file(wm_ctx *ctx, const char *path, wm_layout *out);
 /* A room model's placement from the reading options: --room-offset X,Y,Z, or

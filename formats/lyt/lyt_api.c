@@ -1,6 +1,7 @@
 /* The public file calls of layouts and areas: thin wrappers over the lyt and
  * bwm modules' own, so clients of walkmesh.h need no module header. */
 #include "lyt/lyt.h"
+#include "wm_archive.h"
 #include "bwm/bwm.h"
 
 wm_result wm_layout_load(wm_ctx *ctx, const char *path, wm_layout *out)
@@ -11,6 +12,14 @@ wm_result wm_layout_load(wm_ctx *ctx, const char *path, wm_layout *out)
 wm_result wm_area_assemble_files(wm_ctx *ctx, const wm_layout *layout, const char *layout_path,
                                         const char *folder, wm_mesh *out)
 {
+    const char *member = NULL;
+    if (!folder && layout_path && wm_archive_split_path(layout_path, &member)) {
+        wm_input in; /* a layout in an archive: its rooms are the archive's members */
+        wm_result r = wm_input_load(ctx, layout_path, &in);
+        if (!r) r = wm_area_assemble(ctx, layout, lyt_load_room_beside, &in, out);
+        wm_input_free(ctx, &in);
+        return r;
+    }
     char *beside = NULL;
     wm_result r = folder ? WM_OK : lyt_folder_of(ctx, layout_path ? layout_path : "", &beside);
     if (!r) r = lyt_assemble_in(ctx, layout, folder ? folder : beside, out);

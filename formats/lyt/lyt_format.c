@@ -13,13 +13,11 @@
 
 wm_result lyt_read_file(wm_ctx *ctx, const char *path, wm_layout *out)
 {
-    uint8_t *data = NULL;
-    size_t size = 0;
+    wm_input in; /* a file, or an archive's member */
     wm_layout_init(out);
-    wm_result r = wm_file_read(ctx, path, &data, &size);
-    if (r) return r;
-    r = wm_layout_parse(ctx, data, size, path, out);
-    wm_free(ctx, data);
+    wm_result r = wm_input_load(ctx, path, &in);
+    if (!r) r = wm_layout_parse(ctx, in.data, in.size, path, out);
+    wm_input_free(ctx, &in);
     return r;
 }
 
@@ -149,6 +147,41 @@ wm_result lyt_assemble_in(wm_ctx *ctx, const wm_layout *layout, const char *fold
     return r;
 }
 
+/* A layout that is an archive's member: its rooms are members of the same archive (the room's
+ * .wok, else its model placed at the layout's position), never files on disk. */
+wm_result lyt_load_room_beside(wm_ctx *ctx, void *user, const char *room, const float position[3], wm_mesh *out)
+{
+    const wm_input *layout = user;
+    static const char *const kinds[] = {"wok", "mdl"};
+    for (int k = 0; k < 2; k++) {
+        char name[WM_LAYOUT_NAME + 8];
+        uint8_t *data = NULL;
+        size_t size = 0;
+        snprintf(name, sizeof name, "%s.%s", room, kinds[k]);
+        wm_ctx quiet = *ctx;
+        if (wm_input_beside(&quiet, layout, name, NULL, &data, &size) != WM_OK)
+            continue;
+        wm_result r;
+        if (k == 0) {
+            bwm_file file;
+            if (!(r = bwm_parse(ctx, data, size, name, &file))) {
+                r = bwm_to_mesh(ctx, &file, room, out); /* .wok vertices are absolute */
+                bwm_file_free(ctx, &file);
+            }
+        } else {
+            mdl_walkmesh w;
+            double offset[3] = {position[0], position[1], position[2]};
+            if (!(r = mdl_parse_walkmesh(ctx, data, size, name, &w))) {
+                r = mdl_walkmesh_to_mesh(ctx, &w, offset, out);
+                mdl_walkmesh_free(ctx, &w);
+            }
+        }
+        wm_free(ctx, data);
+        return r;
+    }
+    return wm_error(ctx, WM_ERR_IO, "no %s.wok or %s.mdl beside %s", room, room, layout->name);
+}
+
 static void layout_facts(const wm_layout *layout, wm_report *report)
 {
     wm_report_fact(report, "rooms", "%u", layout->room_count);
@@ -174,9 +207,13 @@ static wm_result lyt_read_hook(wm_ctx *ctx, const wm_input *in, const wm_options
     wm_mesh_init(out);
     wm_result r = wm_layout_parse(ctx, in->data, in->size, in->name, &layout);
     if (r) return r;
-    if (!rooms && !(r = lyt_folder_of(ctx, in->path ? in->path : "", &beside))) rooms = beside;
-    if (!r) r = lyt_assemble_in(ctx, &layout, rooms, out);
-    wm_free(ctx, beside);
+    if (in->source && !rooms)
+        r = wm_area_assemble(ctx, &layout, lyt_load_room_beside, (void *)in, out);
+    else {
+        if (!rooms && !(r = lyt_folder_of(ctx, in->path ? in->path : "", &beside))) rooms = beside;
+        if (!r) r = lyt_assemble_in(ctx, &layout, rooms, out);
+        wm_free(ctx, beside);
+    }
     if (r == WM_ERR_IO && facts) {
         wm_warn(ctx, "%s", wm_ctx_message(ctx));
         wm_mesh_init(out);

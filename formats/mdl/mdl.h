@@ -73,4 +73,8 @@ extern const wm_format wm_format_mdl;
 #ifdef __cplusplus
 }
 #endif
+/* The room offset of a model read beside a layout (an archive's member): the position of the room
+ * (the model's name) in a layout among the files beside it. *found 0: none places it. */
+wm_result mdl_layout_offset(wm_ctx *ctx, const wm_input *in, const char *room, double offset[3], int *found);
+
 #endif

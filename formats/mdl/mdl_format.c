@@ -162,6 +162,7 @@ static wm_result read_render(wm_ctx *ctx, const wm_input *in, const wm_options *
     }
     snprintf(out->name, sizeof out->name, "%s", info.model_name);
     r = lyt_room_placement(ctx, opts, info.model_name, offset, &given);
+    if (!r && !given) r = mdl_layout_offset(ctx, in, info.model_name, offset, &given); /* a module's room */
     if (!r && given) r = lyt_move_room(ctx, out, offset, info.model_name);
     if (!r && render.hidden && warn)
         wm_warn(ctx, "%s: %u of %u meshes left out: not rendered, or textured NULL (invisible)", in->name, render.hidden,
@@ -192,6 +193,7 @@ static wm_result read_model(wm_ctx *ctx, const wm_input *in, const wm_options *o
     r = mdl_parse_walkmesh(ctx, in->data, in->size, in->name, &w);
     if (r) return r;
     r = lyt_room_placement(ctx, opts, w.model_name, offset, &given);
+    if (!r && !given) r = mdl_layout_offset(ctx, in, w.model_name, offset, &given); /* a module's room: its layout */
     if (!r) r = mdl_walkmesh_to_mesh(ctx, &w, given ? offset : NULL, out);
     if (!r && !given && warn) lyt_warn_unplaced(ctx, in->name, w.model_name);
     if (!r && facts) {

@@ -98,6 +98,11 @@ static wm_result check_config(wm_ctx *ctx, const wm_navmesh_config *c)
     if (c->min_region_size < 0 || c->merge_region_size < 0 || c->min_region_size > 10000 ||
         c->merge_region_size > 10000 || c->max_edge_length < 0 || c->max_simplification_error < 0)
         return wm_error(ctx, WM_ERR_INVALID, "navmesh: region sizes, edge length and error must be 0 or more");
+    /* Recast's detail mesh with no height samples walks an edge of unbounded length on a
+     * fixed stack buffer (seen as a stack overflow under ASan): one of the two must bound it. */
+    if (c->detail_sample_distance < 0.9f && c->max_edge_length == 0)
+        return wm_error(ctx, WM_ERR_INVALID,
+                        "navmesh: with no detail sampling (distance below 0.9 cells) a maximum edge length is needed");
     if (voxels_up(c->agent_height, c->cell_height) > WM_NAVMESH_MAX_LAYERS ||
         voxels_up(c->agent_radius, c->cell_size) > c->tile_size)
         return wm_error(ctx, WM_ERR_INVALID, "navmesh: the agent is larger than a tile or the height field");

@@ -38,6 +38,9 @@ seed_spec() {
     fuzz_obj_check | fuzz_obj_read) echo "assimp-models : *.obj : copy" ;;
     fuzz_render) echo "bwm nwn2 nwn2-areas wmo : *.wok *.pwk *.dwk *.ascii *.trx *.trn *.wmo : render" ;;
     fuzz_surface_table) echo "@core : surfaces.txt : copy" ;;
+    fuzz_archive) echo "archives : *.mod *.erf *.rim *.hak *.key *.bif : copy" ;;
+    fuzz_zip) echo "@tests/fuzz/regressions/fuzz_zip : *.zip : copy" ;;
+    fuzz_navmesh) echo "@tests/fuzz/regressions/fuzz_navmesh : *.navmesh : copy" ;;
     *) return 1 ;;
   esac
 }

@@ -12,10 +12,10 @@ bl_info = {
 
 if "bpy" in locals():  # re-enabling the add-on in one session
     import importlib
-    for _module in (scene, games, files, panel, lints, routes):  # noqa: F821
+    for _module in (scene, games, files, panel, lints, routes, generate):  # noqa: F821
         importlib.reload(_module)
 else:
-    from . import files, games, lints, panel, routes, scene  # noqa: F401
+    from . import files, games, generate, lints, panel, routes, scene  # noqa: F401
 
 import bpy  # noqa: E402
 
@@ -25,9 +25,11 @@ def register():
     panel.register()
     lints.register()
     routes.register()
+    generate.register()
 
 
 def unregister():
+    generate.unregister()
     routes.unregister()
     lints.unregister()
     panel.unregister()

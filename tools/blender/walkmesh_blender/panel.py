@@ -184,6 +184,7 @@ class WALKMESH_PT_panel(bpy.types.Panel):
         row = layout.row(align=True)
         row.operator("walkmesh.route", icon="TRACKING")
         row.operator("walkmesh.select_unreachable", icon="RESTRICT_SELECT_OFF")
+        layout.operator("walkmesh.generate", icon="MOD_REMESH")
         layout.template_list("WALKMESH_UL_findings", "", context.scene, "walkmesh_findings", context.scene,
                              "walkmesh_finding_index", rows=4)
         if obj is not None and str(obj.get(scene.FILE_PROP, "")).lower().endswith((".trx", ".trn")):

@@ -5,6 +5,7 @@ Python, on the walkmesh shared library through ctypes.
     mesh = walkmesh.read("room.wok")              # a Mesh: numpy arrays when numpy is installed
     walkmesh.write(mesh, "room.obj")
     walkmesh.convert("room.obj", "room.wok", overwrite=True)
+    walkmesh.generate("m10aa_01c.mdl", "m10aa_01c.wok")   # a walkmesh from render geometry
     print(walkmesh.validate("room.wok").findings)
 
 The library is found beside this package (libwalkmesh.so / libwalkmesh.dll), else at the path
@@ -17,14 +18,16 @@ raises TypeError; a path with an embedded NUL raises ValueError, as Python's os 
 from ._api import FormatInfo, SurfaceInfo, convert, formats, info, read, read_bytes, render, surface_id, \
     surfaces, validate, version, write
 from ._context import Finding, Limits, Report
+from ._generate import generate
 from ._game import BakeResult, Hit, KotorWalkmesh, Route, bake, query_height, raycast, route
 from ._mesh import NO_TRANSITION, Mesh
 from ._routes import NO_REGION, Path, Reach, Region, path, reach
 from ._tables import NO_ISLAND, NO_MOPY, NO_TILE, Nwn2Triangles, WmoTriangles, nwn2_triangles, wmo_triangles
 from .errors import Result, WalkmeshError
 
-__all__ = ["BakeResult", "Finding", "FormatInfo", "Hit", "KotorWalkmesh", "Limits", "Mesh", "NO_ISLAND", "NO_MOPY",
-           "NO_REGION",
-           "NO_TILE", "NO_TRANSITION", "Nwn2Triangles", "Path", "Reach", "Region", "Report", "Result", "Route", "SurfaceInfo", "WalkmeshError",
-           "WmoTriangles", "bake", "convert", "formats", "info", "nwn2_triangles", "path", "query_height", "raycast", "reach", "read",
-           "read_bytes", "render", "route", "surface_id", "surfaces", "validate", "version", "wmo_triangles", "write"]
+__all__ = ["BakeResult", "Finding", "FormatInfo", "Hit", "KotorWalkmesh", "Limits", "Mesh", "NO_ISLAND",
+           "NO_MOPY", "NO_REGION", "NO_TILE", "NO_TRANSITION", "Nwn2Triangles", "Path", "Reach", "Region",
+           "Report", "Result", "Route", "SurfaceInfo", "WalkmeshError", "WmoTriangles", "bake", "convert",
+           "formats", "generate", "info", "nwn2_triangles", "path", "query_height", "raycast", "reach", "read",
+           "read_bytes", "render", "route", "surface_id", "surfaces", "validate", "version", "wmo_triangles",
+           "write"]

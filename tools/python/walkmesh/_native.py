@@ -59,9 +59,16 @@ class Mesh(Structure):
 MAX_OPTIONS = 32
 
 
+class GenerateConfig(Structure):  # wm_generate_config (formats/recast/wm_generate.h)
+    _fields_ = [("agent_height", c_float), ("agent_radius", c_float), ("max_slope", c_float),
+                ("max_climb", c_float), ("min_area", c_float), ("max_error", c_float), ("cell_size", c_float),
+                ("cell_height", c_float), ("keep_fraction", c_float), ("detail", c_float),
+                ("walkable_surface", c_uint16)]
+
+
 class Input(Structure):
     _fields_ = [("data", POINTER(c_uint8)), ("size", c_size_t), ("name", c_char_p), ("path", c_char_p),
-                ("owned", POINTER(c_uint8)), ("mapped", c_size_t)]
+                ("owned", POINTER(c_uint8)), ("mapped", c_size_t), ("source", c_void_p)]
 
 
 class Options(Structure):
@@ -201,6 +208,9 @@ SYMBOLS = {
     "wm_convert": (_R, [POINTER(Ctx), _P, _P, _P, _P, POINTER(Options), c_int]),
     "wm_info": (_R, [POINTER(Ctx), _P, _P, POINTER(Options), POINTER(Mesh), POINTER(Report)]),
     "wm_validate": (_R, [POINTER(Ctx), _P, _P, POINTER(Options), POINTER(Report)]),
+    # generation from render geometry (formats/recast/wm_generate.h)
+    "wm_generate_config_game": (_R, [POINTER(Ctx), _P, POINTER(GenerateConfig)]),
+    "wm_generate": (_R, [POINTER(Ctx), POINTER(Mesh), POINTER(GenerateConfig), POINTER(Mesh), c_void_p]),
     # KotOR queries (formats/bwm/wm_bwm.h)
     "wm_bwm_open": (_R, [POINTER(Ctx), c_void_p, c_size_t, _P, POINTER(c_void_p)]),
     "wm_bwm_close": (None, [POINTER(Ctx), c_void_p]),
