@@ -5,7 +5,10 @@
  * beside them, in the same run, two floors on the same pairs: locating both ends (what any
  * query costs) and a Dijkstra over the face graph from face centre to face centre (the
  * classic search a navmesh starts from, not exact). Then times wm_reach_find from a random
- * point and the graph's build. Prints per-query mean, median, 99th percentile and maximum. */
+ * point and the graph's build. Prints per-query mean, median, 99th percentile and maximum.
+ * Last, the Detour column: a navmesh of the same ground (RecastDemo's preset, the file's own
+ * walkable flags kept) and Detour's findPath + findStraightPath (wm_navmesh_find_path) on the
+ * same pairs, with the ratio of the route's mean to it. */
 #include "bench_support.h"
 #include "walkmesh.h"
 
@@ -99,6 +102,40 @@ static double face_dijkstra(const wm_mesh *m, const wm_walk_graph *g, uint32_t f
     return INFINITY;
 }
 
+/* Detour on a navmesh of the same ground, the same pairs; returns its mean (0 without Recast). */
+static double detour_column(wm_ctx *ctx, const wm_mesh *m, float (*ends)[2][3], int queries, double *times)
+{
+    wm_navmesh_config config;
+    wm_navmesh_config_recast(&config);
+    config.use_walkable_flags = 1;
+    wm_navmesh n;
+    double begun = bench_now();
+    if (wm_navmesh_build(ctx, m, &config, &n)) {
+        printf("Detour column: %s\n", ctx->message);
+        return 0;
+    }
+    printf("navmesh of the same ground: %u polygons in %u tiles, built in %.0f ms\n", n.poly_count, n.tile_count,
+           1e3 * (bench_now() - begun));
+    int complete_count = 0, none = 0;
+    double sum = 0;
+    for (int q = 0; q < queries; q++) {
+        float *points = NULL;
+        uint32_t count = 0;
+        int complete = 0;
+        double t0 = bench_now();
+        wm_result r = wm_navmesh_find_path(ctx, &n, NULL, ends[q][0], ends[q][1], &points, &count, &complete);
+        times[q] = bench_now() - t0;
+        sum += times[q];
+        complete_count += !r && complete;
+        none += r != WM_OK;
+        wm_free(ctx, points);
+    }
+    printf("Detour: %d routes reach the goal, %d pairs with an end off the navmesh\n", complete_count, none);
+    report("Detour findPath+straight", times, queries);
+    wm_navmesh_free(ctx, &n);
+    return sum / queries;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -171,6 +208,12 @@ int main(int argc, char **argv)
         wm_reach_free(&ctx, &reach);
     }
     report("reach (wm_reach_find)", reach_t, 16);
+    double route_mean = 0;
+    for (int q = 0; q < queries; q++)
+        route_mean += route_t[q] / queries; /* sorted by report, the sum is the same */
+    double detour_mean = detour_column(&ctx, &m, ends, queries, locate_t);
+    if (detour_mean > 0)
+        printf("route / Detour (means): %.2f\n", route_mean / detour_mean);
     free(route_t), free(locate_t), free(face_t), free(dist), free(heap), free(done), free(ends), free(cumulative);
     wm_walk_graph_free(&ctx, g);
     wm_mesh_free(&ctx, &m);

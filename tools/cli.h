@@ -56,7 +56,8 @@ enum {
     CLI_MESH = 1u << 2,    /* reads meshes: --from, --materials, --up, ... and module options */
     CLI_JOBS = 1u << 3,    /* batches: -j/--jobs N */
     CLI_MANY = 1u << 4,    /* takes several inputs */
-    CLI_ARCHIVES = 1u << 5 /* an archive given as an input stands for its walkmesh members */
+    CLI_ARCHIVES = 1u << 5, /* an archive given as an input stands for its walkmesh members */
+    CLI_NAVMESH = 1u << 6   /* builds navmeshes: --preset and Recast's options (cli_navmesh.c) */
 };
 
 /* One option of a command's own. */
@@ -69,6 +70,10 @@ typedef struct cli_option {
 } cli_option;
 
 #define CLI_MAX_OPTIONS 16
+#define CLI_NAVMESH_OPTIONS 10
+
+/* Recast's build options (CLI_NAVMESH), terminated by {NULL}. */
+extern const cli_option cli_navmesh_option_table[];
 
 typedef struct cli_spec {
     const char *name;        /* the command */
@@ -104,6 +109,7 @@ typedef struct cli_args {
     cli_mesh_options mesh;
     const char *values[CLI_MAX_OPTIONS][2]; /* the command's own options, by index in spec->options */
     int given[CLI_MAX_OPTIONS];
+    const char *navmesh_values[CLI_NAVMESH_OPTIONS]; /* CLI_NAVMESH: by index in cli_navmesh_option_table */
     char **member_paths; /* inputs made by cli_expand_archives ("ARCHIVE/member"), freed with args */
     int member_path_count;
     char **found_paths;  /* inputs found by --game, freed with args */
@@ -125,6 +131,9 @@ const char *cli_nearest(const char *word, const char *const *candidates, size_t 
 int cli_parse_count(const char *option, const char *text, unsigned min, unsigned max, unsigned *out);
 /* Parses a number from min to max for option; reports and returns 0 when it is not one. */
 int cli_parse_float(const char *option, const char *text, float min, float max, float *out);
+/* The build parameters of CLI_NAVMESH's options: the preset, then each option given.
+ * Reports and returns EXIT_USAGE when one is out of range. */
+int cli_navmesh_config(const cli_args *args, wm_navmesh_config *config);
 /* A command's float option stored into a field of its configuration structure. */
 typedef struct cli_float_option {
     int index;      /* in the spec's options */

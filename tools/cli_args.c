@@ -54,6 +54,8 @@ static size_t option_names(const cli_spec *spec, const char **names, size_t capa
     for (size_t i = 0; i < COMMON_COUNT && n < capacity; i++)
         if (takes(spec, common_options[i].needs))
             names[n++] = common_options[i].option.name;
+    for (const cli_option *o = cli_navmesh_option_table; (spec->features & CLI_NAVMESH) && o->name && n < capacity; o++)
+        names[n++] = o->name;
     if (!(spec->features & CLI_MESH))
         return n;
     for (const cli_option *o = mesh_options; o->name && n < capacity; o++)
@@ -188,6 +190,7 @@ static int own_option(const cli_spec *spec, int argc, char **argv, int *i, cli_a
 }
 
 int cli_parse_mesh_option(cli_mesh_options *o, int argc, char **argv, int *i);
+int cli_parse_navmesh_option(const char **values, int argc, char **argv, int *i);
 
 static int check_positionals(const cli_spec *spec, const cli_args *args)
 {
@@ -291,6 +294,8 @@ static int parse_arguments(const cli_spec *spec, int argc, char **argv, cli_args
             if (used >= 2)
                 return used - 2;
         }
+        if (used == 0 && (spec->features & CLI_NAVMESH))
+            used = cli_parse_navmesh_option(args->navmesh_values, argc, argv, &i);
         if (used == 0 && (spec->features & CLI_MESH))
             used = cli_parse_mesh_option(&args->mesh, argc, argv, &i);
         if (used < 0)
@@ -419,6 +424,11 @@ void cli_print_help(const cli_spec *spec)
             print_output_option(spec, &co->option);
         else
             print_option(&co->option, co->option.arg, co->option.help);
+    }
+    if (spec->features & CLI_NAVMESH) {
+        printf("\nNavmesh options (Recast's build parameters):\n");
+        for (const cli_option *o = cli_navmesh_option_table; o->name; o++)
+            print_option(o, o->arg, o->help);
     }
     if (spec->features & CLI_MESH)
         print_mesh_options();

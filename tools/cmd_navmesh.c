@@ -1,43 +1,13 @@
 /* walkmesh navmesh: a Recast/Detour navmesh of any collision mesh walkmesh reads. */
 #include "cli.h"
 
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-    OPT_PRESET,
-    OPT_CELL_SIZE,
-    OPT_CELL_HEIGHT,
-    OPT_AGENT_HEIGHT,
-    OPT_AGENT_RADIUS,
-    OPT_AGENT_CLIMB,
-    OPT_SLOPE,
-    OPT_STEEP_SLOPE,
-    OPT_TILE_SIZE,
-    OPT_WALKABLE_FLAGS
-};
-
-static const cli_option navmesh_options[] = {
-    [OPT_PRESET] = {"--preset", 0, "NAME", 1,
-                    "recast (RecastDemo's values, the default) or trinitycore (TrinityCore's map builder)"},
-    [OPT_CELL_SIZE] = {"--cell-size", 0, "UNITS", 1, "voxel width and depth"},
-    [OPT_CELL_HEIGHT] = {"--cell-height", 0, "UNITS", 1, "voxel height"},
-    [OPT_AGENT_HEIGHT] = {"--agent-height", 0, "UNITS", 1, "headroom a walker needs"},
-    [OPT_AGENT_RADIUS] = {"--agent-radius", 0, "UNITS", 1, "distance a walker keeps from walls and edges"},
-    [OPT_AGENT_CLIMB] = {"--agent-climb", 0, "UNITS", 1, "highest step a walker climbs"},
-    [OPT_SLOPE] = {"--slope", 0, "DEG", 1, "steepest walkable triangle, degrees from horizontal"},
-    [OPT_STEEP_SLOPE] = {"--steep-slope", 0, "DEG", 1,
-                         "up to this, steeper triangles are walkable as a steep area of their own (0: none)"},
-    [OPT_TILE_SIZE] = {"--tile-size", 0, "CELLS", 1, "cells along a tile's side (8 to 4096)"},
-    [OPT_WALKABLE_FLAGS] = {"--walkable-flags", 0, NULL, 0,
-                            "a triangle the input marks not walkable stays so whatever its slope"},
-    {NULL, 0, NULL, 0, NULL}};
-
 static const cli_spec navmesh_spec = {
     .name = "navmesh",
-    .features = CLI_WRITES | CLI_RESULTS | CLI_MESH,
+    .features = CLI_WRITES | CLI_RESULTS | CLI_MESH | CLI_NAVMESH,
     .usage = "Usage: walkmesh navmesh IN OUT [--preset recast|trinitycore] [options]\n\n"
              "Builds a Recast/Detour navmesh of IN's triangles (a WMO and its groups, an assembled\n"
              "area, OBJ, glTF, any walkmesh): triangles flat enough are walkable, every triangle\n"
@@ -52,44 +22,9 @@ static const cli_spec navmesh_spec = {
               "Exit status: 0 built, 1 usage, 2 input unreadable or nothing walkable in it (or too\n"
               "large: the voxel grid's limit is in docs/recast.md), 3 output not written, 4 an OUT\n"
               "walkmesh cannot write, or Recast/Detour not available.\n",
-    .options = navmesh_options,
     .min_inputs = 1,
     .max_inputs = 2,
 };
-
-static const cli_float_option float_options[] = {
-    {OPT_CELL_SIZE, 0.001f, 100.0f, offsetof(wm_navmesh_config, cell_size)},
-    {OPT_CELL_HEIGHT, 0.001f, 100.0f, offsetof(wm_navmesh_config, cell_height)},
-    {OPT_AGENT_HEIGHT, 0.001f, 1000.0f, offsetof(wm_navmesh_config, agent_height)},
-    {OPT_AGENT_RADIUS, 0.0f, 1000.0f, offsetof(wm_navmesh_config, agent_radius)},
-    {OPT_AGENT_CLIMB, 0.0f, 1000.0f, offsetof(wm_navmesh_config, agent_climb)},
-    {OPT_SLOPE, 0.1f, 89.9f, offsetof(wm_navmesh_config, walkable_slope)},
-    {OPT_STEEP_SLOPE, 0.0f, 89.9f, offsetof(wm_navmesh_config, steep_slope)},
-};
-
-static int read_config(const cli_args *args, wm_navmesh_config *config)
-{
-    wm_ctx scratch;
-    wm_ctx_init(&scratch);
-    const char *preset = cli_value(args, OPT_PRESET, 0);
-    if (wm_navmesh_config_preset(&scratch, preset ? preset : "recast", config)) {
-        cli_error("--preset %s: %s", preset, scratch.message);
-        return EXIT_USAGE;
-    }
-    if (cli_parse_float_options(args, float_options, sizeof float_options / sizeof *float_options, config))
-        return EXIT_USAGE;
-    unsigned tile = 0;
-    const char *tile_text = cli_value(args, OPT_TILE_SIZE, 0);
-    if (tile_text) {
-        if (!cli_parse_count("--tile-size", tile_text, 8, 4096, &tile))
-            return EXIT_USAGE;
-        config->tile_size = (int)tile;
-    }
-    if (config->steep_slope != 0 && config->steep_slope <= config->walkable_slope)
-        config->steep_slope = 0; /* nothing between the two */
-    config->use_walkable_flags = args->given[OPT_WALKABLE_FLAGS];
-    return EXIT_OK;
-}
 
 /* .navmesh, or an extension a mesh format writes. */
 static int check_extension(wm_ctx *ctx, const char *out)
@@ -126,7 +61,7 @@ static int run(cli_args *args, wm_ctx *ctx)
 {
     wm_navmesh_config config;
     const char *in = args->inputs[0], *out = cli_output_of(args);
-    int code = out ? read_config(args, &config) : EXIT_USAGE;
+    int code = out ? cli_navmesh_config(args, &config) : EXIT_USAGE;
     if (!code)
         code = cli_mesh_options_apply(&args->mesh, ctx);
     if (!code)

@@ -22,16 +22,18 @@ static const cli_option path_options[] = {
 
 static const cli_spec path_spec = {
     .name = "path",
-    .features = CLI_RESULTS | CLI_MESH,
+    .features = CLI_RESULTS | CLI_MESH | CLI_NAVMESH,
     .usage = "Usage: walkmesh path FILE X1,Y1[,Z1] X2,Y2[,Z2] [--radius R] [--tables] [--json]\n\n"
              "The shortest route over the walkable faces of FILE from (X1,Y1) to (X2,Y2), for an agent\n"
              "of no size (or of radius R): its length over the ground and its waypoints (the start,\n"
              "each corner where it turns, the goal). Faces join where they share an edge, and, in an\n"
              "area (.lyt), through the room links. A Z picks the floor nearest to it where floors\n"
-             "overlap (default: the highest). --json prints {\"length\": L, \"points\": [[x, y, z], ...]}.\n",
+             "overlap (default: the highest). --json prints {\"length\": L, \"points\": [[x, y, z], ...]}.\n"
+             "FILE may also be a .navmesh, or a collision mesh (WMO, OBJ, glTF ...) of which a navmesh\n"
+             "is built with the navmesh options below: Detour's findPath + findStraightPath answer.\n",
     .footer = "Example:\n  walkmesh path m10aa.lyt 80,20 120,-4 --json\n\n"
-              "Exit status: 0 a route, 1 usage, 2 unreadable input, 4 unknown format, 6 no route (the\n"
-              "points are not joined, or a point is over no walkable face).\n",
+              "Exit status: 0 a route, 1 usage, 2 unreadable input, 4 unknown format or Recast/Detour not\n"
+              "available, 6 no route (the points are not joined, or a point is over no walkable face).\n",
     .options = path_options,
     .min_inputs = 3,
     .max_inputs = 3,
@@ -39,15 +41,16 @@ static const cli_spec path_spec = {
 
 static const cli_spec reach_spec = {
     .name = "reach",
-    .features = CLI_RESULTS | CLI_MESH,
+    .features = CLI_RESULTS | CLI_MESH | CLI_NAVMESH,
     .usage = "Usage: walkmesh reach FILE X,Y[,Z] [--json]\n\n"
              "The walkable regions of FILE that a character standing at (X,Y) cannot reach: faces\n"
              "joined through the walkmesh's own adjacency (and room links in an area, .lyt), each\n"
              "with its face count, area and a point inside, the largest first. A Z picks the floor\n"
-             "as for path. --json prints {\"regions\": N, \"unreachable\": [{\"faces\": n, \"area\": a,\n"
-             "\"point\": [x, y, z]}, ...]}.\n",
-    .footer = "Exit status: 0 done, 1 usage, 2 unreadable input, 4 unknown format, 6 the point is over\n"
-              "no walkable face.\n",
+             "as for path. On a .navmesh or a collision mesh (a navmesh built with the options\n"
+             "below), a region is the polygons Detour links and its faces their count. --json prints\n"
+             "{\"regions\": N, \"unreachable\": [{\"faces\": n, \"area\": a, \"point\": [x, y, z]}, ...]}.\n",
+    .footer = "Exit status: 0 done, 1 usage, 2 unreadable input, 4 unknown format or Recast/Detour not\n"
+              "available, 6 the point is over no walkable face (no polygon near it).\n",
     .min_inputs = 2,
     .max_inputs = 2,
 };
@@ -80,33 +83,54 @@ static int parse_point(const char *command, const char *text, float out[3])
 }
 
 
-/* Reads FILE and joins its walkable faces. */
-static int load_graph(wm_ctx *ctx, cli_args *args, wm_walk_graph **graph)
+int path_is_navmesh_file(const char *path);
+int path_navmesh_of_mesh(wm_ctx *ctx, const cli_args *args, const wm_mesh *mesh, wm_navmesh *out);
+int path_navmesh_load(wm_ctx *ctx, const cli_args *args, wm_navmesh *out);
+int path_on_navmesh(wm_ctx *ctx, const cli_args *args, wm_navmesh *navmesh, float ends[2][3], const int has_z[2]);
+wm_navmesh_query path_navmesh_query(int has_z, float point[3]);
+
+/* What routes run over: a walkmesh's walk graph, else a navmesh (tiles set). */
+typedef struct route_ground {
+    wm_walk_graph *graph;
+    wm_navmesh navmesh;
+} route_ground;
+
+/* Reads FILE and joins its walkable faces; a .navmesh, or a collision mesh (built into a
+ * navmesh with the Recast options), leaves ground->graph NULL. */
+static int load_ground(wm_ctx *ctx, cli_args *args, route_ground *ground)
 {
+    ground->graph = NULL;
+    wm_navmesh_init(&ground->navmesh);
     int code = cli_mesh_options_apply(&args->mesh, ctx);
     if (!code)
         code = cli_check_inputs(args->inputs, 1);
     if (code)
         return code;
+    if (path_is_navmesh_file(args->inputs[0]))
+        return path_navmesh_load(ctx, args, &ground->navmesh);
     wm_mesh mesh;
     const wm_format *format = NULL;
     wm_result r = cli_load_mesh(ctx, &args->mesh, args->inputs[0], &mesh, &format, NULL);
     if (r)
         return cli_fail(ctx, r, 0);
     if (!format || !(format->capabilities & WM_IS_WALKMESH)) {
+        code = path_navmesh_of_mesh(ctx, args, &mesh, &ground->navmesh);
         wm_mesh_free(ctx, &mesh);
-        cli_error("%s: %s: a %s file is a collision mesh, not a walkmesh; routes over it go through a navmesh "
-                  "('walkmesh navmesh' builds one), which path and reach do not read yet (they read KotOR "
-                  ".wok/.lyt and NWN2 .trn/.trx)", args->spec->name, args->inputs[0], format ? format->name : "?");
-        return EXIT_FORMAT;
+        return code;
     }
-    r = wm_walk_graph_build(ctx, &mesh, 1, graph);
+    r = wm_walk_graph_build(ctx, &mesh, 1, &ground->graph);
     wm_mesh_free(ctx, &mesh);
     if (r) {
         wm_error_prefix(ctx, args->inputs[0]);
         return cli_fail(ctx, r, 0);
     }
     return EXIT_OK;
+}
+
+static void ground_free(wm_ctx *ctx, route_ground *ground)
+{
+    wm_walk_graph_free(ctx, ground->graph);
+    wm_navmesh_free(ctx, &ground->navmesh);
 }
 
 static void put_points(wm_buffer *out, const float *points, uint32_t count)
@@ -181,11 +205,21 @@ int cmd_path(int argc, char **argv)
         code = EXIT_USAGE;
     }
     options.radius = (float)r_value;
-    wm_walk_graph *graph = NULL;
+    route_ground ground = {0};
     if (code < 0)
-        code = load_graph(&ctx, &args, &graph);
+        code = load_ground(&ctx, &args, &ground);
     wm_route route = {0};
-    if (!code) {
+    if (!code && !ground.graph) {
+        const int has_z[2] = {options.from_has_z, options.to_has_z};
+        if (radius || args.given[OPT_TABLES]) {
+            cli_error("path: %s: %s is for walkmeshes; on a navmesh the agent's size is --agent-radius",
+                      args.inputs[0], radius ? "--radius" : "--tables");
+            code = EXIT_USAGE;
+        } else {
+            code = path_on_navmesh(&ctx, &args, &ground.navmesh, ends, has_z);
+        }
+    } else if (!code) {
+        const wm_walk_graph *graph = ground.graph;
         wm_result r = wm_route_find(&ctx, graph, ends[0], ends[1], &options, &route);
         if (r || !route.found)
             code = no_route(&ctx, &args, r);
@@ -200,7 +234,7 @@ int cmd_path(int argc, char **argv)
         }
     }
     wm_route_free(&ctx, &route);
-    wm_walk_graph_free(&ctx, graph);
+    ground_free(&ctx, &ground);
     cli_args_free(&args, &ctx);
     return code < 0 ? EXIT_USAGE : code;
 }
@@ -239,11 +273,14 @@ int cmd_reach(int argc, char **argv)
     cli_ctx_init(&ctx, args.quiet);
     float at[3];
     int given = parse_point("reach", args.inputs[1], at);
-    wm_walk_graph *graph = NULL;
-    code = given ? load_graph(&ctx, &args, &graph) : EXIT_USAGE;
+    route_ground ground = {0};
+    code = given ? load_ground(&ctx, &args, &ground) : EXIT_USAGE;
     if (!code) {
         wm_reach reach;
-        wm_result r = wm_reach_find(&ctx, graph, at, given == 3, &reach);
+        float raised[3] = {at[0], at[1], at[2]};
+        wm_navmesh_query query = path_navmesh_query(given == 3, raised);
+        wm_result r = ground.graph ? wm_reach_find(&ctx, ground.graph, at, given == 3, &reach)
+                                   : wm_navmesh_reach(&ctx, &ground.navmesh, &query, raised, &reach);
         if (r == WM_ERR_INVALID) {
             wm_error_prefix(&ctx, args.inputs[0]);
             cli_error("reach: %s", wm_ctx_message(&ctx));
@@ -259,7 +296,7 @@ int cmd_reach(int argc, char **argv)
         }
         wm_reach_free(&ctx, &reach);
     }
-    wm_walk_graph_free(&ctx, graph);
+    ground_free(&ctx, &ground);
     cli_args_free(&args, &ctx);
     return code;
 }

@@ -40,4 +40,8 @@ uint32_t navmesh_poly_vertices(const navmesh_tile *tile, uint32_t p, uint16_t in
 /* Vertex v of a parsed tile (Recast space). */
 void navmesh_tile_vertex(const navmesh_tile *tile, uint32_t v, float out[3]);
 
+/* Detour's navmesh of n, opened (its tiles added) on the first call; *rc the module's functions. */
+struct wmrc_functions;
+wm_result navmesh_open_detour(wm_ctx *ctx, wm_navmesh *n, const struct wmrc_functions **rc);
+
 #endif

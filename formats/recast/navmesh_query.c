@@ -19,7 +19,7 @@ void wm_navmesh_close_detour(wm_navmesh *navmesh)
     navmesh->detour = NULL;
 }
 
-static wm_result open_detour(wm_ctx *ctx, wm_navmesh *n, const wmrc_functions **rc)
+wm_result navmesh_open_detour(wm_ctx *ctx, wm_navmesh *n, const wmrc_functions **rc)
 {
     *rc = wm_recast_load(ctx);
     if (!*rc)
@@ -105,7 +105,7 @@ wm_result wm_navmesh_nearest(wm_ctx *ctx, wm_navmesh *n, const wm_navmesh_query 
                              wm_navmesh_poly *poly, float point[3])
 {
     const wmrc_functions *rc;
-    wm_result r = open_detour(ctx, n, &rc);
+    wm_result r = navmesh_open_detour(ctx, n, &rc);
     if (r)
         return r;
     query_setup s = setup_of(query);
@@ -129,7 +129,7 @@ wm_result wm_navmesh_find_path(wm_ctx *ctx, wm_navmesh *n, const wm_navmesh_quer
 {
     *points = NULL, *point_count = 0, *complete = 0;
     const wmrc_functions *rc;
-    wm_result r = open_detour(ctx, n, &rc);
+    wm_result r = navmesh_open_detour(ctx, n, &rc);
     query_setup s = setup_of(query);
     if (!r)
         r = require_near(ctx, rc, n, &s, from, "start");
@@ -161,7 +161,7 @@ wm_result wm_navmesh_reachable(wm_ctx *ctx, wm_navmesh *n, const wm_navmesh_quer
 {
     *polys = NULL, *count = 0;
     const wmrc_functions *rc;
-    wm_result r = open_detour(ctx, n, &rc);
+    wm_result r = navmesh_open_detour(ctx, n, &rc);
     query_setup s = setup_of(query);
     if (!r)
         r = require_near(ctx, rc, n, &s, from, "start");

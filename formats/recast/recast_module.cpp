@@ -347,9 +347,80 @@ int wmrc_find_path(wmrc_navmesh *n, const float start[3], const float end[3], co
     return 1;
 }
 
+} // extern "C"
+
+namespace {
+
 // Breadth first over the links of every polygon: Detour's own searches stop at their node
 // pool (at most 65,535 nodes), a navmesh may have more polygons. The flag test is
 // dtQueryFilter::passFilter's, which libDetour does not export.
+struct flood_state {
+    const dtNavMesh *mesh;
+    int max_polys; // per tile: a polygon's slot is tile index * max_polys + its index
+    size_t slots;
+    unsigned char *seen;
+    dtPolyRef *queue;
+};
+
+int flood_open(const wmrc_navmesh *n, flood_state &s, char *why)
+{
+    s.mesh = n->mesh, s.max_polys = n->max_polys;
+    s.slots = (size_t)n->max_tiles * (size_t)n->max_polys;
+    s.seen = static_cast<unsigned char *>(std::calloc(s.slots, 1));
+    s.queue = static_cast<dtPolyRef *>(std::malloc(sizeof(dtPolyRef) * s.slots));
+    if (!s.seen || !s.queue) {
+        std::free(s.seen), std::free(s.queue);
+        return refuse(why, "out of memory");
+    }
+    return 1;
+}
+
+// Marks ref seen; 0 when it was already, or is out of the slots.
+int take(flood_state &s, dtPolyRef ref)
+{
+    unsigned salt, tile_index, poly_index;
+    s.mesh->decodePolyId(ref, salt, tile_index, poly_index);
+    size_t slot = (size_t)tile_index * (size_t)s.max_polys + poly_index;
+    if (slot >= s.slots || s.seen[slot])
+        return 0;
+    s.seen[slot] = 1;
+    return 1;
+}
+
+// Every polygon linked to `from` (already taken) and not seen yet: up to max_polys of them
+// into polys (and their region into regions, when given); *count grows by how many there are.
+void flood(flood_state &s, dtPolyRef from, unsigned short include_flags, int region, wmrc_poly_id *polys,
+           int *regions, int max_polys, int *count)
+{
+    size_t head = 0, tail = 0;
+    s.queue[tail++] = from;
+    while (head < tail) {
+        dtPolyRef ref = s.queue[head++];
+        const dtMeshTile *tile = nullptr;
+        const dtPoly *poly = nullptr;
+        s.mesh->getTileAndPolyByRefUnsafe(ref, &tile, &poly);
+        if (*count < max_polys) {
+            identify(*s.mesh, ref, polys[*count]);
+            if (regions)
+                regions[*count] = region;
+        }
+        ++*count;
+        for (unsigned link = poly->firstLink; link != DT_NULL_LINK; link = tile->links[link].next) {
+            dtPolyRef next = tile->links[link].ref;
+            const dtMeshTile *next_tile = nullptr;
+            const dtPoly *next_poly = nullptr;
+            if (!next || dtStatusFailed(s.mesh->getTileAndPolyByRef(next, &next_tile, &next_poly)) ||
+                !(next_poly->flags & include_flags) || !take(s, next))
+                continue;
+            s.queue[tail++] = next;
+        }
+    }
+}
+
+} // namespace
+
+extern "C" {
+
 int wmrc_reachable(wmrc_navmesh *n, const float start[3], const float half_extents[3], unsigned short include_flags,
                    wmrc_poly_id *polys, int max_polys, int *poly_count, char *why)
 {
@@ -360,42 +431,35 @@ int wmrc_reachable(wmrc_navmesh *n, const float start[3], const float half_exten
     n->query->findNearestPoly(start, half_extents, &filter, &from, from_point);
     if (!from)
         return 1;
+    flood_state s;
+    if (!flood_open(n, s, why))
+        return 0;
+    take(s, from);
+    flood(s, from, include_flags, 0, polys, nullptr, max_polys, poly_count);
+    std::free(s.seen), std::free(s.queue);
+    return 1;
+}
+
+int wmrc_regions(wmrc_navmesh *n, unsigned short include_flags, wmrc_poly_id *polys, int *regions, int max_polys,
+                 int *poly_count, int *region_count, char *why)
+{
+    *poly_count = 0, *region_count = 0;
+    flood_state s;
+    if (!flood_open(n, s, why))
+        return 0;
     const dtNavMesh &mesh = *n->mesh;
-    size_t slots = (size_t)n->max_tiles * (size_t)n->max_polys;
-    unsigned char *seen = static_cast<unsigned char *>(std::calloc(slots, 1));
-    dtPolyRef *queue = static_cast<dtPolyRef *>(std::malloc(sizeof(dtPolyRef) * slots));
-    if (!seen || !queue) {
-        std::free(seen), std::free(queue);
-        return refuse(why, "out of memory");
-    }
-    size_t head = 0, tail = 0;
-    unsigned salt, tile_index, poly_index;
-    mesh.decodePolyId(from, salt, tile_index, poly_index);
-    seen[(size_t)tile_index * n->max_polys + poly_index] = 1;
-    queue[tail++] = from;
-    while (head < tail) {
-        dtPolyRef ref = queue[head++];
-        const dtMeshTile *tile = nullptr;
-        const dtPoly *poly = nullptr;
-        mesh.getTileAndPolyByRefUnsafe(ref, &tile, &poly);
-        if (*poly_count < max_polys)
-            identify(mesh, ref, polys[*poly_count]);
-        ++*poly_count;
-        for (unsigned link = poly->firstLink; link != DT_NULL_LINK; link = tile->links[link].next) {
-            dtPolyRef next = tile->links[link].ref;
-            const dtMeshTile *next_tile = nullptr;
-            const dtPoly *next_poly = nullptr;
-            if (!next || dtStatusFailed(mesh.getTileAndPolyByRef(next, &next_tile, &next_poly)))
+    for (int t = 0; t < mesh.getMaxTiles(); t++) {
+        const dtMeshTile *tile = mesh.getTile(t);
+        if (!tile || !tile->header)
+            continue;
+        for (int p = 0; p < tile->header->polyCount; p++) {
+            dtPolyRef ref = mesh.getPolyRefBase(tile) | (dtPolyRef)p;
+            if (!(tile->polys[p].flags & include_flags) || !take(s, ref))
                 continue;
-            mesh.decodePolyId(next, salt, tile_index, poly_index);
-            size_t slot = (size_t)tile_index * n->max_polys + poly_index;
-            if (slot >= slots || seen[slot] || !(next_poly->flags & include_flags))
-                continue;
-            seen[slot] = 1;
-            queue[tail++] = next;
+            flood(s, ref, include_flags, (*region_count)++, polys, regions, max_polys, poly_count);
         }
     }
-    std::free(seen), std::free(queue);
+    std::free(s.seen), std::free(s.queue);
     return 1;
 }
 
@@ -404,7 +468,7 @@ WMRC_EXPORT const wmrc_functions *wmrc_functions_v1(void)
     static const wmrc_functions table = {
         WMRC_INTERFACE_VERSION, wmrc_build_tile, wmrc_build_free, wmrc_create_tile_data, wmrc_free,
         wmrc_navmesh_open, wmrc_navmesh_add_tile, wmrc_navmesh_close, wmrc_nearest_poly, wmrc_find_path,
-        wmrc_reachable,
+        wmrc_reachable, wmrc_regions,
     };
     return &table;
 }

@@ -14,7 +14,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever a structure or a signature below changes: the loader refuses another. */
-#define WMRC_INTERFACE_VERSION 1
+#define WMRC_INTERFACE_VERSION 2
 #define WMRC_WHY 256
 
 /* Which of Recast's optional steps run (wmrc_config.steps). */
@@ -113,6 +113,12 @@ int wmrc_find_path(wmrc_navmesh *navmesh, const float start[3], const float end[
 int wmrc_reachable(wmrc_navmesh *navmesh, const float start[3], const float half_extents[3],
                    unsigned short include_flags, wmrc_poly_id *polys, int max_polys, int *poly_count, char *why);
 
+/* Every polygon whose flags share a bit with include_flags, with its region: polygons joined
+ * through links share one, numbered from 0 in the order met. Up to max_polys into polys and
+ * regions; *poly_count is how many there are, *region_count how many regions. */
+int wmrc_regions(wmrc_navmesh *navmesh, unsigned short include_flags, wmrc_poly_id *polys, int *regions,
+                 int max_polys, int *poly_count, int *region_count, char *why);
+
 /* The functions above, by name, for the loader: one table from one symbol. */
 typedef struct wmrc_functions {
     int interface_version;
@@ -129,6 +135,7 @@ typedef struct wmrc_functions {
     int (*find_path)(wmrc_navmesh *, const float *, const float *, const float *, unsigned short, int, float *, int,
                      int *, int *, char *);
     int (*reachable)(wmrc_navmesh *, const float *, const float *, unsigned short, wmrc_poly_id *, int, int *, char *);
+    int (*regions)(wmrc_navmesh *, unsigned short, wmrc_poly_id *, int *, int, int *, int *, char *);
 } wmrc_functions;
 
 /* The module's one exported symbol. */

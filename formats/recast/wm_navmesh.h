@@ -9,6 +9,7 @@
 
 #include "wm_context.h"
 #include "wm_mesh.h"
+#include "wm_route.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -125,6 +126,14 @@ WM_API wm_result wm_navmesh_poly_outline(wm_ctx *ctx, const wm_navmesh *navmesh,
 /* The polygon nearest to `at` and the point on it; *found 0 when there is none. */
 WM_API wm_result wm_navmesh_nearest(wm_ctx *ctx, wm_navmesh *navmesh, const wm_navmesh_query *query,
                                     const float at[3], int *found, wm_navmesh_poly *poly, float point[3]);
+
+/* The regions of the navmesh (polygons joined through Detour's links) that `at` cannot reach,
+ * as wm_reach_find gives a walkmesh's: a region's faces are its polygons, its area theirs over
+ * the ground, its point the centre of its largest polygon; start_face and first_face count the
+ * polygons in the order Detour holds them. A point with no polygon near it is WM_ERR_INVALID.
+ * Free *out with wm_reach_free. */
+WM_API wm_result wm_navmesh_reach(wm_ctx *ctx, wm_navmesh *navmesh, const wm_navmesh_query *query, const float at[3],
+                                  wm_reach *out);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,120 @@
+/* path and reach over a navmesh: a .navmesh file, or one Recast builds on the fly from a
+ * collision mesh (a WMO, OBJ, glTF ...), queried through Detour (wm_navmesh.h). */
+#include "cli.h"
+
+#include <math.h>
+#include <string.h>
+
+int path_is_navmesh_file(const char *path);
+int path_navmesh_of_mesh(wm_ctx *ctx, const cli_args *args, const wm_mesh *mesh, wm_navmesh *out);
+int path_navmesh_load(wm_ctx *ctx, const cli_args *args, wm_navmesh *out);
+wm_navmesh_query path_navmesh_query(int has_z, float point[3]);
+void path_print_route(wm_buffer *out, int json, const wm_route *route, const char *extra);
+int path_on_navmesh(wm_ctx *ctx, const cli_args *args, wm_navmesh *navmesh, float ends[2][3], const int has_z[2]);
+
+int path_is_navmesh_file(const char *path)
+{
+    const char *dot = strrchr(wm_path_file_name(path), '.');
+    return dot && strcmp(dot, ".navmesh") == 0;
+}
+
+int path_navmesh_load(wm_ctx *ctx, const cli_args *args, wm_navmesh *out)
+{
+    wm_navmesh_init(out);
+    wm_result r = wm_navmesh_load(ctx, args->inputs[0], out);
+    return r ? cli_fail(ctx, r, 0) : EXIT_OK;
+}
+
+int path_navmesh_of_mesh(wm_ctx *ctx, const cli_args *args, const wm_mesh *mesh, wm_navmesh *out)
+{
+    wm_navmesh_init(out);
+    wm_navmesh_config config;
+    int code = cli_navmesh_config(args, &config);
+    if (code)
+        return code;
+    wm_result r = wm_navmesh_build(ctx, mesh, &config, out);
+    if (r) {
+        wm_error_prefix(ctx, args->inputs[0]);
+        return cli_fail(ctx, r, 0);
+    }
+    return EXIT_OK;
+}
+
+/* Without a Z the point stands high above the mesh and the search reaches all the way down,
+ * so Detour's nearest polygon is the highest floor under (X, Y), as on a walkmesh. */
+wm_navmesh_query path_navmesh_query(int has_z, float point[3])
+{
+    wm_navmesh_query query = {0};
+    if (!has_z) {
+        point[2] = WM_COORD_LIMIT / 4;
+        query.search[2] = WM_COORD_LIMIT / 2;
+    }
+    return query;
+}
+
+static double polyline_length(const float *points, uint32_t count)
+{
+    double length = 0;
+    for (uint32_t i = 1; i < count; i++) {
+        const float *a = points + 3 * (size_t)(i - 1), *b = points + 3 * (size_t)i;
+        length += sqrt((double)(b[0] - a[0]) * (b[0] - a[0]) + (double)(b[1] - a[1]) * (b[1] - a[1]) +
+                       (double)(b[2] - a[2]) * (b[2] - a[2]));
+    }
+    return length;
+}
+
+/* Each end must have a polygon near it; said in the user's own terms (not the raised point). */
+static int check_end(wm_ctx *ctx, const cli_args *args, wm_navmesh *navmesh, const wm_navmesh_query *query,
+                     const float at[3], int which)
+{
+    int found = 0;
+    wm_navmesh_poly poly;
+    float on[3];
+    wm_result r = wm_navmesh_nearest(ctx, navmesh, query, at, &found, &poly, on);
+    if (r)
+        return r == WM_ERR_INVALID ? EXIT_NOT_FOUND : cli_fail(ctx, r, 0);
+    if (found)
+        return EXIT_OK;
+    cli_error("path: %s: no navmesh polygon within 2 units across%s of %s (%s)", args->inputs[0],
+              query->search[2] > 0 ? "" : " and 4 up or down", which ? "the goal" : "the start",
+              args->inputs[1 + which]);
+    return EXIT_NOT_FOUND;
+}
+
+/* Detour's findPath + findStraightPath; a route that stops short of the goal is no route. */
+int path_on_navmesh(wm_ctx *ctx, const cli_args *args, wm_navmesh *navmesh, float ends[2][3], const int has_z[2])
+{
+    wm_navmesh_query query = path_navmesh_query(has_z[0], ends[0]);
+    if (!has_z[1]) /* one search box serves both ends: the wider one */
+        query = path_navmesh_query(0, ends[1]);
+    for (int which = 0; which < 2; which++) {
+        int code = check_end(ctx, args, navmesh, &query, ends[which], which);
+        if (code)
+            return code;
+    }
+    float *points = NULL;
+    uint32_t count = 0;
+    int complete = 0;
+    wm_result r = wm_navmesh_find_path(ctx, navmesh, &query, ends[0], ends[1], &points, &count, &complete);
+    if (r == WM_ERR_UNSUPPORTED || (r && r != WM_ERR_INVALID))
+        return cli_fail(ctx, r, 0);
+    if (r || !complete) {
+        if (!r)
+            wm_error(ctx, WM_ERR_INVALID, "no route from %s to %s (Detour's route ends as near as it gets)",
+                     args->inputs[1], args->inputs[2]);
+        wm_error_prefix(ctx, args->inputs[0]);
+        cli_error("path: %s", wm_ctx_message(ctx));
+        wm_free(ctx, points);
+        return EXIT_NOT_FOUND;
+    }
+    wm_route route = {0};
+    route.points = points, route.count = count, route.found = 1;
+    route.length = polyline_length(points, count);
+    wm_buffer out;
+    wm_buffer_init(&out, ctx);
+    path_print_route(&out, args->json, &route, NULL);
+    fwrite(out.data, 1, out.size, stdout);
+    wm_buffer_free(&out);
+    wm_free(ctx, points);
+    return EXIT_OK;
+}
