@@ -44,10 +44,20 @@ static char *build_wmo_mpq(const char *dir, int version, char ***out_files, size
     return mpq;
 }
 
+/* Skips, before anything is allocated, when the corpus has no WMO folder to build MPQs of. */
+static void wmo_corpus_or_skip(void)
+{
+    static const char *const wmo[] = {".wmo", NULL};
+    char **list = NULL;
+    size_t count = wmt_corpus_list("wmo", wmo, &list);
+    wmt_free_list(list, count);
+}
+
 static void smpq_archives_read_back_byte_identical(void **state)
 {
     (void)state;
     free(smpq_or_skip());
+    wmo_corpus_or_skip();
     for (int version = 1; version <= 4; version++) {
         char *dir = wmt_make_temp_dir();
         char **files = NULL;
@@ -86,6 +96,7 @@ static void wmo_root_renders_with_its_groups_from_the_archive(void **state)
 {
     (void)state;
     free(smpq_or_skip());
+    wmo_corpus_or_skip();
     char *dir = wmt_make_temp_dir();
     char **files = NULL;
     size_t count = 0;
@@ -155,6 +166,7 @@ static void cut_archives_are_refused_cleanly(void **state)
 {
     (void)state;
     free(smpq_or_skip());
+    wmo_corpus_or_skip();
     char *dir = wmt_make_temp_dir();
     char **files = NULL;
     size_t count = 0;
@@ -216,6 +228,7 @@ static void members_written_into_an_mpq_read_back_by_smpq(void **state)
 {
     (void)state;
     free(smpq_or_skip());
+    wmo_corpus_or_skip();
     char *dir = wmt_make_temp_dir();
     char **files = NULL;
     size_t count = 0;
@@ -298,7 +311,12 @@ static void storm_is_loaded_only_for_an_mpq(void **state)
     char *dir = wmt_make_temp_dir(), *out = wmt_join(dir, "c.wok");
     const char *convert[] = {"convert", wok, out, "--quiet", NULL};
     assert_false(loads_storm(convert));
-    char *replay = wmt_corpus_path_or_skip("archives/mpq-aarondl-GardenOfTerror72.StormReplay");
+    char *replay = wmt_corpus_path("archives/mpq-aarondl-GardenOfTerror72.StormReplay");
+    if (!replay) { /* the first half holds without the corpus; free before skipping */
+        wmt_remove_tree(dir);
+        free(wok), free(dir), free(out);
+        skip();
+    }
     const char *info[] = {"info", replay, NULL};
     assert_true(loads_storm(info));
     wmt_remove_tree(dir);

@@ -162,10 +162,12 @@ static void corpus_trx_trn_read_back_byte_identical(void **state)
 static void info_zip_archive_lists_and_reads(void **state)
 {
     (void)state;
-    char *zip_program = wmt_find_program("zip");
     char *trx = wmt_corpus_path_or_skip("nwn2/enter_world.trx");
-    if (!zip_program)
+    char *zip_program = wmt_find_program("zip");
+    if (!zip_program) {
+        free(trx);
         skip();
+    }
     char *dir = wmt_make_temp_dir(), *archive = wmt_join(dir, "a.zip");
     char command[2048];
     snprintf(command, sizeof command, "cd '%s' && mkdir -p trees && cp '%s' trees/ && zip -q -r a.zip trees", dir, trx);

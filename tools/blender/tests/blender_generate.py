@@ -16,7 +16,7 @@ ROOM = "pykotor-generated_kit-blackvulkar-m10aa_01c.mdl"
 
 def main():
     addon = support.install_addon()
-    support.need_corpus()
+    support.need_corpus(os.path.join("bwm-models", ROOM))
     cli = os.environ.get("WALKMESH_CLI")
     if not cli:
         support.skip("WALKMESH_CLI not set")

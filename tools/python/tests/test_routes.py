@@ -9,7 +9,7 @@ import unittest
 
 import walkmesh
 
-from support import CORPUS, need_corpus
+from support import CORPUS, corpus_file, need_corpus
 
 CLI = os.environ.get("WALKMESH_CLI")
 
@@ -29,7 +29,7 @@ def walkable_centres(mesh):
 @need_corpus
 class RouteTest(unittest.TestCase):
     def setUp(self):
-        self.wok = os.path.join(CORPUS, "bwm", "pykotor-generated_kit-blackvulkar-m10aa_03a.wok")
+        self.wok = corpus_file("bwm", "pykotor-generated_kit-blackvulkar-m10aa_03a.wok")
         self.mesh = walkmesh.read(self.wok)
         self.centres = walkable_centres(self.mesh)
 
