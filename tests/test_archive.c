@@ -92,7 +92,7 @@ static void test_member_converts_like_the_loose_file(void **state)
     char *dir = wmt_make_temp_dir();
     char *archive = atw_write(dir, ATW_ERF_V10, members, count);
     for (size_t i = 0; i < count; i++) {
-        char member[4096], loose[4096], from_member[4096], from_loose[4096];
+        char member[8192], loose[8192], from_member[8192], from_loose[8192];
         snprintf(member, sizeof member, "%s/%s.%s", archive, members[i].name, members[i].extension);
         snprintf(loose, sizeof loose, "%s/loose%zu.%s", dir, i, members[i].extension);
         snprintf(from_member, sizeof from_member, "%s/m%zu.obj", dir, i);

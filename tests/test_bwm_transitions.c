@@ -92,7 +92,7 @@ static void assert_warning_tells_the_truth(const char *name, const bwm_file *sou
     if (!missing && warning) fail_msg("%s: warns of lost transitions, but the written file has all %u", name, total);
     if (missing && !warning) fail_msg("%s: %u transitions lost without a warning", name, missing);
     if (missing) {
-        char expected[64];
+        char expected[128];
         snprintf(expected, sizeof expected, "%u transitions %s", missing, lost_warning);
         if (!strstr(warnings, expected)) fail_msg("%s: expected \"%s\" in: %s", name, expected, warnings);
     }

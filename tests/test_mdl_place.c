@@ -260,7 +260,7 @@ static void test_layout_places_every_room_on_its_wok(void **state)
         bwm_file twin, got;
         read_wok(wok, &twin);
         char room[40], text[512], offset[128];
-        double at[3];
+        double at[3] = {0, 0, 0};
         twin_offset(model, &twin, room, sizeof room, at);
         snprintf(text, sizeof text, "beginlayout\nroomcount 2\n  other 1 2 3\n  %s %.9g %.9g %.9g\ndonelayout\n", room,
                  (float)at[0], (float)at[1], (float)at[2]);
