@@ -120,6 +120,8 @@ typedef struct cli_args {
  * cli_args_free), else the exit code to return at once: EXIT_OK after -h/--help or
  * -V/--version (printed), EXIT_USAGE after a usage error (reported). */
 int cli_parse(const cli_spec *spec, int argc, char **argv, cli_args *args);
+/* A whole command: parse, a context, run(args, ctx), free; the exit code. */
+int cli_run(const cli_spec *spec, int argc, char **argv, int (*run)(cli_args *args, wm_ctx *ctx));
 void cli_args_free(cli_args *args, wm_ctx *ctx);
 /* The value of the command's own option at index i (NULL when not given); k-th of its values. */
 const char *cli_value(const cli_args *args, int i, int k);

@@ -458,3 +458,16 @@ const char *cli_output_of(const cli_args *args)
         cli_error("%s: where to? give OUT (see 'walkmesh %s --help')", args->spec->name, args->spec->name);
     return out;
 }
+
+int cli_run(const cli_spec *spec, int argc, char **argv, int (*run)(cli_args *args, wm_ctx *ctx))
+{
+    cli_args args;
+    int code = cli_parse(spec, argc, argv, &args);
+    if (code >= 0)
+        return code;
+    wm_ctx ctx;
+    cli_ctx_init(&ctx, args.quiet);
+    code = run(&args, &ctx);
+    cli_args_free(&args, &ctx);
+    return code;
+}

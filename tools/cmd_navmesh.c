@@ -91,15 +91,4 @@ static int run(cli_args *args, wm_ctx *ctx)
     return code;
 }
 
-int cmd_navmesh(int argc, char **argv)
-{
-    cli_args args;
-    int code = cli_parse(&navmesh_spec, argc, argv, &args);
-    if (code >= 0)
-        return code;
-    wm_ctx ctx;
-    cli_ctx_init(&ctx, args.quiet);
-    code = run(&args, &ctx);
-    cli_args_free(&args, &ctx);
-    return code;
-}
+int cmd_navmesh(int argc, char **argv) { return cli_run(&navmesh_spec, argc, argv, run); }
