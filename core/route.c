@@ -90,6 +90,7 @@ static double ground_leg(wm_ctx *ctx, const wm_walk_graph *g, uint32_t face, con
         from[0] = x;
         from[1] = y;
         from[2] = walk_face_height(g, (uint32_t)next / 3, x, y);
+        length += fabs(from[2] - z); /* up or down a face standing on edge between the two */
         face = (uint32_t)next / 3;
         add_face(ctx, route, face, capacity);
         entered = (uint32_t)next % 3;

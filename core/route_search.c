@@ -56,11 +56,11 @@ static int portal_range(const route_search *s, uint32_t face, uint32_t k, double
 }
 
 /* A lower bound of the plan length from root through the window a-b to the goal. */
-static double estimate(const double r[2], const double a[2], const double b[2], const double goal[2])
+static double estimate(const double r[2], const double a[2], const double b[2], const double goal[2], int folded)
 {
     double t[2] = {goal[0], goal[1]};
     double side_r = cross(a, b, r), side_t = cross(a, b, t);
-    if ((side_r > 0 && side_t > 0) || (side_r < 0 && side_t < 0)) { /* reflect across the portal */
+    if (!folded && ((side_r > 0 && side_t > 0) || (side_r < 0 && side_t < 0))) { /* reflect across the portal */
         double dx = b[0] - a[0], dy = b[1] - a[1], len2 = dx * dx + dy * dy;
         double k = len2 > 0 ? ((t[0] - a[0]) * dx + (t[1] - a[1]) * dy) / len2 : 0;
         double foot[2] = {a[0] + k * dx, a[1] + k * dy};
@@ -102,6 +102,36 @@ static double exit_position(const route_search *s, uint32_t face, uint32_t edge,
     return best;
 }
 
+/* The point of window a-b where a line from r touching it and going on to goal is shortest:
+ * where r and goal (reflected across the window's line when on r's side) see each other. */
+static void touch_point(const double r[2], const double a[2], const double b[2], const double goal[2], double out[2])
+{
+    double d[2] = {b[0] - a[0], b[1] - a[1]}, len2 = d[0] * d[0] + d[1] * d[1];
+    double target[2] = {goal[0], goal[1]}, side_r = cross(a, b, r);
+    if (side_r * cross(a, b, goal) > 0 && len2 > 0) {
+        double k = ((goal[0] - a[0]) * d[0] + (goal[1] - a[1]) * d[1]) / len2;
+        target[0] = 2 * (a[0] + k * d[0]) - goal[0];
+        target[1] = 2 * (a[1] + k * d[1]) - goal[1];
+    }
+    double side_t = cross(a, b, target), u = side_r != side_t ? side_r / (side_r - side_t) : 0;
+    double hit[2] = {r[0] + u * (target[0] - r[0]), r[1] + u * (target[1] - r[1])};
+    double along = len2 > 0 ? ((hit[0] - a[0]) * d[0] + (hit[1] - a[1]) * d[1]) / len2 : 0;
+    along = along < 0 ? 0 : along > 1 ? 1 : along;
+    out[0] = a[0] + along * d[0];
+    out[1] = a[1] + along * d[1];
+}
+
+/* The goal on a face folded back over the window: the route touches the window on its way. */
+static wm_result push_final_on_fold(route_search *s, route_node *n)
+{
+    const double *r = s->roots[n->root].p;
+    touch_point(r, n->a, n->b, s->goal, n->a);
+    n->final = 1;
+    n->via = 1;
+    n->f = s->roots[n->root].g + dist(r, n->a) + dist(n->a, s->goal);
+    return route_push(s, n);
+}
+
 static wm_result push_window(route_search *s, int32_t root, uint32_t face, uint32_t k, double u0, double u1)
 {
     const wm_walk_graph *g = s->graph;
@@ -132,10 +162,15 @@ static wm_result push_window(route_search *s, int32_t root, uint32_t face, uint3
     n.corner_a = (uint8_t)(same_way ? corner0 : corner1);
     n.corner_b = (uint8_t)(same_way ? corner1 : corner0);
     const double *r = s->roots[root].p;
+    double far[2];
+    vertex2(g, n.face, n.edge + 2u, far);
+    int folded = cross(n.a, n.b, r) * cross(n.a, n.b, far) > 0; /* the face lies back on the root's side */
     if (n.face != s->goal_face) {
-        n.f = s->roots[root].g + estimate(r, n.a, n.b, s->goal);
+        n.f = s->roots[root].g + estimate(r, n.a, n.b, s->goal, folded);
         return route_push(s, &n);
     }
+    if (folded)
+        return push_final_on_fold(s, &n);
     double side_b = cross(r, n.a, n.b), at_a = cross(r, n.a, s->goal), at_b = cross(r, n.b, s->goal);
     int beyond_a = (side_b > 0 && at_a < 0) || (side_b < 0 && at_a > 0);
     int beyond_b = (side_b > 0 && at_b > 0) || (side_b < 0 && at_b < 0);
@@ -172,7 +207,7 @@ static wm_result turn_at(route_search *s, const route_node *n, int at_a, int32_t
     const route_root *from = &s->roots[n->root];
     const double *p = at_a ? n->a : n->b;
     double g = from->g + dist(from->p, p);
-    uint32_t key = (3 * n->face + n->edge) * 2 + (at_a ? 0u : 1u);
+    uint64_t key = ((uint64_t)3 * n->face + n->edge) * 2 + (at_a ? 0u : 1u);
     wm_result error = WM_OK;
     if (route_key_seen(s, key, g, &error))
         return error;
@@ -204,9 +239,8 @@ static wm_result turn_on_vertex(route_search *s, const route_node *n, int at_a)
     return res;
 }
 
-/* A face seen edge-on from above is a line in plan, and a face folded back over its portal a
- * sliver beside it: the window goes on, unchanged, through the parts of its other edges that
- * lie over it. */
+/* A face seen edge-on from above is a line in plan: the window goes on, unchanged, through the
+ * parts of its other edges that lie over it. */
 static wm_result pass_flat_face(route_search *s, const route_node *n)
 {
     wm_result res = WM_OK;
@@ -224,13 +258,95 @@ static wm_result pass_flat_face(route_search *s, const route_node *n)
         if (hi > lo)
             res = push_window(s, n->root, n->face, edge, lo, hi);
     }
+    /* the ground pinches to a line there: past a corner end only a turn on it goes on */
+    for (int at_a = 0; !res && at_a < 2; at_a++) {
+        if (!(at_a ? n->corner_a : n->corner_b))
+            continue;
+        if (s->radius <= 0) {
+            res = turn_on_vertex(s, n, at_a);
+            continue;
+        }
+        int32_t turned;
+        if (!(res = turn_at(s, n, at_a, &turned)) && turned >= 0)
+            for (uint32_t k = 1; !res && k < 3; k++)
+                res = push_window(s, turned, n->face, (n->edge + k) % 3, 0, 1);
+    }
     return res;
+}
+
+/* A face folded back over its portal lies in plan on the root's side of it: a line from the
+ * root may leave the ground there, so the route turns on the portal, at the window's ends and
+ * at points of the window FOLD_STEP apart (a point on a face's border sees the whole face).
+ * Keyed by their place on the portal, they are shared by every window that reaches it. */
+#define FOLD_STEP 0.05
+#define FOLD_SLIVER 1e-4
+#define FOLD_POINTS 1024u
+#define FOLD_AIMED UINT32_MAX
+
+/* place: a point of the portal's grid (0..FOLD_POINTS), or FOLD_AIMED: the point aimed at the
+ * goal from this root, its own key */
+static wm_result fold_root(route_search *s, const route_node *n, const double p[2], uint32_t place)
+{
+    const route_root *from = &s->roots[n->root];
+    double g = from->g + dist(from->p, p);
+    uint64_t portal = (uint64_t)3 * n->face + n->edge;
+    uint64_t key = place == FOLD_AIMED ? ROUTE_AIMED_KEYS + ((uint64_t)n->root << 32) + portal
+                                       : ROUTE_FOLD_KEYS + portal * (FOLD_POINTS + 1) + place;
+    wm_result res = WM_OK;
+    if (route_key_seen(s, key, g, &res))
+        return res;
+    route_root root = {.p = {p[0], p[1]}, .z = walk_face_height(s->graph, n->face, p[0], p[1]), .g = g,
+                       .parent = n->root, .face = n->face, .key = key};
+    int32_t index;
+    if ((res = route_add_root(s, &root, &index)) != WM_OK || n->face == s->goal_face)
+        return res ? res : push_final(s, index);
+    /* on a vertex of the portal the root would see its fan whole, face after face, without end */
+    double x[2], y[2];
+    vertex2(s->graph, n->face, n->edge, x);
+    vertex2(s->graph, n->face, n->edge + 1u, y);
+    double near = 1e-9 * (1 + fabs(p[0]) + fabs(p[1]));
+    for (uint32_t k = 1; !res && k < 3; k++)
+        if (!(k == 2 && dist(p, x) <= near) && !(k == 1 && dist(p, y) <= near))
+            res = push_window(s, index, n->face, (n->edge + k) % 3, 0, 1);
+    return res;
+}
+
+static wm_result turn_on_fold(route_search *s, const route_node *n)
+{
+    double x[2], y[2];
+    vertex2(s->graph, n->face, n->edge, x);
+    vertex2(s->graph, n->face, n->edge + 1u, y);
+    double length = dist(x, y);
+    uint32_t places = length / FOLD_STEP < FOLD_POINTS ? (uint32_t)ceil(length / FOLD_STEP) : FOLD_POINTS;
+    if (places == 0)
+        places = 1;
+    double ua = dist(x, n->a) / length, ub = dist(x, n->b) / length;
+    wm_result res = fold_root(s, n, n->a, (uint32_t)lround(ua * places));
+    if (!res)
+        res = fold_root(s, n, n->b, (uint32_t)lround(ub * places));
+    double aimed[2]; /* the best for a route going on straight to the goal */
+    touch_point(s->roots[n->root].p, n->a, n->b, s->goal, aimed);
+    if (!res)
+        res = fold_root(s, n, aimed, FOLD_AIMED);
+    for (uint32_t i = (uint32_t)floor(ua * places) + 1; !res && i < ub * places; i++) {
+        double p[2] = {x[0] + (y[0] - x[0]) * i / places, x[1] + (y[1] - x[1]) * i / places};
+        res = fold_root(s, n, p, i);
+    }
+    return res;
+}
+
+/* Whether p, on the line of x-y, lies between them and not on either. */
+static int strictly_between(const double p[2], const double x[2], const double y[2])
+{
+    double d[2] = {y[0] - x[0], y[1] - x[1]}, len2 = d[0] * d[0] + d[1] * d[1];
+    double u = len2 > 0 ? ((p[0] - x[0]) * d[0] + (p[1] - x[1]) * d[1]) / len2 : 0;
+    return u > 1e-9 && u < 1 - 1e-9;
 }
 
 static wm_result expand(route_search *s, const route_node *n)
 {
     const route_root *root = &s->roots[n->root];
-    if (root->key != UINT32_MAX && route_key_best(s, root->key) < root->g)
+    if (root->key != ROUTE_START_KEY && route_key_best(s, root->key) < root->g)
         return WM_OK; /* a shorter way to this turning point was found since */
     wm_result res = WM_OK;
     double r[2] = {root->p[0], root->p[1]}, x[2], y[2];
@@ -241,10 +357,10 @@ static wm_result expand(route_search *s, const route_node *n)
     double span = dist(x, y) + dist(y, far) + dist(far, x);
     if (fabs(cross(x, y, far)) <= 1e-9 * span * span)
         return pass_flat_face(s, n);
-    if (side_r * cross(x, y, far) > 0)
-        return pass_flat_face(s, n); /* folded back over the portal: in plan a sliver the window crosses */
-    /* a root on the portal's line (the start on an edge) sees the whole face */
-    if (fabs(side_r) > 1e-9 * (dist(x, y) + 1)) {
+    if (side_r * cross(x, y, far) > 0) /* folded back over the portal; a sliver under 0.1 mm is a line */
+        return fabs(cross(x, y, far)) <= FOLD_SLIVER * dist(x, y) ? pass_flat_face(s, n) : turn_on_fold(s, n);
+    int on_line = !(fabs(side_r) > 1e-9 * (dist(x, y) + 1));
+    if (!on_line) {
         at_a = exit_position(s, n->face, n->edge, r, n->a);
         at_b = exit_position(s, n->face, n->edge, r, n->b);
     }
@@ -252,19 +368,23 @@ static wm_result expand(route_search *s, const route_node *n)
         double mid = (at_a + at_b) / 2;
         at_a = at_b = mid;
     }
-    res = push_border(s, n->root, n->face, n->edge, at_b, at_a);
+    /* a root on the portal (the start on an edge, a turn on a fold) sees the whole face; one on its
+     * line beyond an end sees it edge-on, nothing through it; either sees past no corner end */
+    if (!on_line || strictly_between(r, x, y))
+        res = push_border(s, n->root, n->face, n->edge, at_b, at_a);
+    int turn_b = n->corner_b && (at_b > 0 || on_line), turn_a = n->corner_a && (at_a < 2 || on_line);
     if (s->radius <= 0) {
-        if (!res && n->corner_b && at_b > 0)
+        if (!res && turn_b)
             res = turn_on_vertex(s, n, 0);
-        if (!res && n->corner_a && at_a < 2)
+        if (!res && turn_a)
             res = turn_on_vertex(s, n, 1);
         return res;
     }
     int32_t turned;
-    if (!res && n->corner_b && at_b > 0 && !(res = turn_at(s, n, 0, &turned)) && turned >= 0)
-        res = push_border(s, turned, n->face, n->edge, 0, at_b);
-    if (!res && n->corner_a && at_a < 2 && !(res = turn_at(s, n, 1, &turned)) && turned >= 0)
-        res = push_border(s, turned, n->face, n->edge, at_a, 2);
+    if (!res && turn_b && !(res = turn_at(s, n, 0, &turned)) && turned >= 0)
+        res = push_border(s, turned, n->face, n->edge, 0, on_line ? 2 : at_b);
+    if (!res && turn_a && !(res = turn_at(s, n, 1, &turned)) && turned >= 0)
+        res = push_border(s, turned, n->face, n->edge, on_line ? 0 : at_a, 2);
     return res;
 }
 
@@ -301,9 +421,9 @@ wm_result route_search_run(wm_ctx *ctx, const wm_walk_graph *graph, const float 
 {
     route_search s = {.ctx = ctx, .graph = graph, .goal = {to[0], to[1]}, .goal_face = out->goal_face,
                       .radius = radius};
-    s.node_limit = 64u * (graph->walkable_count < 50000000u ? graph->walkable_count : 50000000u) + 65536u;
+    s.node_limit = 128u * (graph->walkable_count < 30000000u ? graph->walkable_count : 30000000u) + 1048576u;
     route_root start = {.p = {from[0], from[1]}, .z = from[2], .parent = -1, .face = out->start_face,
-                        .key = UINT32_MAX};
+                        .key = ROUTE_START_KEY};
     int32_t start_root;
     wm_result r = route_add_root(&s, &start, &start_root);
     for (uint32_t k = 0; !r && k < 3; k++)

@@ -12,8 +12,13 @@ typedef struct route_root {
     double g;        /* plan length from the start */
     int32_t parent;  /* the root before it, -1 for the start */
     uint32_t face;   /* a face the point lies on, whose interior the route enters from it */
-    uint32_t key;    /* which portal end it is (the start: UINT32_MAX) */
+    uint64_t key;    /* which portal end or vertex it is (the start: ROUTE_START_KEY) */
 } route_root;
+
+#define ROUTE_START_KEY UINT64_MAX
+/* Turning points on a fold's portal are keyed apart from vertices and portal ends. */
+#define ROUTE_FOLD_KEYS (UINT64_C(1) << 40)
+#define ROUTE_AIMED_KEYS (UINT64_C(1) << 62)
 
 /* A window of the portal through which the face `face` is entered, seen from a root. */
 typedef struct route_node {

@@ -133,6 +133,39 @@ static wm_result number_regions(wm_ctx *ctx, wm_walk_graph *g)
     return WM_OK;
 }
 
+/* The plan angle of a face at one of its vertices (0 where an edge is a point in plan). */
+static double plan_angle(const wm_walk_graph *g, size_t c)
+{
+    size_t base = c - c % 3;
+    const float *v = g->positions + 3 * (size_t)g->indices[c];
+    const float *p = g->positions + 3 * (size_t)g->indices[base + (c + 1) % 3];
+    const float *q = g->positions + 3 * (size_t)g->indices[base + (c + 2) % 3];
+    double a[2] = {(double)p[0] - v[0], (double)p[1] - v[1]}, b[2] = {(double)q[0] - v[0], (double)q[1] - v[1]};
+    if ((a[0] == 0 && a[1] == 0) || (b[0] == 0 && b[1] == 0))
+        return 0;
+    return atan2(fabs(a[0] * b[1] - a[1] * b[0]), a[0] * b[0] + a[1] * b[1]);
+}
+
+/* A vertex whose walkable faces do not go once round it in plan is a corner too, though every
+ * edge of it is shared: faces standing on edge, or folded over one another, close its fan in
+ * the mesh while in plan the ground pinches there (or overlaps itself), and a route turns on it. */
+static wm_result mark_pinched_corners(wm_ctx *ctx, wm_walk_graph *g)
+{
+    double *turn = wm_alloc_array(ctx, (size_t)g->vertex_count + 1, sizeof *turn);
+    if (!turn)
+        return WM_ERR_NOMEM;
+    for (uint32_t v = 0; v < g->vertex_count; v++)
+        turn[v] = 0;
+    for (size_t c = 0; c < 3 * (size_t)g->triangle_count; c++)
+        if (g->walkable[c / 3])
+            turn[g->indices[c]] += plan_angle(g, c);
+    for (uint32_t v = 0; v < g->vertex_count; v++)
+        if (turn[v] > 0 && fabs(turn[v] - 6.283185307179586) > 1e-4)
+            g->corner[v] = 1;
+    wm_free(ctx, turn);
+    return WM_OK;
+}
+
 /* Each vertex's walkable faces (a route turning at a corner vertex looks out over all of them). */
 static wm_result build_fans(wm_ctx *ctx, wm_walk_graph *g)
 {
@@ -193,6 +226,8 @@ wm_result wm_walk_graph_build(wm_ctx *ctx, const wm_mesh *mesh, int link_rooms, 
             g->corner[g->indices[c]] = 1;
             g->corner[g->indices[c - c % 3 + (c % 3 + 1) % 3]] = 1;
         }
+    if (!r)
+        r = mark_pinched_corners(ctx, g);
     if (!r)
         r = number_regions(ctx, g);
     if (!r)
