@@ -70,6 +70,10 @@ static wm_result add_vertices(mdl_reader *r, const mesh_fields *m, const bwm_xfo
 /* Face record: normal, distance, material, three neighbours, three vertex indices (+26). */
 static wm_result add_faces(mdl_reader *r, const mesh_fields *m, uint32_t base)
 {
+    /* a texture the surface table names (an alias from --materials, say) gives the faces its surface */
+    uint16_t surface = wm_surface_from_name(wm_surfaces(r->ctx), m->texture);
+    if (surface == WM_SURFACE_NONE)
+        surface = WM_SURF_UNDEFINED;
     wm_result res = WM_OK;
     for (uint32_t f = 0; !res && f < m->face_count; f++) {
         uint16_t v[3];
@@ -80,7 +84,7 @@ static wm_result add_faces(mdl_reader *r, const mesh_fields *m, uint32_t base)
                 res = wm_cursor_error(&r->cur, WM_ERR_CORRUPT, "%s: face %u: vertex %u out of range (%u vertices)",
                                       r->node, f, v[k], m->vertex_count);
         if (!res) res = wm_mesh_add_triangle(r->ctx, r->render->mesh, base + v[0], base + v[1], base + v[2],
-                                             WM_SURF_UNDEFINED, 0);
+                                             surface, 0);
     }
     return res;
 }

@@ -3,6 +3,7 @@
 #include "generate_internal.h"
 #include "navmesh_internal.h"
 #include "wm_geometry.h"
+#include "wm_surface.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@ void wm_generate_navmesh_config(const wm_generate_config *g, wm_navmesh_config *
     c->merge_region_size = c->min_region_size > 20 ? c->min_region_size : 20;
     c->detail_sample_distance = g->detail;
     c->detail_sample_max_error = g->max_error / c->cell_height;
+    c->areas_by_surface = 1;
 }
 
 typedef struct generator {
@@ -62,6 +64,18 @@ static wm_result add_corner(generator *g, const float p[3], uint32_t *index)
     return wm_mesh_add_vertex(g->ctx, g->out, x, y, z, index);
 }
 
+/* A polygon's surface: its area is 1 + the render surface under it (polygons do not cross
+ * from one surface to another), kept when the render's material or texture named one (through
+ * the surface table, and so --materials), else the configured walkable surface. */
+static uint16_t polygon_surface(const generator *g, const navmesh_tile *t, uint32_t p)
+{
+    unsigned area = t->polys[(size_t)p * NAVMESH_POLY_SIZE + 31] & 0x3Fu;
+    if (area == 0 || area > WM_NAVMESH_SURFACE_AREAS || area - 1 == WM_SURF_UNDEFINED ||
+        area - 1 >= wm_surfaces(g->ctx)->count)
+        return g->config->walkable_surface;
+    return (uint16_t)(area - 1);
+}
+
 static void tile_point(const navmesh_tile *t, uint32_t p, unsigned index, unsigned corners, float out[3])
 {
     if (index < corners) {
@@ -79,6 +93,7 @@ static wm_result add_polygon(generator *g, const navmesh_tile *t, uint32_t p)
     uint32_t tri_base = wm_le32(detail + 4);
     unsigned verts = detail[8], tris = detail[9], corners = t->polys[(size_t)p * NAVMESH_POLY_SIZE + 30];
     uint32_t first = g->out->vertex_count;
+    uint16_t surface = polygon_surface(g, t, p);
     wm_result r = WM_OK;
     for (unsigned v = 0; v < corners + verts && !r; v++) {
         float at[3];
@@ -88,8 +103,8 @@ static wm_result add_polygon(generator *g, const navmesh_tile *t, uint32_t p)
     for (unsigned k = 0; k < tris && !r; k++) {
         const uint8_t *tri = t->detail_tris + 4 * ((size_t)tri_base + k);
         /* Recast winds clockwise seen from +Y; in Z-up space (y = -z) that is counter-clockwise from above */
-        r = wm_mesh_add_triangle(g->ctx, g->out, first + tri[0], first + tri[1], first + tri[2],
-                                 g->config->walkable_surface, 1);
+        r = wm_mesh_add_triangle(g->ctx, g->out, first + tri[0], first + tri[1], first + tri[2], surface,
+                                 wm_surface_walkable(wm_surfaces(g->ctx), surface));
     }
     return r;
 }

@@ -100,6 +100,9 @@ static int removable(const wm_mesh *m, const corner_faces *cf, uint32_t v, const
 {
     double n[3] = {0, 0, 0};
     for (uint32_t i = cf->first[v]; i < cf->first[v + 1]; i++) {
+        uint32_t t = cf->faces[i], t0 = cf->faces[cf->first[v]];
+        if (m->surfaces[t] != m->surfaces[t0] || m->walkable[t] != m->walkable[t0])
+            return 0; /* a corner where surfaces meet stays: it holds their border */
         float f[3];
         wm_mesh_triangle_normal(m, cf->faces[i], f);
         if (f[2] < 0.5f)

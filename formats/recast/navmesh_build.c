@@ -63,6 +63,8 @@ static uint32_t classify_slopes(const wm_mesh *mesh, const wm_navmesh_config *c,
         unsigned char area = up > ground ? c->ground_area : up > steep ? c->steep_area : 0;
         if (c->use_walkable_flags && mesh->walkable && !mesh->walkable[t])
             area = 0;
+        if (area && c->areas_by_surface && mesh->surfaces[t] < WM_NAVMESH_SURFACE_AREAS)
+            area = (unsigned char)(mesh->surfaces[t] + 1);
         in->areas[t] = area;
         walkable += area != 0;
     }
