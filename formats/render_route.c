@@ -1,7 +1,11 @@
 /* render --path on any walkmesh: the shortest route (wm_route.h) drawn over the picture the
- * format drew, with its length in the legend and its waypoints in the picture's facts. */
+ * format drew, with its length in the legend and its waypoints in the picture's facts. On a
+ * collision mesh (WMO, OBJ ...), the route Detour finds on a navmesh of it, as `walkmesh path`
+ * answers there. */
 #include "picture.h"
+#include "recast/wm_navmesh.h"
 #include "render_route.h"
+#include "wm_geometry.h"
 #include "wm_route.h"
 
 #include <math.h>
@@ -45,12 +49,36 @@ static void draw(wm_picture *plot, const wm_route *route)
     wm_picture_dot(plot, from, route->points, 6, WM_PIC_MARK_DOT);
     wm_picture_dot(plot, to, route->points + 3 * (size_t)(route->count - 1), 6, WM_PIC_MARK_DOT);
     wm_picture_legend(plot, WM_PIC_LEGEND_LINE, line, "shortest route: %.2f long, %u corners", route->length,
-                      route->count - 2);
+                      route->count > 2 ? route->count - 2 : 0);
     wm_picture_describe(plot, "shortest route length %.6g", route->length);
     for (uint32_t i = 0; i < route->count; i++) {
         const float *p = route->points + 3 * (size_t)i;
         wm_picture_describe(plot, "shortest route point %.6g %.6g %.6g", p[0], p[1], p[2]);
     }
+}
+
+/* A navmesh of the collision mesh with Recast's defaults (what `walkmesh path` builds without
+ * options), and Detour's findPath + findStraightPath on it. A point without a Z stands high
+ * above the mesh and the search reaches all the way down: the highest floor under it. A point
+ * with no polygon near it, or a route that stops short, is no route. */
+static wm_result navmesh_route(wm_ctx *ctx, const wm_mesh *mesh, float points[2][3], const int has_z[2],
+                               wm_route *route)
+{
+    wm_navmesh_config config;
+    wm_navmesh_config_recast(&config);
+    wm_navmesh nav;
+    wm_navmesh_init(&nav);
+    wm_result r = wm_navmesh_build(ctx, mesh, &config, &nav);
+    wm_navmesh_query query = {0};
+    for (int i = 0; i < 2; i++)
+        if (!has_z[i]) {
+            points[i][2] = WM_COORD_LIMIT / 4;
+            query.search[2] = WM_COORD_LIMIT / 2;
+        }
+    if (!r && (r = wm_navmesh_route(ctx, &nav, &query, points[0], points[1], route)) == WM_ERR_INVALID)
+        r = WM_OK; /* no polygon near a point */
+    wm_navmesh_free(ctx, &nav);
+    return r;
 }
 
 wm_result wm_render_route(wm_ctx *ctx, const wm_input *in, const wm_format *format, const wm_options *opts,
@@ -63,9 +91,8 @@ wm_result wm_render_route(wm_ctx *ctx, const wm_input *in, const wm_format *form
     int has_z[2];
     if (!parse_points(text, points, has_z))
         return wm_error(ctx, WM_ERR_OPTION, "--path %s: expected X1,Y1[,Z1] X2,Y2[,Z2]", text);
-    if (!(format->capabilities & WM_IS_WALKMESH) || !format->read)
-        return wm_error(ctx, WM_ERR_OPTION, "--path: a %s file is a collision mesh, not a walkmesh; routes over it "
-                        "go through a navmesh, which render --path does not read yet", format->name);
+    if (!format->read)
+        return wm_error(ctx, WM_ERR_OPTION, "--path: %s files are not read", format->name);
     wm_mesh mesh;
     wm_result r = format->read(ctx, in, opts, &mesh, NULL);
     if (r)
@@ -73,15 +100,17 @@ wm_result wm_render_route(wm_ctx *ctx, const wm_input *in, const wm_format *form
     wm_walk_graph *graph = NULL;
     wm_route route = {0};
     wm_route_options o = {has_z[0], has_z[1], 0};
-    r = wm_walk_graph_build(ctx, &mesh, 1, &graph);
-    wm_mesh_free(ctx, &mesh);
-    if (!r)
+    float asked[2][2] = {{points[0][0], points[0][1]}, {points[1][0], points[1][1]}};
+    if (!(format->capabilities & WM_IS_WALKMESH))
+        r = navmesh_route(ctx, &mesh, points, has_z, &route);
+    else if (!(r = wm_walk_graph_build(ctx, &mesh, 1, &graph)))
         r = wm_route_find(ctx, graph, points[0], points[1], &o, &route);
+    wm_mesh_free(ctx, &mesh);
     if (!r && route.found)
         draw(plot, &route);
     else if (!r)
-        wm_picture_legend(plot, WM_PIC_LEGEND_TEXT, 0, "no route from (%g, %g) to (%g, %g)", points[0][0],
-                          points[0][1], points[1][0], points[1][1]);
+        wm_picture_legend(plot, WM_PIC_LEGEND_TEXT, 0, "no route from (%g, %g) to (%g, %g)", asked[0][0],
+                          asked[0][1], asked[1][0], asked[1][1]);
     if (!r && !route.found)
         wm_picture_describe(plot, "shortest route none");
     wm_route_free(ctx, &route);

@@ -1,7 +1,8 @@
 /* walkmesh path over a navmesh (issue 30): on every corpus WMO, built into a .navmesh, random
  * pairs of polygon centres. Whether the two polygons are linked comes from Detour's own walk
  * over the polygon links (wm_navmesh_reachable); the CLI must return a route ending at the goal
- * exactly then, and exit 6 otherwise. Bad points get clear answers. */
+ * exactly then, and exit 6 otherwise; render --path on the WMO draws the route path prints.
+ * Bad points get clear answers. */
 #include "test_support.h"
 
 #include <math.h>
@@ -99,6 +100,32 @@ static unsigned over_corpus_wmos(per_wmo each, unsigned *counter, size_t *file_c
     return sum;
 }
 
+/* render --path on the WMO draws the route path printed (its length, from the JSON), or says
+ * there is none. */
+static void check_render(const char *wmo, const char *dir, const float a[3], const float b[3], const char *json)
+{
+    char from[96], to[96], *svg = wmt_join(dir, "route.svg");
+    snprintf(from, sizeof from, "%.9g,%.9g,%.9g", a[0], a[1], a[2]);
+    snprintf(to, sizeof to, "%.9g,%.9g,%.9g", b[0], b[1], b[2]);
+    const char *argv[] = {"render", wmo, "-o", svg, "--path", from, to, "--force", NULL};
+    char *err = NULL;
+    int code = wmt_run_cli(NULL, &err, argv);
+    if (code != 0)
+        fail_msg("render --path on %s exited %d: %s", wmo, code, err);
+    size_t size;
+    char *text = (char *)wmt_read_file(svg, &size);
+    if (json) {
+        const char *at = strstr(text, "shortest route length ");
+        assert_non_null(at);
+        double drawn = strtod(at + strlen("shortest route length "), NULL);
+        double printed = strtod(strstr(json, "\"length\": ") + strlen("\"length\": "), NULL);
+        assert_true(fabs(drawn - printed) < 1e-4 * (printed + 1));
+    } else {
+        assert_non_null(strstr(text, "shortest route none"));
+    }
+    free(text), free(err), free(svg);
+}
+
 static unsigned pairs_of_file(wm_ctx *ctx, const char *wmo, const char *dir, unsigned *reached)
 {
     wm_mesh nav;
@@ -134,6 +161,7 @@ static unsigned pairs_of_file(wm_ctx *ctx, const char *wmo, const char *dir, uns
         assert_int_equal(run_path(wmo, a, b, &direct), code);
         if (code == 0)
             assert_string_equal(direct, stored);
+        check_render(wmo, dir, a, b, code == 0 ? direct : NULL);
         free(direct), free(stored);
     }
     wm_mesh_free(ctx, &nav);

@@ -52,17 +52,6 @@ wm_navmesh_query path_navmesh_query(int has_z, float point[3])
     return query;
 }
 
-static double polyline_length(const float *points, uint32_t count)
-{
-    double length = 0;
-    for (uint32_t i = 1; i < count; i++) {
-        const float *a = points + 3 * (size_t)(i - 1), *b = points + 3 * (size_t)i;
-        length += sqrt((double)(b[0] - a[0]) * (b[0] - a[0]) + (double)(b[1] - a[1]) * (b[1] - a[1]) +
-                       (double)(b[2] - a[2]) * (b[2] - a[2]));
-    }
-    return length;
-}
-
 /* Each end must have a polygon near it; said in the user's own terms (not the raised point). */
 static int check_end(wm_ctx *ctx, const cli_args *args, wm_navmesh *navmesh, const wm_navmesh_query *query,
                      const float at[3], int which)
@@ -92,29 +81,23 @@ int path_on_navmesh(wm_ctx *ctx, const cli_args *args, wm_navmesh *navmesh, floa
         if (code)
             return code;
     }
-    float *points = NULL;
-    uint32_t count = 0;
-    int complete = 0;
-    wm_result r = wm_navmesh_find_path(ctx, navmesh, &query, ends[0], ends[1], &points, &count, &complete);
+    wm_route route;
+    wm_result r = wm_navmesh_route(ctx, navmesh, &query, ends[0], ends[1], &route);
     if (r == WM_ERR_UNSUPPORTED || (r && r != WM_ERR_INVALID))
         return cli_fail(ctx, r, 0);
-    if (r || !complete) {
+    if (r || !route.found) {
         if (!r)
             wm_error(ctx, WM_ERR_INVALID, "no route from %s to %s (Detour's route ends as near as it gets)",
                      args->inputs[1], args->inputs[2]);
         wm_error_prefix(ctx, args->inputs[0]);
         cli_error("path: %s", wm_ctx_message(ctx));
-        wm_free(ctx, points);
         return EXIT_NOT_FOUND;
     }
-    wm_route route = {0};
-    route.points = points, route.count = count, route.found = 1;
-    route.length = polyline_length(points, count);
     wm_buffer out;
     wm_buffer_init(&out, ctx);
     path_print_route(&out, args->json, &route, NULL);
     fwrite(out.data, 1, out.size, stdout);
     wm_buffer_free(&out);
-    wm_free(ctx, points);
+    wm_route_free(ctx, &route);
     return EXIT_OK;
 }

@@ -5,6 +5,7 @@
 #include "recast_api.h"
 #include "wm_geometry.h"
 
+#include <math.h>
 #include <string.h>
 
 #define NAVMESH_MAX_CORRIDOR 65535 /* polygons a route may cross (Detour's node pool holds as many) */
@@ -185,5 +186,27 @@ wm_result wm_navmesh_reachable(wm_ctx *ctx, wm_navmesh *n, const wm_navmesh_quer
         out[i].tile_x = ids[i].tile_x, out[i].tile_y = ids[i].tile_y, out[i].poly = (uint32_t)ids[i].poly;
     wm_free(ctx, ids);
     *polys = out, *count = (uint32_t)(found < (int)n->poly_count ? found : (int)n->poly_count);
+    return WM_OK;
+}
+
+wm_result wm_navmesh_route(wm_ctx *ctx, wm_navmesh *navmesh, const wm_navmesh_query *query, const float from[3],
+                           const float to[3], wm_route *out)
+{
+    memset(out, 0, sizeof *out);
+    float *points = NULL;
+    uint32_t count = 0;
+    int complete = 0;
+    wm_result r = wm_navmesh_find_path(ctx, navmesh, query, from, to, &points, &count, &complete);
+    if (r || !complete || count == 0) {
+        wm_free(ctx, points);
+        return r;
+    }
+    out->points = points, out->count = count, out->found = 1;
+    for (uint32_t i = 1; i < count; i++) {
+        const float *a = points + 3 * (size_t)(i - 1), *b = points + 3 * (size_t)i;
+        out->length += sqrt((double)(b[0] - a[0]) * (b[0] - a[0]) + (double)(b[1] - a[1]) * (b[1] - a[1]) +
+                            (double)(b[2] - a[2]) * (b[2] - a[2]));
+        out->plan_length += hypot((double)b[0] - a[0], (double)b[1] - a[1]);
+    }
     return WM_OK;
 }

@@ -118,6 +118,10 @@ typedef struct wm_navmesh_query {
 WM_API wm_result wm_navmesh_find_path(wm_ctx *ctx, wm_navmesh *navmesh, const wm_navmesh_query *query,
                                       const float from[3], const float to[3], float **points, uint32_t *point_count,
                                       int *complete);
+/* The same as a route (wm_route.h): found when Detour's straight path reaches `to`, its length
+ * the 3-D length of the corners' polyline (no faces listed). Free with wm_route_free. */
+WM_API wm_result wm_navmesh_route(wm_ctx *ctx, wm_navmesh *navmesh, const wm_navmesh_query *query,
+                                  const float from[3], const float to[3], wm_route *out);
 /* Every polygon reachable from the one nearest to `from` (free *polys with wm_free). */
 WM_API wm_result wm_navmesh_reachable(wm_ctx *ctx, wm_navmesh *navmesh, const wm_navmesh_query *query,
                                       const float from[3], wm_navmesh_poly **polys, uint32_t *count);
