@@ -4,7 +4,9 @@ argument error is a TypeError or a WalkmeshError, never a crash."""
 import json
 import math
 import os
+import shutil
 import subprocess
+import tempfile
 import unittest
 
 import walkmesh
@@ -83,6 +85,76 @@ class RouteTest(unittest.TestCase):
             walkmesh.reach(self.wok, (1e6, 1e6))
         with self.assertRaises(ValueError):  # as the package's other calls: C would cut the path
             walkmesh.path(self.wok + "\0x", self.centres[0], self.centres[1])
+
+
+@need_corpus
+class NavmeshRouteTest(unittest.TestCase):
+    """A WMO is a collision mesh: path and reach go through a navmesh, as the CLI's do."""
+
+    def setUp(self):
+        self.wmo = corpus_file("wmo", "warcraftnet__duskwood_lumbermill.wmo")
+        mesh = walkmesh.read(self.wmo)
+        self.centres = walkable_centres(mesh)
+        try:
+            walkmesh.reach(self.wmo, self.centres[0])
+        except walkmesh.WalkmeshError as error:
+            if error.code == walkmesh.Result.UNSUPPORTED:
+                self.skipTest("built without Recast/Detour: %s" % error)
+
+    def cli(self, *args):
+        result = subprocess.run([CLI] + list(args) + ["--json"], capture_output=True, text=True)
+        return result.returncode, json.loads(result.stdout) if result.returncode == 0 else None
+
+    @unittest.skipUnless(CLI, "no CLI (WALKMESH_CLI)")
+    def test_path_and_reach_match_the_cli(self):
+        compared = routes = 0
+        for k in range(0, len(self.centres) - 1, max(1, len(self.centres) // 8)):
+            start, goal = self.centres[k], self.centres[-1 - k]
+            code, printed = self.cli("path", self.wmo, "%r,%r,%r" % start, "%r,%r,%r" % goal)
+            try:
+                route = walkmesh.path(self.wmo, start, goal)
+            except walkmesh.WalkmeshError as error:  # no polygon near a point: the CLI's exit 6
+                self.assertEqual(error.code, walkmesh.Result.INVALID)
+                route = None
+            compared += 1
+            if route is None:
+                self.assertEqual(code, 6)
+                continue
+            routes += 1
+            self.assertEqual(code, 0)
+            self.assertAlmostEqual(route.length, printed["length"], places=3)
+            self.assertEqual(len(route.points), len(printed["points"]))
+            self.assertEqual(route.faces, [])
+        self.assertGreater(routes, 0)
+        reach = walkmesh.reach(self.wmo, self.centres[0])
+        code, printed = self.cli("reach", self.wmo, "%r,%r,%r" % self.centres[0])
+        self.assertEqual(code, 0)
+        self.assertEqual(reach.regions, printed["regions"])
+        self.assertEqual([r.faces for r in reach.unreachable], [r["faces"] for r in printed["unreachable"]])
+
+    @unittest.skipUnless(CLI, "no CLI (WALKMESH_CLI)")
+    def test_navmesh_file_gives_the_wmos_answer(self):
+        folder = tempfile.mkdtemp()
+        try:
+            stored = os.path.join(folder, "lumbermill.navmesh")
+            self.assertEqual(subprocess.run([CLI, "navmesh", self.wmo, stored], capture_output=True).returncode, 0)
+            for start, goal in ((self.centres[0], self.centres[-1]), (self.centres[1], self.centres[-2])):
+                try:
+                    direct = walkmesh.path(self.wmo, start, goal)
+                except walkmesh.WalkmeshError:
+                    with self.assertRaises(walkmesh.WalkmeshError):
+                        walkmesh.path(stored, start, goal)
+                    continue
+                through = walkmesh.path(stored, start, goal)
+                self.assertEqual(direct is None, through is None)
+                if direct is not None:
+                    self.assertAlmostEqual(direct.length, through.length, places=4)
+            with self.assertRaises(walkmesh.WalkmeshError):  # the agent's size is built into a navmesh
+                walkmesh.path(stored, self.centres[0], self.centres[-1], radius=0.5)
+            with self.assertRaises(walkmesh.WalkmeshError):
+                walkmesh.path(self.wmo, self.centres[0], self.centres[-1], preset="no-such-preset")
+        finally:
+            shutil.rmtree(folder)
 
 
 if __name__ == "__main__":

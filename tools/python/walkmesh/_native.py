@@ -162,6 +162,26 @@ class WalkReach(Structure):
                 ("unreachable", POINTER(WalkRegion)), ("unreachable_count", c_uint32)]
 
 
+class NavmeshConfig(Structure):  # wm_navmesh_config (formats/recast/wm_navmesh.h)
+    _fields_ = [("cell_size", c_float), ("cell_height", c_float), ("agent_height", c_float),
+                ("agent_radius", c_float), ("agent_climb", c_float), ("walkable_slope", c_float),
+                ("steep_slope", c_float), ("ground_area", c_uint8), ("steep_area", c_uint8), ("tile_size", c_int),
+                ("max_edge_length", c_float), ("max_simplification_error", c_float), ("min_region_size", c_int),
+                ("merge_region_size", c_int), ("max_verts_per_poly", c_int), ("detail_sample_distance", c_float),
+                ("detail_sample_max_error", c_float), ("steps", c_uint), ("region_method", c_int),
+                ("use_walkable_flags", c_int), ("areas_by_surface", c_int)]
+
+
+class Navmesh(Structure):  # wm_navmesh
+    _fields_ = [("origin", c_float * 3), ("tile_width", c_float), ("tile_height", c_float), ("max_tiles", c_uint32),
+                ("max_polys", c_uint32), ("tile_data", c_void_p), ("tile_data_size", c_uint64),
+                ("tile_offsets", c_void_p), ("tile_count", c_uint32), ("poly_count", c_uint32), ("detour", c_void_p)]
+
+
+class NavmeshQuery(Structure):  # wm_navmesh_query
+    _fields_ = [("include_flags", c_uint16), ("search", c_float * 3)]
+
+
 class Nwn2Triangles(Structure):
     _fields_ = [("count", c_uint32), ("file_triangle", POINTER(c_uint32)), ("tile", POINTER(c_uint32)),
                 ("island", POINTER(c_uint32)), ("grid_width", c_uint32), ("grid_height", c_uint32),
@@ -232,6 +252,16 @@ SYMBOLS = {
     "wm_reach_free": (None, [POINTER(Ctx), POINTER(WalkReach)]),
     "wm_walk_graph_triangle_count": (c_uint32, [c_void_p]),
     "wm_walk_graph_region": (c_uint32, [c_void_p, c_uint32]),
+    # navmeshes through Detour (formats/recast/wm_navmesh.h)
+    "wm_navmesh_init": (None, [POINTER(Navmesh)]),
+    "wm_navmesh_free": (None, [POINTER(Ctx), POINTER(Navmesh)]),
+    "wm_navmesh_load": (_R, [POINTER(Ctx), _P, POINTER(Navmesh)]),
+    "wm_navmesh_config_preset": (_R, [POINTER(Ctx), _P, POINTER(NavmeshConfig)]),
+    "wm_navmesh_build": (_R, [POINTER(Ctx), POINTER(Mesh), POINTER(NavmeshConfig), POINTER(Navmesh)]),
+    "wm_navmesh_route": (_R, [POINTER(Ctx), POINTER(Navmesh), POINTER(NavmeshQuery), POINTER(c_float),
+                              POINTER(c_float), POINTER(WalkRoute)]),
+    "wm_navmesh_reach": (_R, [POINTER(Ctx), POINTER(Navmesh), POINTER(NavmeshQuery), POINTER(c_float),
+                              POINTER(WalkReach)]),
     "wm_nwn2_triangles_read": (_R, [POINTER(Ctx), c_void_p, c_size_t, _P, POINTER(Options),
                                     POINTER(Nwn2Triangles)]),
     "wm_nwn2_triangles_free": (None, [POINTER(Ctx), POINTER(Nwn2Triangles)]),

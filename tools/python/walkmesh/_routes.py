@@ -1,19 +1,21 @@
 """Routes and reach over a walkmesh's walkable faces (wm_route.h): the shortest route between two
 points, and the walkable regions a point cannot reach. The source is a file path (a KotOR .wok,
-a .lyt area, an NWN2 .trn/.trx...) or a Mesh."""
+a .lyt area, an NWN2 .trn/.trx...) or a Mesh; a .navmesh, or a collision mesh (WMO, OBJ ...) of
+which Recast builds one, is asked through Detour (wm_navmesh.h)."""
 import ctypes
 import math
 import os
 from collections import namedtuple
 
 from . import _mesh, _native
-from ._context import Context
+from ._context import Context, Source
 from .errors import Result, WalkmeshError
 
 Path = namedtuple("Path", "length plan_length points faces")
 Region = namedtuple("Region", "faces area point first_face enclosed")
 Reach = namedtuple("Reach", "regions start_face unreachable face_regions start_region")
 NO_REGION = 0xFFFFFFFF
+IS_WALKMESH = 1 << 1  # WM_IS_WALKMESH (wm_format.h)
 
 
 def _point(value, what):
@@ -27,10 +29,73 @@ def _point(value, what):
     return (ctypes.c_float * 3)(*(numbers + [0.0])[:3]), len(numbers) == 3
 
 
-def _with_graph(source, limits, call):
-    """Runs call(context, graph) on the walk graph of source (a path or a Mesh)."""
+COORD_LIMIT = 1e7  # WM_COORD_LIMIT: a point without a Z stands this high / 4 over a navmesh
+
+
+def _is_navmesh_file(source):
+    return os.fsdecode(source).endswith(".navmesh")
+
+
+def _is_walkmesh(context, path):
+    """Whether the file's format holds a game's own walkable ground (else: a collision mesh)."""
+    source = Source(context, path)
+    if not source.format:
+        return True  # no module reads it: loading it says why
+    return bool(ctypes.cast(source.format, ctypes.POINTER(_native.Format)).contents.capabilities & IS_WALKMESH)
+
+
+def _navmesh_of(context, source, preset):
+    """A .navmesh file, or one Recast builds of a collision mesh with the preset's parameters."""
+    navmesh = _native.Navmesh()
+    _native.fn("wm_navmesh_init")(ctypes.byref(navmesh))
+    path = _native.encode_path(source)
+    if _is_navmesh_file(source):
+        context.check(_native.fn("wm_navmesh_load")(context.ref, path, ctypes.byref(navmesh)))
+        return navmesh
+    config = _native.NavmeshConfig()
+    context.check(_native.fn("wm_navmesh_config_preset")(context.ref, _native.encode_text(preset, "preset"),
+                                                          ctypes.byref(config)))
+    mesh = _native.Mesh()
+    _native.fn("wm_mesh_init")(ctypes.byref(mesh))
+    try:
+        context.check(_native.fn("wm_mesh_load")(context.ref, path, None, None, ctypes.byref(mesh)))
+        context.check(_native.fn("wm_navmesh_build")(context.ref, ctypes.byref(mesh), ctypes.byref(config),
+                                                     ctypes.byref(navmesh)))
+    finally:
+        _native.fn("wm_mesh_free")(context.ref, ctypes.byref(mesh))
+    return navmesh
+
+
+def _query(points):
+    """Detour's search box: points without a Z are raised high and searched all the way down, so
+    the nearest polygon is the highest floor under them (as the CLI does)."""
+    query = _native.NavmeshQuery()
+    for point, has_z in points:
+        if not has_z:
+            point[2] = COORD_LIMIT / 4
+            query.search[2] = COORD_LIMIT / 2
+    return query
+
+
+def _with_ground(source, limits, preset, on_graph, on_navmesh):
+    """on_graph(context, graph) over a walkmesh's walk graph (a path or a Mesh), or
+    on_navmesh(context, navmesh) over a .navmesh or a collision mesh's navmesh."""
     if source is None or not (isinstance(source, (str, bytes, os.PathLike, _mesh.Mesh))):
         raise TypeError("source: expected a file path or a Mesh, not %r" % (source,))
+    if not isinstance(source, _mesh.Mesh):
+        context = Context(limits)
+        _native.encode_path(source)  # a NUL inside: ValueError first
+        if _is_navmesh_file(source) or not _is_walkmesh(context, source):
+            navmesh = _navmesh_of(context, source, preset)
+            try:
+                return on_navmesh(context, navmesh)
+            finally:
+                _native.fn("wm_navmesh_free")(context.ref, ctypes.byref(navmesh))
+    return _with_graph(source, limits, on_graph)
+
+
+def _with_graph(source, limits, call):
+    """Runs call(context, graph) on the walk graph of source (a path or a Mesh)."""
     context = Context(limits)
     graph = ctypes.c_void_p()
     if isinstance(source, _mesh.Mesh):
@@ -52,12 +117,15 @@ def _with_graph(source, limits, call):
         _native.fn("wm_walk_graph_free")(context.ref, graph)
 
 
-def path(source, start, goal, radius=0.0, limits=None):
+def path(source, start, goal, radius=0.0, limits=None, preset="recast"):
     """The shortest route over the walkable faces of source from start to goal, each (x, y) or
     (x, y, z) (a z picks the floor where floors overlap): Path(length over the ground, plan_length,
     points [(x, y, z), ...] (start, corners, goal), faces crossed), or None when the two are not
     joined. A point over no walkable face raises WalkmeshError (INVALID). radius keeps the route
-    that far from blocking corners where it crosses face edges (see docs/routes.md)."""
+    that far from blocking corners where it crosses face edges (see docs/routes.md). A .navmesh
+    file, or a collision mesh (WMO, OBJ ...: a navmesh Recast builds with the preset's
+    parameters), is asked through Detour, as `walkmesh path` does (no faces listed; radius is
+    baked into the navmesh: only 0 there)."""
     start_c, start_z = _point(start, "start")
     goal_c, goal_z = _point(goal, "goal")
     if isinstance(radius, bool) or not isinstance(radius, (int, float)):
@@ -79,14 +147,30 @@ def path(source, start, goal, radius=0.0, limits=None):
         finally:
             _native.fn("wm_route_free")(context.ref, ctypes.byref(result))
 
-    return _with_graph(source, limits, find)
+    def on_navmesh(context, navmesh):
+        if radius:
+            raise WalkmeshError(Result.INVALID, "radius: on a navmesh the agent's size is built in (radius 0)")
+        query = _query([(start_c, start_z), (goal_c, goal_z)])
+        result = _native.WalkRoute()
+        context.check(_native.fn("wm_navmesh_route")(context.ref, ctypes.byref(navmesh), ctypes.byref(query), start_c,
+                                                     goal_c, ctypes.byref(result)))
+        try:
+            if not result.found:
+                return None
+            return Path(result.length, result.plan_length,
+                        [tuple(result.points[3 * i:3 * i + 3]) for i in range(result.count)], [])
+        finally:
+            _native.fn("wm_route_free")(context.ref, ctypes.byref(result))
+
+    return _with_ground(source, limits, preset, find, on_navmesh)
 
 
-def reach(source, at, limits=None):
+def reach(source, at, limits=None, preset="recast"):
     """The walkable regions of source that a character at `at` ((x, y) or (x, y, z)) cannot reach:
     Reach(regions (the count of all), start_face, unreachable [Region(faces, area, point, first_face,
     enclosed), ...] the largest first, face_regions (each face's region, NO_REGION for blocking
-    faces), start_region)."""
+    faces), start_region). On a .navmesh or a collision mesh (as for path), a region is a set of
+    polygons Detour links, and face_regions is empty."""
     at_c, at_z = _point(at, "at")
 
     def find(context, graph):
@@ -102,4 +186,17 @@ def reach(source, at, limits=None):
         finally:
             _native.fn("wm_reach_free")(context.ref, ctypes.byref(result))
 
-    return _with_graph(source, limits, find)
+    def on_navmesh(context, navmesh):
+        query = _query([(at_c, at_z)])
+        result = _native.WalkReach()
+        context.check(_native.fn("wm_navmesh_reach")(context.ref, ctypes.byref(navmesh), ctypes.byref(query), at_c,
+                                                     ctypes.byref(result)))
+        try:
+            regions = [result.unreachable[i] for i in range(result.unreachable_count)]
+            return Reach(result.region_count, result.start_face,
+                         [Region(r.faces, r.area, tuple(r.point), r.first_face, bool(r.enclosed)) for r in regions],
+                         [], result.start_region)
+        finally:
+            _native.fn("wm_reach_free")(context.ref, ctypes.byref(result))
+
+    return _with_ground(source, limits, preset, find, on_navmesh)
