@@ -16,9 +16,8 @@ HOOK_ROLES = (("use_hook_1", "hook1", 0), ("use_hook_2", "hook2", 3), ("position
 
 
 def kotor_header_floats(path):
-    with open(path, "rb") as handle:
-        head = handle.read(72)
-    return struct.unpack_from("<15f", head, 12)
+    """The header's position and hooks, from a file or an archive member ("module.mod/x.pwk")."""
+    return struct.unpack_from("<15f", walkmesh.file_bytes(path)[:72], 12)
 
 
 def add_kotor_empties(path, parent, collection):

@@ -2,7 +2,6 @@
 route the file's own path tables give. Each takes limits=Limits(...) as the other calls do."""
 import ctypes
 import os
-import stat
 from collections import namedtuple
 
 from . import _native
@@ -14,22 +13,24 @@ Route = namedtuple("Route", "start goal triangles points reached failure")
 BakeResult = namedtuple("BakeResult", "data stats warnings")
 
 
+def file_bytes(path, limits=None):
+    """The bytes of a file, or of a member inside an archive ("module.mod/room.wok", as read()
+    takes), read by the library under its limits."""
+    encoded = _native.encode_path(path)
+    context = Context(limits)
+    image = _native.Input()
+    context.check(_native.fn("wm_input_load")(context.ref, encoded, ctypes.byref(image)))
+    try:
+        return ctypes.string_at(image.data, image.size)
+    finally:
+        _native.fn("wm_input_free")(context.ref, ctypes.byref(image))
+
+
 def _file_image(source):
-    """(bytes, name) of a path or of bytes given directly."""
+    """(bytes, name) of a path (a file or an archive member) or of bytes given directly."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), "<memory>"
-    path = _native.encode_path(source)
-    name = os.fsdecode(path)
-    try:
-        # O_NONBLOCK: a FIFO without a writer must not make open wait; it is refused below
-        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except OSError as error:
-        raise WalkmeshError(Result.IO, "%s: %s" % (name, error.strerror)) from None
-    if not stat.S_ISREG(os.fstat(handle).st_mode):
-        os.close(handle)
-        raise WalkmeshError(Result.IO, "%s: not a regular file" % name)
-    with os.fdopen(handle, "rb") as opened:
-        return opened.read(), name
+    return file_bytes(source), os.fsdecode(_native.encode_path(source))
 
 
 class KotorWalkmesh:
