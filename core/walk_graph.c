@@ -29,8 +29,10 @@ static wm_result copy_mesh(wm_ctx *ctx, const wm_mesh *mesh, wm_walk_graph *g)
     g->region = wm_alloc_array(ctx, n, sizeof *g->region);
     if (!g->positions || !g->indices || !g->walkable || !g->neighbour || !g->open || !g->corner || !g->region)
         return WM_ERR_NOMEM;
-    memcpy(g->positions, mesh->positions, 3 * (size_t)mesh->vertex_count * sizeof *g->positions);
-    memcpy(g->indices, mesh->indices, 3 * n * sizeof *g->indices);
+    if (mesh->vertex_count) /* an empty mesh has no arrays to copy from */
+        memcpy(g->positions, mesh->positions, 3 * (size_t)mesh->vertex_count * sizeof *g->positions);
+    if (n)
+        memcpy(g->indices, mesh->indices, 3 * n * sizeof *g->indices);
     for (size_t t = 0; t < n; t++)
         g->walkable[t] = mesh->walkable ? mesh->walkable[t] != 0 : 1;
     return WM_OK;

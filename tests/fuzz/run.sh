@@ -41,6 +41,7 @@ seed_spec() {
     fuzz_archive) echo "archives : *.mod *.erf *.rim *.hak *.key *.bif : copy" ;;
     fuzz_zip) echo "@tests/fuzz/regressions/fuzz_zip : *.zip : copy" ;;
     fuzz_navmesh) echo "@tests/fuzz/regressions/fuzz_navmesh : *.navmesh : copy" ;;
+    fuzz_route) echo "bwm nwn2 : *.wok *.pwk *.dwk *.trx : copy" ;;
     *) return 1 ;;
   esac
 }
