@@ -93,6 +93,20 @@ static int is_folder_separator(char c)
     return c == '/';
 }
 
+/* A prefix on the way to a file that names nothing itself: a bare drive ("Z:", which the
+ * C library's stat does not find on Windows) or the server of a UNC path ("\\\\server"). */
+static int root_part(const char *prefix, size_t length)
+{
+    if (length == 2 && prefix[1] == ':')
+        return 1;
+    if (length < 3 || !is_folder_separator(prefix[0]) || !is_folder_separator(prefix[1]))
+        return 0;
+    for (size_t i = 2; i < length; i++)
+        if (is_folder_separator(prefix[i]))
+            return 0;
+    return 1;
+}
+
 size_t wm_archive_split_path(const char *path, const char **out_member)
 {
     *out_member = NULL;
@@ -111,7 +125,7 @@ size_t wm_archive_split_path(const char *path, const char **out_member)
         int kind = wm_platform_path_kind(prefix);
         if (kind == WM_PATH_FILE)
             found = i;
-        else if (kind == WM_PATH_MISSING)
+        else if (kind == WM_PATH_MISSING && !root_part(prefix, i))
             break; /* nothing further along exists either */
     }
     free(prefix);

@@ -8,7 +8,11 @@
 #include <string.h>
 
 #ifndef WM_STORM_LIBRARY
+#ifdef _WIN32
+#define WM_STORM_LIBRARY "libstorm.dll" /* not in the Windows package: its source could not be built */
+#else
 #define WM_STORM_LIBRARY "libstorm.so.9"
+#endif
 #endif
 
 static wm_once loaded = WM_ONCE_INIT;

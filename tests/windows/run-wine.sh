@@ -124,6 +124,48 @@ if [ -d "$corpus" ]; then
   done
   echo "WMO round trips: $count files (to .wmo and .obj)"
 
+  # Archives: every corpus archive lists with the Linux build's exit status; every walkmesh member
+  # read through its archive path, with \ and with / before the member, converts to the Linux
+  # build's bytes; a member written into a copy of a module gives the Linux build's archive; an
+  # MPQ (StormLib is not in the Windows package) is refused, naming StormLib.
+  count=0
+  for a in "$corpus"/archives/*; do
+    case "$a" in *.mod | *.MOD | *.erf | *.ERF | *.rim | *.hak | *.key | *.bif) ;; *) continue ;; esac
+    wm info "$(win "$a")" > w.log 2>&1
+    windows_code=$?
+    "$linux_cli" info "$a" > l.log 2>&1
+    linux_code=$?
+    [ $windows_code -eq $linux_code ] && pass ||
+      fail "info $(basename "$a"): exit $windows_code, the Linux build's $linux_code"
+    count=$((count + 1))
+    for member in $(sed -n 's/^  \([^ ]*\.[pdw][wo]k\) .* triangles$/\1/p' l.log); do
+      same_run_as_linux convert "$a/$member" "out.${member##*.}" "$(basename "$a")\\$member"
+      rm -rf w && mkdir w
+      (cd w && wm convert "$(win "$a")/$member" "out.${member##*.}" --quiet > ../w.log 2>&1) &&
+        cmp -s "w/out.${member##*.}" "l/out.${member##*.}" && pass ||
+        fail "$(basename "$a")/$member (with /): not the Linux build's bytes"
+    done
+  done
+  module=$corpus/archives/kotor-pykotor-capsule.mod
+  room=$(ls "$corpus"/bwm/*.wok | head -1)
+  if [ -f "$module" ] && [ -n "$room" ]; then
+    rm -rf w l && mkdir w l && cp "$module" w/capsule.mod && cp "$module" l/capsule.mod
+    (cd w && wm convert "$(win "$room")" 'capsule.mod\added.wok' --quiet > ../w.log 2>&1)
+    windows_code=$?
+    "$linux_cli" convert "$room" l/capsule.mod/added.wok --quiet > l.log 2>&1
+    [ $windows_code -eq 0 ] && cmp -s w/capsule.mod l/capsule.mod && pass ||
+      fail "convert into capsule.mod: exit $windows_code, or not the Linux build's archive ($(tr -d '\r' < w.log | head -2))"
+  fi
+  if command -v smpq > /dev/null && [ -n "$(ls "$corpus"/wmo/*.wmo 2> /dev/null)" ]; then
+    rm -rf mpq && mkdir mpq && cp "$(ls "$corpus"/wmo/*.wmo | head -1)" mpq/tower.wmo
+    (cd mpq && smpq -q -c test.mpq tower.wmo > /dev/null 2>&1)
+    wm info "$(win "$work/mpq/test.mpq")" > w.log 2>&1
+    windows_code=$?
+    [ $windows_code -ne 0 ] && grep -q 'StormLib, which reads MPQ archives, is not available' w.log && pass ||
+      fail "info test.mpq: exit $windows_code ($(tr -d '\r' < w.log | head -2)), expected a refusal naming StormLib"
+  fi
+  echo "archives: $count corpus archives listed, their walkmesh members read, one written, MPQ refused"
+
   # One bake, compared with the Linux build's packet by packet: the ASWM packet inflated (a Linux
   # build with libdeflate compresses it differently from zlib, the same data), the others as bytes.
   trx=$corpus/nwn2/enter_world.trx
