@@ -9,7 +9,7 @@
 
 #ifndef WM_STORM_LIBRARY
 #ifdef _WIN32
-#define WM_STORM_LIBRARY "libstorm.dll" /* not in the Windows package: its source could not be built */
+#define WM_STORM_LIBRARY "libstorm" /* LoadLibrary adds .dll; not in the Windows package (no source) */
 #else
 #define WM_STORM_LIBRARY "libstorm.so.9"
 #endif
