@@ -53,16 +53,37 @@ static void wmo_corpus_or_skip(void)
     wmt_free_list(list, count);
 }
 
+/* A fresh folder holding an smpq-built MPQ of every corpus WMO (skips without smpq or WMOs). */
+typedef struct wmo_mpq {
+    char *dir, *path;
+    char **files;
+    size_t count;
+} wmo_mpq;
+
+static wmo_mpq wmo_mpq_make(int version)
+{
+    free(smpq_or_skip());
+    wmo_corpus_or_skip();
+    wmo_mpq m = {0};
+    m.dir = wmt_make_temp_dir();
+    m.path = build_wmo_mpq(m.dir, version, &m.files, &m.count);
+    return m;
+}
+
+static void wmo_mpq_free(wmo_mpq *m)
+{
+    wmt_remove_tree(m->dir);
+    wmt_free_list(m->files, m->count);
+    free(m->dir), free(m->path);
+}
+
 static void smpq_archives_read_back_byte_identical(void **state)
 {
     (void)state;
-    free(smpq_or_skip());
-    wmo_corpus_or_skip();
     for (int version = 1; version <= 4; version++) {
-        char *dir = wmt_make_temp_dir();
-        char **files = NULL;
-        size_t count = 0;
-        char *mpq = build_wmo_mpq(dir, version, &files, &count);
+        wmo_mpq made = wmo_mpq_make(version);
+        char *mpq = made.path, **files = made.files;
+        size_t count = made.count;
         wm_ctx ctx;
         wm_ctx_init(&ctx);
         wm_archive *archive = NULL;
@@ -85,9 +106,7 @@ static void smpq_archives_read_back_byte_identical(void **state)
             free(expected);
         }
         print_message("MPQ v%d from smpq: %zu corpus WMO files read back byte-identical\n", version, count);
-        wmt_remove_tree(dir);
-        wmt_free_list(files, count);
-        free(dir), free(mpq);
+        wmo_mpq_free(&made);
     }
 }
 
@@ -95,12 +114,8 @@ static void smpq_archives_read_back_byte_identical(void **state)
 static void wmo_root_renders_with_its_groups_from_the_archive(void **state)
 {
     (void)state;
-    free(smpq_or_skip());
-    wmo_corpus_or_skip();
-    char *dir = wmt_make_temp_dir();
-    char **files = NULL;
-    size_t count = 0;
-    char *mpq = build_wmo_mpq(dir, 2, &files, &count);
+    wmo_mpq made = wmo_mpq_make(2);
+    char *dir = made.dir, *mpq = made.path;
     char *root = wmt_join(mpq, "World/wmo/Dungeons/warcraftnet__duskwood_lumbermill.wmo");
     char *svg = wmt_join(dir, "x.svg"), *loose_svg = wmt_join(dir, "loose.svg");
     char *loose = wmt_corpus_path_or_skip("wmo/warcraftnet__duskwood_lumbermill.wmo");
@@ -127,9 +142,8 @@ static void wmo_root_renders_with_its_groups_from_the_archive(void **state)
     assert_non_null(text_mpq);
     assert_int_equal(text_mpq - draw_mpq, text_disk - draw_disk);
     assert_memory_equal(draw_mpq, draw_disk, (size_t)(text_mpq - draw_mpq)); /* every triangle drawn alike */
-    wmt_remove_tree(dir);
-    wmt_free_list(files, count);
-    free(dir), free(mpq), free(root), free(svg), free(loose_svg), free(loose), free(in_mpq), free(beside);
+    wmo_mpq_free(&made);
+    free(root), free(svg), free(loose_svg), free(loose), free(in_mpq), free(beside);
 }
 
 /* The corpus MPQ (a Heroes replay, user-data header before the MPQ header) lists, and each
@@ -165,12 +179,8 @@ static void corpus_replay_lists_and_reads(void **state)
 static void cut_archives_are_refused_cleanly(void **state)
 {
     (void)state;
-    free(smpq_or_skip());
-    wmo_corpus_or_skip();
-    char *dir = wmt_make_temp_dir();
-    char **files = NULL;
-    size_t count = 0;
-    char *mpq = build_wmo_mpq(dir, 1, &files, &count);
+    wmo_mpq made = wmo_mpq_make(1);
+    char *dir = made.dir, *mpq = made.path;
     size_t size = 0;
     uint8_t *bytes = wmt_read_file(mpq, &size);
     char *cut = wmt_join(dir, "cut.mpq");
@@ -197,9 +207,8 @@ static void cut_archives_are_refused_cleanly(void **state)
     }
     print_message("%zu of %zu cuts refused at open; the rest read or refused member by member\n", refused, tried);
     assert_true(refused > 0);
-    wmt_remove_tree(dir);
-    wmt_free_list(files, count);
-    free(dir), free(mpq), free(bytes), free(cut);
+    wmo_mpq_free(&made);
+    free(bytes), free(cut);
 }
 
 /* smpq extracts the member into dir/x and the bytes are compared with the expected file's. */
@@ -227,12 +236,9 @@ static void assert_smpq_extracts(const char *dir, const char *mpq, const char *m
 static void members_written_into_an_mpq_read_back_by_smpq(void **state)
 {
     (void)state;
-    free(smpq_or_skip());
-    wmo_corpus_or_skip();
-    char *dir = wmt_make_temp_dir();
-    char **files = NULL;
-    size_t count = 0;
-    char *mpq = build_wmo_mpq(dir, 4, &files, &count);
+    wmo_mpq made = wmo_mpq_make(4);
+    char *dir = made.dir, *mpq = made.path, **files = made.files;
+    size_t count = made.count;
     char *obj = wmt_sample_path("courtyard.obj"), *loose = wmt_join(dir, "loose.wok");
     char *inside = wmt_join(mpq, "World/wmo/new/courtyard.wok");
     const char *convert_loose[] = {"convert", obj, loose, "--quiet", NULL};
@@ -257,9 +263,8 @@ static void members_written_into_an_mpq_read_back_by_smpq(void **state)
         assert_smpq_extracts(dir, mpq, member, files[i]);
     }
     print_message("written into an MPQ v4: smpq reads the new member and %zu untouched ones back\n", count);
-    wmt_remove_tree(dir);
-    wmt_free_list(files, count);
-    free(dir), free(mpq), free(obj), free(loose), free(inside), free(before), free(after);
+    wmo_mpq_free(&made);
+    free(obj), free(loose), free(inside), free(before), free(after);
 }
 
 /* --game over a WoW client's MPQs: patch-2.MPQ's member wins over common.MPQ's of the same
