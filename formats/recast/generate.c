@@ -48,6 +48,7 @@ typedef struct generator {
     const wm_generate_config *config;
     const wm_navmesh_config *recast;
     floor_index floor;
+    floor_limits limits;
     wm_mesh *out;
     uint32_t unsettled; /* corners with no render floor near them: kept at the voxel height */
 } generator;
@@ -56,8 +57,7 @@ typedef struct generator {
 static wm_result add_corner(generator *g, const float p[3], uint32_t *index)
 {
     float x = p[0], y = -p[2], z = p[1], floor_z;
-    float below = g->recast->cell_height * 2 + g->config->max_climb, above = g->recast->cell_height;
-    if (floor_height(&g->floor, x, y, z, below, above, g->recast->cell_size * 1.5f, &floor_z))
+    if (floor_height(&g->floor, x, y, z, g->limits.below, g->limits.above, g->limits.reach, &floor_z))
         z = floor_z;
     else
         g->unsettled++;
@@ -143,7 +143,7 @@ static wm_result finish(generator *g, wm_generate_stats *stats)
     if (!r)
         r = generate_drop_pieces(g->ctx, g->out, g->config->min_area, g->config->keep_fraction, &removed);
     if (!r)
-        r = generate_simplify(g->ctx, g->out, g->config->max_error * 0.25f);
+        r = generate_simplify(g->ctx, g->out, &g->limits);
     if (!r)
         r = wm_mesh_compact(g->ctx, g->out);
     if (!r && stats) {
@@ -175,7 +175,14 @@ wm_result wm_generate(wm_ctx *ctx, const wm_mesh *render, const wm_generate_conf
     wm_mesh result;
     wm_mesh_init(&result);
     snprintf(result.name, sizeof result.name, "%s", render->name[0] ? render->name : "walkmesh");
-    generator g = {ctx, config, &recast, {0}, &result, 0};
+    /* a corner looks for its floor from two cell heights and the climb below its voxel top to a
+     * cell height above it, and up to 1.5 cells beyond the floor's edge; a simplified face keeps
+     * within half of --max-error of the floor, a simplified outline within 1.5 times it of
+     * Recast's outline (its teeth on a slanted wall are over a cell deep: docs/generate.md) */
+    generator g = {ctx, config, &recast, {0}, {NULL, 0, 0, 0, 0, 0, 0}, &result, 0};
+    g.limits = (floor_limits){&g.floor, recast.cell_height * 2 + config->max_climb, recast.cell_height,
+                              recast.cell_size * 1.5f, config->max_error * 0.5f, config->max_error * 1.5f,
+                              recast.cell_size};
     r = floor_index_build(ctx, render, config->max_slope, &g.floor);
     if (!r)
         r = add_tiles(&g, &nav);

@@ -112,13 +112,8 @@ void floor_index_free(wm_ctx *ctx, floor_index *f)
     memset(f, 0, sizeof *f);
 }
 
-/* Height of triangle t's plane at (x, y) and how far outside the triangle the point lies
- * (0 inside), in the triangle's barycentric terms scaled to distance. */
-static int plane_height(const wm_mesh *m, uint32_t t, float x, float y, float *z, float *outside)
+int corners_height(const float *a, const float *b, const float *c, float x, float y, float *z, float *outside)
 {
-    const uint32_t *i = m->indices + 3 * (size_t)t;
-    const float *a = m->positions + 3 * (size_t)i[0], *b = m->positions + 3 * (size_t)i[1],
-                *c = m->positions + 3 * (size_t)i[2];
     double d = (double)(b[0] - a[0]) * (c[1] - a[1]) - (double)(c[0] - a[0]) * (b[1] - a[1]);
     if (fabs(d) < 1e-12)
         return 0;
@@ -131,14 +126,23 @@ static int plane_height(const wm_mesh *m, uint32_t t, float x, float y, float *z
     return 1;
 }
 
-int floor_height(const floor_index *f, float x, float y, float z, float below, float above, float reach, float *out)
+static int plane_height(const wm_mesh *m, uint32_t t, float x, float y, float *z, float *outside)
+{
+    const uint32_t *i = m->indices + 3 * (size_t)t;
+    return corners_height(m->positions + 3 * (size_t)i[0], m->positions + 3 * (size_t)i[1],
+                          m->positions + 3 * (size_t)i[2], x, y, z, outside);
+}
+
+/* The floor triangle floor_height picks, or UINT32_MAX. */
+static uint32_t floor_search(const floor_index *f, float x, float y, float z, float below, float above, float reach,
+                             float *out)
 {
     double bx = floor((x - f->origin[0]) / f->bucket), by = floor((y - f->origin[1]) / f->bucket);
     if (bx < 0 || by < 0 || bx >= f->buckets[0] || by >= f->buckets[1])
-        return 0;
+        return UINT32_MAX;
     size_t cell = (size_t)by * f->buckets[0] + (size_t)bx;
     float best = 0, best_outside = INFINITY;
-    int found = 0;
+    uint32_t found = UINT32_MAX;
     for (uint32_t k = f->first[cell]; k < f->first[cell + 1]; k++) {
         float h, outside;
         if (!plane_height(f->mesh, f->members[k], x, y, &h, &outside) || outside > reach)
@@ -146,11 +150,36 @@ int floor_height(const floor_index *f, float x, float y, float z, float below, f
         if (h < z - below || h > z + above)
             continue;
         /* inside beats outside; among equals, the highest floor (the one the agent stands on) */
-        if (!found || outside < best_outside - 1e-4f || (fabsf(outside - best_outside) <= 1e-4f && h > best)) {
-            best = h, best_outside = outside, found = 1;
-        }
+        if (found == UINT32_MAX || outside < best_outside - 1e-4f || (fabsf(outside - best_outside) <= 1e-4f && h > best))
+            best = h, best_outside = outside, found = f->members[k];
     }
-    if (found)
+    if (found != UINT32_MAX)
         *out = best;
     return found;
+}
+
+int floor_height(const floor_index *f, float x, float y, float z, float below, float above, float reach, float *out)
+{
+    return floor_search(f, x, y, z, below, above, reach, out) != UINT32_MAX;
+}
+
+int floor_under(const floor_limits *l, float x, float y, float z, uint32_t *hint, float *h)
+{
+    float outside;
+    /* samples in a row mostly lie on the floor triangle the last one found */
+    if (*hint < l->floor->mesh->triangle_count && plane_height(l->floor->mesh, *hint, x, y, h, &outside) &&
+        outside == 0 && fabsf(*h - z) <= l->error)
+        return 1;
+    /* a floor the point lies in decides before the planes of floors it lies just outside of */
+    const float reaches[2] = {0.0f, l->reach};
+    for (int i = 0; i < 2; i++) {
+        uint32_t t = floor_search(l->floor, x, y, z, l->error, l->error, reaches[i], h);
+        if (t == UINT32_MAX)
+            t = floor_search(l->floor, x, y, z, l->below, l->above, reaches[i], h);
+        if (t != UINT32_MAX) {
+            *hint = reaches[i] == 0 ? t : *hint;
+            return 1;
+        }
+    }
+    return 0;
 }

@@ -13,6 +13,10 @@ typedef struct floor_index {
     uint32_t *members; /* triangle indices, bucket by bucket */
 } floor_index;
 
+/* Height at (x, y) of the plane through the corners a, b, c, and how far outside their triangle
+ * (x, y) lies in plan view (0 inside); 0 when the triangle has no area in plan view. */
+int corners_height(const float *a, const float *b, const float *c, float x, float y, float *z, float *outside);
+
 wm_result floor_index_build(wm_ctx *ctx, const wm_mesh *mesh, float max_slope, floor_index *out);
 void floor_index_free(wm_ctx *ctx, floor_index *f);
 /* The floor's height at (x, y) within [z - below, z + above], from a floor triangle the point
@@ -20,11 +24,31 @@ void floor_index_free(wm_ctx *ctx, floor_index *f);
  * 0 when there is none. */
 int floor_height(const floor_index *f, float x, float y, float z, float below, float above, float reach, float *out);
 
+/* How far a simplified face may stray: from the render floor under it (sampled at its edges and
+ * on a grid of `step` inside), and an outline corner removed from the straight outline. A
+ * floor is looked for as a corner looks for it (generate.c: `below`, `above`, `reach`). */
+typedef struct floor_limits {
+    const floor_index *floor;
+    float below, above, reach;
+    float error, outline, step;
+} floor_limits;
+
+/* The render floor's height *h at (x, y): one within limits->error of z if there is one, else
+ * one in the corner's window; 0 when there is none. *hint: a floor triangle to try first (the
+ * last one found; UINT32_MAX: none). */
+int floor_under(const floor_limits *limits, float x, float y, float z, uint32_t *hint, float *h);
+
+/* Whether the new faces (3 corners each) keep within limits->error of the render floor, or no
+ * farther from it than the old faces `old` (their count `old_count`) that they replace were;
+ * where no floor is found, within limits->error of the old faces. */
+int faces_follow_floor(const floor_limits *limits, const wm_mesh *m, const uint32_t *made, int faces,
+                       const uint32_t *old, uint32_t old_count);
+
 /* Drops the pieces of m (triangles joined by shared corners) smaller than min_area or than
  * keep_fraction of the largest piece's area; *dropped counts the triangles dropped. */
 wm_result generate_drop_pieces(wm_ctx *ctx, wm_mesh *m, float min_area, float keep_fraction, uint32_t *dropped);
-/* Removes corners whose faces lie in one plane within `flat` (and, on the outline, on a straight
- * stretch of it within `flat`), filling each hole with fewer faces. */
-wm_result generate_simplify(wm_ctx *ctx, wm_mesh *m, float flat);
+/* Removes corners whose hole, filled again with fewer faces, stays within limits->error of the
+ * render floor (and, on the outline, lies on a straight stretch of it within limits->outline). */
+wm_result generate_simplify(wm_ctx *ctx, wm_mesh *m, const floor_limits *limits);
 
 #endif

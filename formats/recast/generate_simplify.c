@@ -1,16 +1,19 @@
-/* Fewer faces where the floor is flat: Recast cuts a flat floor into convex polygons of up to
- * six corners along its region borders, so a room comes out with several times the faces of
- * BioWare's walkmesh. A corner whose faces all lie in one plane (within `flat`), and that lies
- * on a straight stretch of the outline when on it, is removed and the hole it leaves is filled
- * again by ear clipping in plan view. Passes remove corners that do not touch each other, with
- * the adjacency built again each pass (linear per pass); they stop when a pass removes none. */
+/* Fewer faces: Recast cuts a floor into convex polygons of up to six corners along its region
+ * borders and its detail mesh samples every bump of the voxel heights, so a room comes out with
+ * several times the faces of BioWare's walkmesh. A corner is removed and the hole it leaves
+ * filled again by ear clipping in plan view when the new faces stay within the error of the
+ * render floor itself (generate_follow.c) and, on the outline, the new outline edge stays within
+ * its error of Recast's outline (every corner removed from it so far, not only this one). Passes
+ * remove corners that do not touch each other, with the adjacency built again each pass (linear
+ * per pass); a corner is tried again only when its ring has changed; they stop when a pass
+ * removes none. */
 #include "generate_internal.h"
 
 #include <math.h>
 #include <string.h>
 
 #define RING_MAX 32
-#define SIMPLIFY_PASSES 40
+#define SIMPLIFY_PASSES 100
 
 typedef struct corner_faces {
     uint32_t *first; /* vertex_count + 1 */
@@ -93,36 +96,72 @@ static int ring_of(const wm_mesh *m, const corner_faces *cf, uint32_t v, uint32_
     return len;
 }
 
-/* v and its ring within `flat` of the plane through v with the faces' mean normal, and (open
- * ring) v within `flat` of the straight line between its two outline neighbours. */
-static int removable(const wm_mesh *m, const corner_faces *cf, uint32_t v, const uint32_t *ring, int len, int closed,
-                     float flat)
+/* The outline corners removed so far, in outline order, behind the corner that starts the edge
+ * now spanning them: a new outline edge is measured against Recast's outline itself, so the
+ * removals do not add up. `count` caps the corners one edge may span (bounded work). */
+typedef struct outline_trail {
+    uint32_t *head, *tail, *next, *count;
+} outline_trail;
+
+#define TRAIL_NONE UINT32_MAX
+#define TRAIL_MAX 64
+
+static double distance_to_segment(const float *a, const float *b, const float *p)
 {
-    double n[3] = {0, 0, 0};
+    double dx = b[0] - a[0], dy = b[1] - a[1], length2 = dx * dx + dy * dy;
+    double t = length2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return hypot(a[0] + t * dx - p[0], a[1] + t * dy - p[1]);
+}
+
+/* The outline edge from -> to, replacing from -> v -> to, stays within `outline` of every
+ * removed corner it spans and of v. */
+static int trail_fits(const wm_mesh *m, const outline_trail *trail, uint32_t from, uint32_t v, uint32_t to,
+                      float outline)
+{
+    const float *a = at(m, from), *b = at(m, to);
+    if (trail->count[from] + trail->count[v] + 1 > TRAIL_MAX || distance_to_segment(a, b, at(m, v)) > outline)
+        return 0;
+    const uint32_t starts[2] = {trail->head[from], trail->head[v]};
+    for (int s = 0; s < 2; s++)
+        for (uint32_t c = starts[s]; c != TRAIL_NONE; c = trail->next[c])
+            if (distance_to_segment(a, b, at(m, c)) > outline)
+                return 0;
+    return 1;
+}
+
+/* from's trail becomes its own, then v, then v's. */
+static void trail_join(outline_trail *trail, uint32_t from, uint32_t v)
+{
+    trail->next[v] = trail->head[v];
+    if (trail->head[v] == TRAIL_NONE)
+        trail->tail[v] = v;
+    trail->head[v] = v, trail->count[v]++;
+    if (trail->head[from] == TRAIL_NONE)
+        trail->head[from] = trail->head[v];
+    else
+        trail->next[trail->tail[from]] = trail->head[v];
+    trail->tail[from] = trail->tail[v], trail->count[from] += trail->count[v];
+}
+
+/* v's faces are of one surface and upright (walkable faces steeper than 60 degrees stay as they
+ * are), and (open ring) the outline edge replacing v's two stays within `outline` of Recast's
+ * outline. The ring runs from v's outline successor to its predecessor. */
+static int removable(const wm_mesh *m, const corner_faces *cf, uint32_t v, const uint32_t *ring, int len, int closed,
+                     float outline, const outline_trail *trail)
+{
     for (uint32_t i = cf->first[v]; i < cf->first[v + 1]; i++) {
         uint32_t t = cf->faces[i], t0 = cf->faces[cf->first[v]];
         if (m->surfaces[t] != m->surfaces[t0] || m->walkable[t] != m->walkable[t0])
             return 0; /* a corner where surfaces meet stays: it holds their border */
         float f[3];
-        wm_mesh_triangle_normal(m, cf->faces[i], f);
+        wm_mesh_triangle_normal(m, t, f);
         if (f[2] < 0.5f)
-            return 0;
-        for (int k = 0; k < 3; k++)
-            n[k] += f[k];
-    }
-    double length = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    const float *p = at(m, v);
-    for (int i = 0; i < len; i++) {
-        const float *q = at(m, ring[i]);
-        double d = ((q[0] - p[0]) * n[0] + (q[1] - p[1]) * n[1] + (q[2] - p[2]) * n[2]) / length;
-        if (fabs(d) > flat)
             return 0;
     }
     if (closed)
         return 1;
-    const float *a = at(m, ring[0]), *b = at(m, ring[len - 1]);
-    double span = hypot(b[0] - a[0], b[1] - a[1]);
-    return span > 0 && fabs(cross2(a, b, p)) / span <= flat;
+    return trail_fits(m, trail, ring[len - 1], v, ring[0], outline);
 }
 
 /* Ear clipping of the polygon ring (counter-clockwise in plan view) into len - 2 faces. */
@@ -161,6 +200,14 @@ static int clip_ears(const wm_mesh *m, const uint32_t *ring, int len, uint32_t *
     return made + 1;
 }
 
+static int upright(const wm_mesh *m, const uint32_t *face)
+{
+    const float *a = at(m, face[0]), *b = at(m, face[1]), *c = at(m, face[2]);
+    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    double n[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
+    return n[2] >= 0.5 * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+}
+
 /* Whether a and b share a face already (a new diagonal there would stack two faces on it). */
 static int joined(const wm_mesh *m, const corner_faces *cf, const uint8_t *alive, uint32_t a, uint32_t b)
 {
@@ -172,16 +219,25 @@ static int joined(const wm_mesh *m, const corner_faces *cf, const uint8_t *alive
     return 0;
 }
 
-/* Removes v when it may go; its faces are rewritten in place (the last one or two die). */
-static int remove_corner(wm_mesh *m, const corner_faces *cf, uint8_t *alive, uint8_t *locked, uint32_t v, float flat)
+/* Per corner while simplifying: `locked` when a neighbour changed in this pass (its ring is
+ * stale), `pending` until it has been tried since its ring last changed. */
+typedef struct corner_marks {
+    uint8_t *locked, *pending;
+    outline_trail trail;
+} corner_marks;
+
+/* Removes v when it may go; its faces are rewritten in place (the last one or two die). 1 when
+ * removed, 0 when it stays, -1 when its ring changed in this pass (to be tried in the next). */
+static int remove_corner(wm_mesh *m, const corner_faces *cf, uint8_t *alive, corner_marks *marks, uint32_t v,
+                         const floor_limits *limits)
 {
     uint32_t ring[RING_MAX], made[3 * RING_MAX];
     int closed = 0, len = ring_of(m, cf, v, ring, &closed);
-    if (len < 3 || !removable(m, cf, v, ring, len, closed, flat))
-        return 0;
     for (int i = 0; i < len; i++)
-        if (locked[ring[i]])
-            return 0;
+        if (marks->locked[ring[i]])
+            return -1;
+    if (len < 3 || !removable(m, cf, v, ring, len, closed, limits->outline, &marks->trail))
+        return 0;
     int faces = clip_ears(m, ring, len, made);
     if (faces != len - 2)
         return 0;
@@ -195,6 +251,11 @@ static int remove_corner(wm_mesh *m, const corner_faces *cf, uint8_t *alive, uin
                 return 0;
         }
     uint32_t old = cf->first[v + 1] - cf->first[v];
+    for (int f = 0; f < faces; f++)
+        if (!upright(m, made + 3 * f))
+            return 0;
+    if (!faces_follow_floor(limits, m, made, faces, cf->faces + cf->first[v], old))
+        return 0;
     for (uint32_t i = 0; i < old; i++) {
         uint32_t t = cf->faces[cf->first[v] + i];
         if ((int)i < faces)
@@ -202,9 +263,11 @@ static int remove_corner(wm_mesh *m, const corner_faces *cf, uint8_t *alive, uin
         else
             alive[t] = 0;
     }
-    locked[v] = 1;
+    marks->locked[v] = 1;
+    if (!closed)
+        trail_join(&marks->trail, ring[len - 1], v);
     for (int i = 0; i < len; i++)
-        locked[ring[i]] = 1;
+        marks->locked[ring[i]] = marks->pending[ring[i]] = 1;
     return 1;
 }
 
@@ -222,25 +285,55 @@ static void drop_dead(wm_mesh *m, const uint8_t *alive)
     m->triangle_count = kept;
 }
 
-wm_result generate_simplify(wm_ctx *ctx, wm_mesh *m, float flat)
+static void marks_free(wm_ctx *ctx, corner_marks *marks)
+{
+    wm_free(ctx, marks->locked), wm_free(ctx, marks->pending);
+    wm_free(ctx, marks->trail.head), wm_free(ctx, marks->trail.tail);
+    wm_free(ctx, marks->trail.next), wm_free(ctx, marks->trail.count);
+}
+
+static wm_result marks_init(wm_ctx *ctx, corner_marks *marks, uint32_t vertices)
+{
+    size_t n = (size_t)vertices + 1;
+    marks->locked = wm_alloc_array(ctx, n, 1), marks->pending = wm_alloc_array(ctx, n, 1);
+    uint32_t **arrays[4] = {&marks->trail.head, &marks->trail.tail, &marks->trail.next, &marks->trail.count};
+    for (int i = 0; i < 4; i++)
+        *arrays[i] = wm_alloc_array(ctx, n, sizeof(uint32_t));
+    if (!marks->locked || !marks->pending || !marks->trail.head || !marks->trail.tail || !marks->trail.next ||
+        !marks->trail.count)
+        return WM_ERR_NOMEM;
+    memset(marks->pending, 1, n);
+    for (size_t v = 0; v < n; v++)
+        marks->trail.head[v] = marks->trail.tail[v] = marks->trail.next[v] = TRAIL_NONE, marks->trail.count[v] = 0;
+    return WM_OK;
+}
+
+wm_result generate_simplify(wm_ctx *ctx, wm_mesh *m, const floor_limits *limits)
 {
     uint8_t *alive = wm_alloc_array(ctx, (size_t)m->triangle_count + 1, 1);
-    uint8_t *locked = wm_alloc_array(ctx, (size_t)m->vertex_count + 1, 1);
-    wm_result r = alive && locked ? WM_OK : WM_ERR_NOMEM;
+    corner_marks marks;
+    wm_result r = marks_init(ctx, &marks, m->vertex_count);
+    if (!r && !alive)
+        r = WM_ERR_NOMEM;
     if (!r)
         memset(alive, 1, (size_t)m->triangle_count + 1);
     for (int pass = 0, removed = 1; !r && removed && pass < SIMPLIFY_PASSES; pass++) {
         corner_faces cf = {NULL, NULL};
         r = build_corner_faces(ctx, m, alive, &cf);
-        memset(locked, 0, (size_t)m->vertex_count + 1);
+        memset(marks.locked, 0, (size_t)m->vertex_count + 1);
         removed = 0;
-        for (uint32_t v = 0; !r && v < m->vertex_count; v++)
-            if (!locked[v])
-                removed += remove_corner(m, &cf, alive, locked, v, flat);
+        for (uint32_t v = 0; !r && v < m->vertex_count; v++) {
+            if (marks.locked[v] || !marks.pending[v])
+                continue;
+            int done = remove_corner(m, &cf, alive, &marks, v, limits);
+            removed += done > 0;
+            marks.pending[v] = done < 0;
+        }
         wm_free(ctx, cf.first), wm_free(ctx, cf.faces);
     }
     if (!r)
         drop_dead(m, alive);
-    wm_free(ctx, alive), wm_free(ctx, locked);
+    wm_free(ctx, alive);
+    marks_free(ctx, &marks);
     return r;
 }
