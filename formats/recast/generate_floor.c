@@ -105,6 +105,21 @@ wm_result floor_index_build(wm_ctx *ctx, const wm_mesh *m, float max_slope, floo
     return r;
 }
 
+int floor_each_corner(const floor_index *f, const float lo[2], const float hi[2], floor_corner_fn fn, void *user)
+{
+    uint32_t range[4];
+    bucket_range(f, lo, hi, range);
+    for (uint32_t y = range[2]; y <= range[3]; y++)
+        for (uint32_t x = range[0]; x <= range[1]; x++) {
+            size_t cell = (size_t)y * f->buckets[0] + x;
+            for (uint32_t k = f->first[cell]; k < f->first[cell + 1]; k++)
+                for (int c = 0; c < 3; c++)
+                    if (!fn(user, f->mesh->positions + 3 * (size_t)f->mesh->indices[3 * (size_t)f->members[k] + c]))
+                        return 0;
+        }
+    return 1;
+}
+
 void floor_index_free(wm_ctx *ctx, floor_index *f)
 {
     wm_free(ctx, f->first);
@@ -175,7 +190,7 @@ int floor_under(const floor_limits *l, float x, float y, float z, uint32_t *hint
     for (int i = 0; i < 2; i++) {
         uint32_t t = floor_search(l->floor, x, y, z, l->error, l->error, reaches[i], h);
         if (t == UINT32_MAX)
-            t = floor_search(l->floor, x, y, z, l->below, l->above, reaches[i], h);
+            t = floor_search(l->floor, x, y, z, l->below, l->below, reaches[i], h);
         if (t != UINT32_MAX) {
             *hint = reaches[i] == 0 ? t : *hint;
             return 1;

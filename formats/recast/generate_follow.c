@@ -103,6 +103,30 @@ static int row_span(const face_plan *f, double y, double *lo, double *hi)
     return *lo <= *hi;
 }
 
+typedef struct corner_visit {
+    follow *w;
+    const face_plan *face;
+} corner_visit;
+
+static int corner_fits(void *user, const float *corner)
+{
+    corner_visit *visit = user;
+    double z;
+    return !height_on(visit->face, corner[0], corner[1], 0, &z) || sample_fits(visit->w, corner[0], corner[1], z);
+}
+
+/* The render floor is flat between its corners, so the face strays farthest from it at a floor
+ * corner inside the face or where a floor edge crosses the face's edge (near an edge sample). */
+static int floor_corners_fit(follow *w, const face_plan *f)
+{
+    float lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+    for (int k = 0; k < 3; k++)
+        for (int a = 0; a < 2; a++)
+            lo[a] = fminf(lo[a], f->corner[k][a]), hi[a] = fmaxf(hi[a], f->corner[k][a]);
+    corner_visit visit = {w, f};
+    return floor_each_corner(w->limits->floor, lo, hi, corner_fits, &visit);
+}
+
 /* The face's inside on the grid of `step` (rows, then the cells across each row). */
 static int inside_fits(follow *w, const face_plan *f)
 {
@@ -130,7 +154,7 @@ int faces_follow_floor(const floor_limits *limits, const wm_mesh *m, const uint3
         for (int k = 0; k < 3; k++)
             if (!old_edge(&w, made + 3 * i, k, (k + 1) % 3) && !edge_fits(&w, f.corner[k], f.corner[(k + 1) % 3]))
                 return 0;
-        if (!inside_fits(&w, &f))
+        if (!inside_fits(&w, &f) || !floor_corners_fit(&w, &f))
             return 0;
     }
     return 1;

@@ -33,8 +33,13 @@ typedef struct floor_limits {
     float error, outline, step;
 } floor_limits;
 
+/* Calls fn with every corner of the floor triangles listed under the box lo..hi (some more than
+ * once) until it returns 0; returns 0 then, else 1. */
+typedef int (*floor_corner_fn)(void *user, const float *corner);
+int floor_each_corner(const floor_index *f, const float lo[2], const float hi[2], floor_corner_fn fn, void *user);
+
 /* The render floor's height *h at (x, y): one within limits->error of z if there is one, else
- * one in the corner's window; 0 when there is none. *hint: a floor triangle to try first (the
+ * one within limits->below of it either side; 0 when there is none. *hint: a floor triangle to try first (the
  * last one found; UINT32_MAX: none). */
 int floor_under(const floor_limits *limits, float x, float y, float z, uint32_t *hint, float *h);
 
