@@ -48,7 +48,9 @@ static int old_height(const follow *w, double x, double y, double *z)
 
 /* A point of a new face at height z: within the error of the floor, or no farther from it than
  * the old faces were there (Recast's own faces across a step stay as they were, no worse); with
- * no floor under it, within the error of the old faces. */
+ * no floor under it, within the error of the old faces. A point outside the old faces (ground
+ * the outline gains) needs the floor within the error, or no floor at all (the outline's
+ * distance from Recast's decides there: generate_simplify.c). */
 static int sample_fits(follow *w, double x, double y, double z)
 {
     float floor_z;
@@ -57,7 +59,7 @@ static int sample_fits(follow *w, double x, double y, double z)
     if (on_floor && fabs(z - floor_z) <= error)
         return 1;
     if (!old_height(w, x, y, &old_z))
-        return 0; /* ground the outline gains, off the floor */
+        return !on_floor; /* ground the outline gains: over no floor the outline's rule decides */
     if (!on_floor)
         return fabs(old_z - z) <= error;
     return fabs(z - floor_z) <= fabs(old_z - floor_z) + 1e-4;
