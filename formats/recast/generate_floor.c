@@ -76,8 +76,11 @@ wm_result floor_index_build(wm_ctx *ctx, const wm_mesh *m, float max_slope, floo
     plan_buckets(f, lo, hi, m->triangle_count);
     size_t cells = (size_t)f->buckets[0] * f->buckets[1];
     f->first = wm_alloc_array(ctx, cells + 1, sizeof *f->first);
+    f->seen = wm_alloc_array(ctx, m->vertex_count ? m->vertex_count : 1, sizeof *f->seen);
     uint8_t *is_floor = wm_alloc_array(ctx, m->triangle_count ? m->triangle_count : 1, 1);
-    wm_result r = f->first && is_floor ? WM_OK : WM_ERR_NOMEM;
+    wm_result r = f->first && f->seen && is_floor ? WM_OK : WM_ERR_NOMEM;
+    if (!r)
+        memset(f->seen, 0, sizeof *f->seen * (m->vertex_count ? m->vertex_count : 1));
     for (uint32_t t = 0; !r && t < m->triangle_count; t++) {
         wm_mesh_triangle_normal(m, t, n);
         is_floor[t] = n[2] > up - 1e-4f;
@@ -105,17 +108,26 @@ wm_result floor_index_build(wm_ctx *ctx, const wm_mesh *m, float max_slope, floo
     return r;
 }
 
-int floor_each_corner(const floor_index *f, const float lo[2], const float hi[2], floor_corner_fn fn, void *user)
+int floor_each_corner(floor_index *f, const float lo[2], const float hi[2], floor_corner_fn fn, void *user)
 {
+    if (++f->calls == 0) { /* after 4 billion calls the marks start again */
+        memset(f->seen, 0, sizeof *f->seen * (f->mesh->vertex_count ? f->mesh->vertex_count : 1));
+        f->calls = 1;
+    }
     uint32_t range[4];
     bucket_range(f, lo, hi, range);
     for (uint32_t y = range[2]; y <= range[3]; y++)
         for (uint32_t x = range[0]; x <= range[1]; x++) {
             size_t cell = (size_t)y * f->buckets[0] + x;
             for (uint32_t k = f->first[cell]; k < f->first[cell + 1]; k++)
-                for (int c = 0; c < 3; c++)
-                    if (!fn(user, f->mesh->positions + 3 * (size_t)f->mesh->indices[3 * (size_t)f->members[k] + c]))
+                for (int c = 0; c < 3; c++) {
+                    uint32_t v = f->mesh->indices[3 * (size_t)f->members[k] + c];
+                    if (f->seen[v] == f->calls)
+                        continue;
+                    f->seen[v] = f->calls;
+                    if (!fn(user, f->mesh->positions + 3 * (size_t)v))
                         return 0;
+                }
         }
     return 1;
 }
@@ -124,6 +136,7 @@ void floor_index_free(wm_ctx *ctx, floor_index *f)
 {
     wm_free(ctx, f->first);
     wm_free(ctx, f->members);
+    wm_free(ctx, f->seen);
     memset(f, 0, sizeof *f);
 }
 

@@ -8,12 +8,17 @@
 
 typedef struct face_plan {
     const float *corner[3];
+    float lo[2], hi[2]; /* the box in plan view */
 } face_plan;
 
 static void plan_of(const wm_mesh *m, const uint32_t *corners, face_plan *f)
 {
-    for (int k = 0; k < 3; k++)
+    f->lo[0] = f->lo[1] = INFINITY, f->hi[0] = f->hi[1] = -INFINITY;
+    for (int k = 0; k < 3; k++) {
         f->corner[k] = m->positions + 3 * (size_t)corners[k];
+        for (int a = 0; a < 2; a++)
+            f->lo[a] = fminf(f->lo[a], f->corner[k][a]), f->hi[a] = fmaxf(f->hi[a], f->corner[k][a]);
+    }
 }
 
 /* The face's height at (x, y); 0 when (x, y) lies outside it by more than `slack`. */
@@ -114,19 +119,20 @@ static int corner_fits(void *user, const float *corner)
 {
     corner_visit *visit = user;
     double z;
-    return !height_on(visit->face, corner[0], corner[1], 0, &z) || sample_fits(visit->w, corner[0], corner[1], z);
+    const face_plan *f = visit->face;
+    if (corner[0] < f->lo[0] || corner[0] > f->hi[0] || corner[1] < f->lo[1] || corner[1] > f->hi[1] ||
+        !height_on(f, corner[0], corner[1], 0, &z))
+        return 1;
+    /* the corner is a point of the floor: within the error of it, the face fits there */
+    return fabs(z - corner[2]) <= visit->w->limits->error || sample_fits(visit->w, corner[0], corner[1], z);
 }
 
 /* The render floor is flat between its corners, so the face strays farthest from it at a floor
  * corner inside the face or where a floor edge crosses the face's edge (near an edge sample). */
 static int floor_corners_fit(follow *w, const face_plan *f)
 {
-    float lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
-    for (int k = 0; k < 3; k++)
-        for (int a = 0; a < 2; a++)
-            lo[a] = fminf(lo[a], f->corner[k][a]), hi[a] = fmaxf(hi[a], f->corner[k][a]);
     corner_visit visit = {w, f};
-    return floor_each_corner(w->limits->floor, lo, hi, corner_fits, &visit);
+    return floor_each_corner(w->limits->floor, f->lo, f->hi, corner_fits, &visit);
 }
 
 /* The face's inside on the grid of `step` (rows, then the cells across each row). */

@@ -11,6 +11,8 @@ typedef struct floor_index {
     uint32_t buckets[2];
     uint32_t *first;   /* buckets[0] * buckets[1] + 1 */
     uint32_t *members; /* triangle indices, bucket by bucket */
+    uint32_t *seen;    /* per render vertex: the floor_each_corner call that last met it */
+    uint32_t calls;
 } floor_index;
 
 /* Height at (x, y) of the plane through the corners a, b, c, and how far outside their triangle
@@ -28,15 +30,15 @@ int floor_height(const floor_index *f, float x, float y, float z, float below, f
  * on a grid of `step` inside), and an outline corner removed from the straight outline. A
  * floor is looked for as a corner looks for it (generate.c: `below`, `above`, `reach`). */
 typedef struct floor_limits {
-    const floor_index *floor;
+    floor_index *floor;
     float below, above, reach;
     float error, outline, step;
 } floor_limits;
 
-/* Calls fn with every corner of the floor triangles listed under the box lo..hi (some more than
- * once) until it returns 0; returns 0 then, else 1. */
+/* Calls fn with every corner of the floor triangles listed under the box lo..hi, once each,
+ * until it returns 0; returns 0 then, else 1. */
 typedef int (*floor_corner_fn)(void *user, const float *corner);
-int floor_each_corner(const floor_index *f, const float lo[2], const float hi[2], floor_corner_fn fn, void *user);
+int floor_each_corner(floor_index *f, const float lo[2], const float hi[2], floor_corner_fn fn, void *user);
 
 /* The render floor's height *h at (x, y): one within limits->error of z if there is one, else
  * one within limits->below of it either side; 0 when there is none. *hint: a floor triangle to try first (the
