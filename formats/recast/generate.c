@@ -177,11 +177,12 @@ wm_result wm_generate(wm_ctx *ctx, const wm_mesh *render, const wm_generate_conf
     snprintf(result.name, sizeof result.name, "%s", render->name[0] ? render->name : "walkmesh");
     /* a corner looks for its floor from two cell heights and the climb below its voxel top to a
      * cell height above it, and up to 1.5 cells beyond the floor's edge; a simplified face keeps
-     * within half of --max-error of the floor, a simplified outline within 1.5 times it of
-     * Recast's outline (its teeth on a slanted wall are over a cell deep: docs/generate.md) */
+     * within half of --max-error of the floor; a simplified outline keeps within --max-error and
+     * a cell of Recast's outline, as far as Recast's own outline may lie from the walls (its
+     * contour within --max-error of the voxels', the voxels' within a cell: docs/generate.md) */
     generator g = {ctx, config, &recast, {0}, {NULL, 0, 0, 0, 0, 0, 0}, &result, 0};
     g.limits = (floor_limits){&g.floor, recast.cell_height * 2 + config->max_climb, recast.cell_height,
-                              recast.cell_size * 1.5f, config->max_error * 0.5f, config->max_error * 1.5f,
+                              recast.cell_size * 1.5f, config->max_error * 0.5f, config->max_error + recast.cell_size,
                               recast.cell_size};
     r = floor_index_build(ctx, render, config->max_slope, &g.floor);
     if (!r)
