@@ -39,7 +39,7 @@ void wm_generate_navmesh_config(const wm_generate_config *g, wm_navmesh_config *
     c->min_region_size = (int)ceilf(sqrtf(g->min_area) / c->cell_size);
     c->merge_region_size = c->min_region_size > 20 ? c->min_region_size : 20;
     c->detail_sample_distance = g->detail;
-    c->detail_sample_max_error = g->max_error / c->cell_height;
+    c->detail_sample_max_error = g->max_error / 2 / c->cell_height;
     c->areas_by_surface = 1;
 }
 

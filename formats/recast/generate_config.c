@@ -15,7 +15,7 @@ wm_result wm_generate_config_game(wm_ctx *ctx, const char *game, wm_generate_con
 {
     common(ctx, c);
     if (strcmp(game, "kotor") == 0) {
-        c->agent_height = 1.8f, c->agent_radius = 0.0f, c->max_slope = 45.0f, c->max_climb = 0.4f;
+        c->agent_height = 1.8f, c->agent_radius = 0.0f, c->max_slope = 30.0f, c->max_climb = 0.4f;
         c->min_area = 1.0f, c->max_error = 0.1f, c->cell_size = 0.1f, c->cell_height = 0.05f;
     } else if (strcmp(game, "nwn") == 0) {
         c->agent_height = 1.8f, c->agent_radius = 0.0f, c->max_slope = 45.0f, c->max_climb = 0.5f;

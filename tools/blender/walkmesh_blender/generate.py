@@ -9,6 +9,14 @@ _GAMES = [("kotor", "KotOR", "KotOR I and II rooms (.wok)"), ("nwn", "NWN", "Nev
           ("wow", "WoW", "World of Warcraft collision")]
 # the operator's properties passed to walkmesh.generate by the same names
 _PARAMETERS = ("agent_height", "agent_radius", "max_slope", "max_climb", "min_area", "max_error", "keep")
+# the values start from the library's own defaults, so the add-on and `walkmesh generate` agree
+_KOTOR = walkmesh.generate_defaults("kotor")
+
+
+def _game_changed(operator, _context):
+    for name, value in walkmesh.generate_defaults(operator.game).items():
+        if name in _PARAMETERS:
+            setattr(operator, name, value)
 
 
 class WALKMESH_OT_generate(bpy.types.Operator):
@@ -16,14 +24,21 @@ class WALKMESH_OT_generate(bpy.types.Operator):
     bl_idname = "walkmesh.generate"
     bl_label = "Generate walkmesh"
     bl_options = {"REGISTER", "UNDO"}
-    game: EnumProperty(name="Game", items=_GAMES, description="Whose defaults the values below start from")
-    agent_height: FloatProperty(name="Agent height", default=1.8, min=0.01, description="Headroom a walker needs")
-    agent_radius: FloatProperty(name="Agent radius", default=0.0, min=0.0, description="Distance kept from walls")
-    max_slope: FloatProperty(name="Max slope", default=45.0, min=0.1, max=89.9, description="Degrees")
-    max_climb: FloatProperty(name="Max climb", default=0.4, min=0.0, description="Highest step")
-    min_area: FloatProperty(name="Min area", default=1.0, min=0.0, description="Smaller pieces are dropped")
-    max_error: FloatProperty(name="Max error", default=0.1, min=0.001, description="Simplification error")
-    keep: FloatProperty(name="Keep", default=0.2, min=0.0, max=1.0,
+    game: EnumProperty(name="Game", items=_GAMES, description="Whose defaults the values below start from",
+                       update=_game_changed)
+    agent_height: FloatProperty(name="Agent height", default=_KOTOR["agent_height"], min=0.01,
+                                description="Headroom a walker needs")
+    agent_radius: FloatProperty(name="Agent radius", default=_KOTOR["agent_radius"], min=0.0,
+                                description="Distance kept from walls")
+    max_slope: FloatProperty(name="Max slope", default=_KOTOR["max_slope"], min=0.1, max=89.9,
+                             description="Degrees")
+    max_climb: FloatProperty(name="Max climb", default=_KOTOR["max_climb"], min=0.0,
+                             description="Highest step")
+    min_area: FloatProperty(name="Min area", default=_KOTOR["min_area"], min=0.0,
+                            description="Smaller pieces are dropped")
+    max_error: FloatProperty(name="Max error", default=_KOTOR["max_error"], min=0.001,
+                             description="Simplification error")
+    keep: FloatProperty(name="Keep", default=_KOTOR["keep"], min=0.0, max=1.0,
                         description="Pieces under this fraction of the largest's area are dropped")
     filepath: StringProperty(subtype="FILE_PATH", description="Also write the walkmesh here (empty: do not)")
 

@@ -1,6 +1,7 @@
 """walkmesh.generate: the same walkmesh as `walkmesh generate` (byte for byte), from a path or a
 Mesh, and its errors."""
 import os
+import re
 import subprocess
 import unittest
 
@@ -54,6 +55,37 @@ class GenerateTest(unittest.TestCase):
             walkmesh.generate(wall, target)
         self.assertIn("nothing walkable", str(caught.exception))
         self.assertFalse(os.path.exists(target))
+
+
+class DefaultsTest(unittest.TestCase):
+    """generate_defaults gives the values docs/generate.md's per-game table documents."""
+
+    ROWS = {"agent height": "agent_height", "agent radius": "agent_radius", "max slope": "max_slope",
+            "max climb": "max_climb", "max error": "max_error"}
+
+    def documented(self):
+        doc = os.path.join(os.path.dirname(__file__), "..", "..", "..", "docs", "generate.md")
+        with open(doc, encoding="utf-8") as handle:
+            text = handle.read()
+        table = {}
+        for line in text[text.index("## Per-game defaults"):].splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 4 and cells[0] in self.ROWS:
+                values = [float(re.match(r"[0-9.]+", c).group()) for c in cells[1:]]
+                table[self.ROWS[cells[0]]] = dict(zip(("kotor", "nwn", "wow"), values))
+        self.assertEqual(len(table), len(self.ROWS))
+        return table
+
+    def test_defaults_as_documented(self):
+        for name, games in self.documented().items():
+            for game, value in games.items():
+                self.assertAlmostEqual(walkmesh.generate_defaults(game)[name], value, places=5, msg=(game, name))
+
+    def test_defaults_errors(self):
+        with self.assertRaises(walkmesh.WalkmeshError):
+            walkmesh.generate_defaults("quake")
+        with self.assertRaises(TypeError):
+            walkmesh.generate_defaults(None)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ raises TypeError; a path with an embedded NUL raises ValueError, as Python's os 
 from ._api import FormatInfo, SurfaceInfo, convert, formats, info, read, read_bytes, render, surface_id, \
     surfaces, validate, version, write
 from ._context import Finding, Limits, Report
-from ._generate import generate
+from ._generate import generate, generate_defaults
 from ._game import BakeResult, Hit, KotorWalkmesh, Route, bake, file_bytes, query_height, raycast, route
 from ._mesh import NO_TRANSITION, Mesh
 from ._routes import NO_REGION, Path, Reach, Region, path, reach
@@ -28,6 +28,6 @@ from .errors import Result, WalkmeshError
 __all__ = ["BakeResult", "Finding", "FormatInfo", "Hit", "KotorWalkmesh", "Limits", "Mesh", "NO_ISLAND",
            "NO_MOPY", "NO_REGION", "NO_TILE", "NO_TRANSITION", "Nwn2Triangles", "Path", "Reach", "Region",
            "Report", "Result", "Route", "SurfaceInfo", "WalkmeshError", "WmoTriangles", "bake", "convert",
-           "file_bytes", "formats", "generate", "info", "nwn2_triangles", "path", "query_height", "raycast", "reach", "read",
-           "read_bytes", "render", "route", "surface_id", "surfaces", "validate", "version", "wmo_triangles",
-           "write"]
+           "file_bytes", "formats", "generate", "generate_defaults", "info", "nwn2_triangles", "path",
+           "query_height", "raycast", "reach", "read", "read_bytes", "render", "route", "surface_id",
+           "surfaces", "validate", "version", "wmo_triangles", "write"]

@@ -10,6 +10,16 @@ _PARAMETERS = ("agent_height", "agent_radius", "max_slope", "max_climb", "min_ar
                "cell_height", "keep", "detail")
 
 
+def generate_defaults(game="kotor"):
+    """The values generate() starts from for game ("kotor", "nwn", "wow"): a dict of its keyword
+    arguments (agent_height, ..., keep, detail), as `walkmesh generate --game GAME` uses them."""
+    context = Context()
+    config = _native.GenerateConfig()
+    context.check(_native.fn("wm_generate_config_game")(context.ref, _native.encode_text(game, "game", optional=False),
+                                                          ctypes.byref(config)))
+    return {name: getattr(config, "keep_fraction" if name == "keep" else name) for name in _PARAMETERS}
+
+
 def generate(source, target=None, game="kotor", overwrite=False, format=None, options=None, limits=None,
              **parameters):
     """A walkmesh (a Mesh) made from source's render geometry: a path (a KotOR room model's render
