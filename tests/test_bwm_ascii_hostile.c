@@ -100,30 +100,42 @@ static void sweep_file(const char *path, const char *dir, tally *t)
     free(in), free(out), free(data);
 }
 
-static void test_hostile_numbers_refused_or_valid(void **state)
+/* The folder listed first: a corpus without it skips before anything is held. */
+static void sweep_folder(const char *folder)
 {
-    (void)state;
-    static const char *const folders[] = {"bwm", "bwm-models"};
     static const char *const suffixes[] = {".ascii", ".wok", ".pwk", ".dwk", NULL};
+    char **files = NULL;
+    size_t count = wmt_corpus_list(folder, suffixes, &files);
     char *dir = wmt_make_temp_dir();
     tally t = {0, 0};
-    for (size_t f = 0; f < 2; f++) {
-        char **files = NULL;
-        size_t count = wmt_corpus_list(folders[f], suffixes, &files);
-        for (size_t i = 0; i < count; i++) sweep_file(files[i], dir, &t);
-        wmt_free_list(files, count);
-    }
-    print_message("%u hostile texts: %u refused, %u converted to a .wok that validates\n", t.refused + t.valid,
-                  t.refused, t.valid);
-    assert_true(t.refused > 0 && t.valid > 0);
+    for (size_t i = 0; i < count; i++) sweep_file(files[i], dir, &t);
+    wmt_free_list(files, count);
     wmt_remove_tree(dir);
     free(dir);
+    print_message("%s: %u hostile texts: %u refused, %u converted to a .wok that validates\n", folder,
+                  t.refused + t.valid, t.refused, t.valid);
+    assert_true(t.refused > 0 && t.valid > 0);
+}
+
+/* KotOR's .wok.ascii (KOTORMax, PyKotor) */
+static void test_kotor_texts_refused_or_valid(void **state)
+{
+    (void)state;
+    sweep_folder("bwm");
+}
+
+/* NWN1's text behind .wok and .pwk */
+static void test_nwn1_texts_refused_or_valid(void **state)
+{
+    (void)state;
+    sweep_folder("bwm-models");
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hostile_numbers_refused_or_valid),
+        cmocka_unit_test(test_kotor_texts_refused_or_valid),
+        cmocka_unit_test(test_nwn1_texts_refused_or_valid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
