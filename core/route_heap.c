@@ -17,11 +17,6 @@ static int grow(wm_ctx *ctx, void **array, uint32_t *capacity, size_t element)
     return 1;
 }
 
-static int node_before(const route_search *s, uint32_t x, uint32_t y)
-{
-    return s->nodes[x].f < s->nodes[y].f;
-}
-
 wm_result route_push(route_search *s, const route_node *node)
 {
     if (s->node_count >= s->node_limit)
@@ -34,14 +29,13 @@ wm_result route_push(route_search *s, const route_node *node)
     }
     uint32_t index = s->node_count++;
     s->nodes[index] = *node;
+    route_heap_entry entry = {node->f, index};
     uint32_t i = s->heap_count++;
-    s->heap[i] = index;
-    while (i && node_before(s, s->heap[i], s->heap[(i - 1) / 2])) {
-        uint32_t parent = (i - 1) / 2, swap = s->heap[i];
-        s->heap[i] = s->heap[parent];
-        s->heap[parent] = swap;
-        i = parent;
+    while (i && entry.f < s->heap[(i - 1) / 2].f) {
+        s->heap[i] = s->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
     }
+    s->heap[i] = entry;
     return WM_OK;
 }
 
@@ -49,21 +43,22 @@ int32_t route_pop(route_search *s)
 {
     if (!s->heap_count)
         return -1;
-    uint32_t top = s->heap[0], i = 0;
-    s->heap[0] = s->heap[--s->heap_count];
+    uint32_t top = s->heap[0].node, i = 0, count = --s->heap_count;
+    route_heap_entry moving = s->heap[count];
     for (;;) {
-        uint32_t least = i, l = 2 * i + 1, r = l + 1;
-        if (l < s->heap_count && node_before(s, s->heap[l], s->heap[least]))
-            least = l;
-        if (r < s->heap_count && node_before(s, s->heap[r], s->heap[least]))
+        uint32_t l = 2 * i + 1, r = l + 1, least = i;
+        double least_f = moving.f;
+        if (l < count && s->heap[l].f < least_f)
+            least = l, least_f = s->heap[l].f;
+        if (r < count && s->heap[r].f < least_f)
             least = r;
         if (least == i)
             break;
-        uint32_t swap = s->heap[i];
         s->heap[i] = s->heap[least];
-        s->heap[least] = swap;
         i = least;
     }
+    if (count)
+        s->heap[i] = moving;
     return (int32_t)top;
 }
 

@@ -37,6 +37,12 @@ typedef struct route_key_slot {
     double g;
 } route_key_slot;
 
+/* A heap entry carries its node's f, so that ordering the heap reads no node. */
+typedef struct route_heap_entry {
+    double f;
+    uint32_t node;
+} route_heap_entry;
+
 typedef struct route_search {
     wm_ctx *ctx;
     const wm_walk_graph *graph;
@@ -44,7 +50,7 @@ typedef struct route_search {
     uint32_t goal_face;
     float radius;
     route_node *nodes;  uint32_t node_count, node_capacity, node_limit;
-    uint32_t *heap;     uint32_t heap_count;
+    route_heap_entry *heap; uint32_t heap_count;
     route_root *roots;  uint32_t root_count, root_capacity;
     route_key_slot *keys; uint32_t key_slots, key_count;
 } route_search;

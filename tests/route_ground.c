@@ -232,7 +232,7 @@ double raster_length(const cover *c, uint32_t klass, const double s[2], const do
     *multilevel = 0;
     for (uint32_t y = 0; y < r.h; y++)
         for (uint32_t x = 0; x < r.w; x++) {
-            double px = r.lo[0] + (x + 0.5) * CELL, py = r.lo[1] + (y + 0.5) * CELL, spread;
+            double px = r.lo[0] + (x + 0.5) * CELL, py = r.lo[1] + (y + 0.5) * CELL, spread = 0;
             r.dist[(size_t)y * r.w + x] = INFINITY;
             r.face[(size_t)y * r.w + x] = UINT32_MAX;
             if (hypot(px - s[0], py - s[1]) + hypot(px - t[0], py - t[1]) > reach + 2 * CELL)

@@ -194,13 +194,19 @@ static void path_tricks_are_refused_whole(void **state)
                                          "./good", "GOOD", "good.", "con", "sub/good"};
     for (size_t i = 0; i < sizeof tricks / sizeof tricks[0]; i++)
         trick_refused(tricks[i], strlen(tricks[i]), "room 1");
-    trick_refused("good\0../../tmp/pwned", 20, "line 4"); /* a NUL ends the line's words */
-    char long_name[301];
-    memset(long_name, 'r', 300);
-    long_name[300] = '\0';
-    trick_refused(long_name, 300, "line 4");
+    /* a NUL would cut the name, the text after it read as another: refused, its column named */
+    trick_refused("good\0../../tmp/pwned", 20, "line 4: a NUL byte at column 5");
+    /* longer than a layout name (63 bytes) or a file name (255): refused by its length */
+    static const size_t lengths[] = {64, 256, 300};
+    char long_name[301], shown[64];
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+        memset(long_name, 'r', lengths[i]);
+        long_name[lengths[i]] = '\0';
+        snprintf(shown, sizeof shown, "rrrr...\" is %zu bytes, longer than", lengths[i]);
+        trick_refused(long_name, lengths[i], shown);
+    }
     print_message("%zu path tricks refused by split and assemble, trees unchanged\n",
-                  sizeof tricks / sizeof tricks[0] + 2);
+                  sizeof tricks / sizeof tricks[0] + 1 + sizeof lengths / sizeof lengths[0]);
 }
 
 /* Point 1: a room (and area object) named ../../x/pwned made split write outside OUTDIR. */

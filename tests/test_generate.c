@@ -162,6 +162,70 @@ static void cli_writes_nothing_on_error(void **state)
     free(in), free(out), free(dir);
 }
 
+/* Non-manifold, self-intersecting, duplicated and open input is a triangle soup to the voxels:
+ * a fin standing on the edge two floor quads share (three faces on one edge), a tilted quad
+ * crossing a flat one, the flat one twice. The walkable area and the top heights are known here;
+ * the .wok written from it through the CLI validates. */
+static void tangled_scene(wm_ctx *ctx, wm_mesh *m)
+{
+    uint32_t v[6];
+    const float floor[6][2] = {{0, 0}, {4, 0}, {8, 0}, {0, 8}, {4, 8}, {8, 8}};
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(wm_mesh_add_vertex(ctx, m, floor[i][0], floor[i][1], 0, &v[i]), WM_OK);
+    const uint32_t tris[4][3] = {{0, 1, 4}, {0, 4, 3}, {1, 2, 5}, {1, 5, 4}};
+    for (int t = 0; t < 4; t++)
+        assert_int_equal(wm_mesh_add_triangle(ctx, m, v[tris[t][0]], v[tris[t][1]], v[tris[t][2]], 0, 1), WM_OK);
+    uint32_t top[2];
+    assert_int_equal(wm_mesh_add_vertex(ctx, m, 4, 0, 3, &top[0]), WM_OK);
+    assert_int_equal(wm_mesh_add_vertex(ctx, m, 4, 8, 3, &top[1]), WM_OK);
+    assert_int_equal(wm_mesh_add_triangle(ctx, m, v[1], v[4], top[1], 0, 0), WM_OK); /* the fin */
+    assert_int_equal(wm_mesh_add_triangle(ctx, m, v[1], top[1], top[0], 0, 0), WM_OK);
+    add_quad(ctx, m, 10, 0, 18, 8, 0, 0);
+    add_quad(ctx, m, 10, 0, 18, 8, 0, 0);
+    add_quad(ctx, m, 10, 0, 18, 8, -0.2f - 0.05f * 10, 0.05f); /* crosses the flat one at x = 14 */
+}
+
+static void write_scene_obj(const wm_mesh *m, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (uint32_t i = 0; i < m->vertex_count; i++) /* OBJ is Y up: (x, z, -y) */
+        fprintf(f, "v %g %g %g\n", m->positions[3 * i], m->positions[3 * i + 2], -m->positions[3 * i + 1]);
+    for (uint32_t t = 0; t < m->triangle_count; t++)
+        fprintf(f, "f %u %u %u\n", m->indices[3 * t] + 1, m->indices[3 * t + 1] + 1, m->indices[3 * t + 2] + 1);
+    fclose(f);
+}
+
+static void tangled_input_still_walks(void **state)
+{
+    (void)state;
+    wm_ctx ctx;
+    wmt_ctx_init(&ctx);
+    wm_mesh scene, out;
+    wm_mesh_init(&scene);
+    tangled_scene(&ctx, &scene);
+    wm_generate_config c = kotor(&ctx);
+    assert_int_equal(wm_generate(&ctx, &scene, &c, &out, NULL), WM_OK);
+    double area = plan_area(&out), expected = 2 * 64 - 0.1 * 8; /* the fin takes a row of cells */
+    if (fabs(area - expected) > 0.05 * expected)
+        fail_msg("walkable area %.2f, expected %.2f within 5 %%", area, expected);
+    for (uint32_t i = 0; i < out.vertex_count; i++) {
+        const float *p = out.positions + 3 * (size_t)i;
+        double floor_z = p[0] < 9 ? 0 : fmax(0, -0.2 + 0.05 * (p[0] - 10));
+        if (fabs(p[2] - floor_z) > 0.05)
+            fail_msg("corner (%g, %g, %g) is not on the top floor (%g)", p[0], p[1], p[2], floor_z);
+    }
+    wm_mesh_free(&ctx, &out);
+    char *dir = wmt_make_temp_dir(), *in = wmt_join(dir, "tangled.obj"), *wok = wmt_join(dir, "tangled.wok");
+    write_scene_obj(&scene, in);
+    const char *generate[] = {"generate", in, wok, "-q", NULL}, *validate[] = {"validate", wok, NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, generate), 0);
+    assert_int_equal(wmt_run_cli(NULL, NULL, validate), 0);
+    wmt_remove_tree(dir);
+    free(in), free(wok), free(dir);
+    wm_mesh_free(&ctx, &scene);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +233,7 @@ int main(void)
         cmocka_unit_test(low_ceiling_blocks),
         cmocka_unit_test(bad_scenes_are_refused_by_name),
         cmocka_unit_test(cli_writes_nothing_on_error),
+        cmocka_unit_test(tangled_input_still_walks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -155,6 +155,22 @@ static void validates_without_errors(wm_ctx *ctx, const char *path)
     wm_report_free(&report);
 }
 
+/* Every corner of the written file lies within the render geometry's height range, give or take
+ * two voxel heights (a corner with no render floor near it keeps its voxel height, which Recast
+ * rounds up by up to a cell or two): a walkmesh cannot stand above the highest thing drawn
+ * (Recast's unset detail height put a corner of blackvulkar m10aa_05a 3,276.75 units up). */
+static void corners_within_the_render_heights(const char *model, const triangles *gen, const wm_mesh *render)
+{
+    float lo = INFINITY, hi = -INFINITY;
+    for (uint32_t v = 0; v < render->vertex_count; v++)
+        lo = fminf(lo, render->positions[3 * (size_t)v + 2]), hi = fmaxf(hi, render->positions[3 * (size_t)v + 2]);
+    for (uint32_t i = 0; i < 3 * gen->count; i++) {
+        float z = gen->xyz[3 * (size_t)i + 2];
+        if (z < lo - 0.1f || z > hi + 0.1f)
+            fail_msg("%s: a generated corner at height %g, outside the render geometry's %g to %g", model, z, lo, hi);
+    }
+}
+
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -185,6 +201,7 @@ static int generate_room(const char *model, const char *dir, comparison *out)
     size_t size;
     uint8_t *bytes = wmt_read_file(path, &size);
     triangles gen = wok_triangles(bytes, size), ref = mesh_triangles(&reference, 1);
+    corners_within_the_render_heights(model, &gen, &render);
     *out = compare(&gen, &ref);
     free(gen.xyz), free(ref.xyz), free(bytes), free(path);
     wm_mesh_free(&ctx, &generated), wm_mesh_free(&ctx, &render), wm_mesh_free(&ctx, &reference);

@@ -30,6 +30,15 @@ static wm_result lyt_error(lyt_reader *t, const char *what)
     return wm_error(t->ctx, WM_ERR_CORRUPT, "%s: line %lu: %s", t->source, t->line_no, what);
 }
 
+/* Whether line[0, n) holds more than NULs and blanks after its first NUL: a name cut there
+ * would be read as another (a file padded with NULs at its end is still read). */
+static int text_after_nul(const char *line, size_t n)
+{
+    for (size_t i = strlen(line); i < n; i++)
+        if (line[i] && !isspace((unsigned char)line[i])) return 1;
+    return 0;
+}
+
 /* Next non-empty line split into fields; 0 at the end of the text. */
 static int next_fields(lyt_reader *t, wm_result *error)
 {
@@ -45,6 +54,11 @@ static int next_fields(lyt_reader *t, wm_result *error)
         }
         memcpy(t->line, start, n);
         t->line[n] = 0;
+        if (strlen(t->line) < n && text_after_nul(t->line, n)) {
+            *error = wm_error(t->ctx, WM_ERR_CORRUPT, "%s: line %lu: a NUL byte at column %zu, text after it",
+                              t->source, t->line_no, strlen(t->line) + 1);
+            return 0;
+        }
         t->fields = 0;
         for (char *s = t->line; *s && t->fields < LYT_MAX_FIELDS;) {
             while (*s && isspace((unsigned char)*s)) *s++ = 0;
@@ -84,12 +98,25 @@ static int copy_name(char *dst, const char *src)
     return 1;
 }
 
+/* A row's name longer than a layout holds is refused naming it, not as a malformed row. */
+static wm_result check_name_length(lyt_reader *t, const char *name)
+{
+    size_t n = strlen(name);
+    if (n < WM_LAYOUT_NAME) return WM_OK;
+    char shown[25]; /* its start, unprintable bytes as '?' */
+    for (size_t i = 0; i + 1 < sizeof shown; i++) shown[i] = isprint((unsigned char)name[i]) ? name[i] : '?';
+    shown[sizeof shown - 1] = 0;
+    return wm_error(t->ctx, WM_ERR_CORRUPT, "%s: line %lu: name \"%s...\" is %zu bytes, longer than the %d a layout "
+                    "name may have", t->source, t->line_no, shown, n, WM_LAYOUT_NAME - 1);
+}
+
 /* `name x y z` rows. */
 static wm_result read_places(lyt_reader *t, uint32_t n, wm_layout_place *out)
 {
     wm_result r = WM_OK;
     for (uint32_t i = 0; i < n; i++) {
         if (!next_fields(t, &r)) return r ? r : lyt_error(t, "the text ends before the announced rows");
+        if ((r = check_name_length(t, t->field[0]))) return r;
         if (t->fields != 4 || !copy_name(out[i].name, t->field[0]) || !to_float(t->field[1], &out[i].position[0]) ||
             !to_float(t->field[2], &out[i].position[1]) || !to_float(t->field[3], &out[i].position[2]))
             return lyt_error(t, "expected \"name x y z\"");
@@ -106,6 +133,8 @@ static wm_result read_doorhooks(lyt_reader *t, uint32_t n, wm_layout_doorhook *o
         wm_layout_doorhook *d = &out[i];
         float unknown;
         if (!next_fields(t, &r)) return r ? r : lyt_error(t, "the text ends before the announced rows");
+        if ((r = check_name_length(t, t->field[0])) || (t->fields > 1 && (r = check_name_length(t, t->field[1]))))
+            return r;
         int ok = t->fields == 10 && copy_name(d->room, t->field[0]) && copy_name(d->door, t->field[1]) &&
                  to_float(t->field[2], &unknown) && unknown == floorf(unknown) && fabsf(unknown) < 1e9f;
         for (int k = 0; ok && k < 3; k++) ok = to_float(t->field[3 + k], &d->position[k]);

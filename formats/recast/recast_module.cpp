@@ -3,6 +3,7 @@
 // queried (recast_api.c). Nothing here throws: Recast and Detour report failure by return
 // values and allocate through rcAlloc/dtAlloc, and this file uses no C++ container.
 #include "recast_module.h"
+#include "recast_module_detail.h"
 
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
@@ -122,6 +123,7 @@ int build_meshes(rcContext &context, const rcConfig &cfg, int method, build_stat
     if (!s.detail ||
         !rcBuildPolyMeshDetail(&context, *s.poly, *s.compact, cfg.detailSampleDist, cfg.detailSampleMaxError, *s.detail))
         return refuse(why, "Recast could not build the detail mesh");
+    wmrc_settle_unset_detail_heights(*s.poly, *s.detail);
     return 1;
 }
 

@@ -1,9 +1,10 @@
-"""Every public call given what is not a usable path or value: None, an int, a path with an
-embedded NUL (bytes and str), a directory and a FIFO. Each must raise WalkmeshError, TypeError
-or ValueError (a NUL is refused as Python's own os calls refuse it) and never take the
-interpreter down, so the calls run in a child interpreter whose death is a failure naming the
-call it was in. The child inherits the environment: under python_package_plain it runs without
-numpy. A path with a NUL must not be cut there: `<real file>\\0junk` would read the real file."""
+"""Every public call that takes a path or a value given what is not a usable one: None, an int,
+a path with an embedded NUL (bytes and str), a directory and a FIFO. Each must raise
+WalkmeshError, TypeError or ValueError (a NUL is refused as Python's own os calls refuse it) and
+never take the interpreter down, so the calls run in a child interpreter whose death is a failure
+naming the call it was in. The child inherits the environment: under python_package_plain it runs
+without numpy. A path with a NUL must not be cut there: `<real file>\\0junk` would read the real
+file. formats(), surfaces() and version() take no argument."""
 import os
 import pathlib
 import subprocess
@@ -61,6 +62,11 @@ slots = [  # (call, the values it is given, the call with the value in its slot)
     ("nwn2_triangles(%s)", PATH, lambda v: walkmesh.nwn2_triangles(v)),
     ("wmo_triangles(%s)", PATH, lambda v: walkmesh.wmo_triangles(v)),
     ("surface_id(%s)", REQUIRED_TEXT, lambda v: walkmesh.surface_id(v)),
+    ("file_bytes(%s)", PATH, lambda v: walkmesh.file_bytes(v)),
+    ("generate(%s, out)", PATH, lambda v: walkmesh.generate(v, out("g.wok"))),
+    ("generate(wok, %s)", OPTIONAL_PATH, lambda v: walkmesh.generate(wok, v)),
+    ("path(%s)", PATH, lambda v: walkmesh.path(v, (1, 0.5), (3, 1))),
+    ("reach(%s)", PATH, lambda v: walkmesh.reach(v, (1, 0.5))),
     ("read(wok, options={room-offset: %s})", {"nul-str": "1,2,3\0junk"}, lambda v: walkmesh.read(wok, options={"room-offset": v})),
 ]
 for pattern, values, call in slots:
@@ -101,7 +107,7 @@ class BadArgumentTest(unittest.TestCase):
                              % (child.returncode, last, child.stderr[-2000:]))
             self.assertEqual(last, "done")
             outcomes = dict(line.split("\t") for line in lines[:-1])
-            self.assertGreaterEqual(len(outcomes), 130)
+            self.assertGreaterEqual(len(outcomes), 163)
             for name, outcome in outcomes.items():
                 with self.subTest(call=name):
                     self.assertIn(outcome, ("WalkmeshError", "TypeError", "ValueError"))
