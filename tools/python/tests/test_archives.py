@@ -38,11 +38,16 @@ def read_erf(data):
     return found
 
 
+def read_bytes(path):
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
 @need_corpus
 class ArchivePaths(unittest.TestCase):
     def setUp(self):
         self.rooms = corpus_files("bwm", (".wok",))[:2]
-        self.bytes = [open(path, "rb").read() for path in self.rooms]
+        self.bytes = [read_bytes(path) for path in self.rooms]
         self.module = scratch("python-archive.mod")
         with open(self.module, "wb") as f:
             f.write(build_erf([("room_a", 2016, self.bytes[0]), ("room_b", 2016, self.bytes[1])]))
