@@ -473,6 +473,29 @@ static void faceless_model_room_is_warned_about(void **state)
     free_area_dir(&d);
 }
 
+/* Two room files beside the layout whose names differ only in case (possible on a case-sensitive
+ * file system; the game, which compares without case, sees one): the first in byte order is
+ * used, and a warning names both. */
+static void room_files_differing_in_case_are_warned_about(void **state)
+{
+    (void)state;
+    const char *rooms[] = {"good"};
+    size_t lengths[] = {4};
+    area_dir d;
+    make_area_dir(&d, rooms, lengths, 1);
+    write_room(d.lyt_dir, "GOOD", 7);
+    char *obj = wmt_join(d.root, "a.obj"), *err = NULL;
+    const char *argv[] = {"area", "assemble", d.lyt, obj, NULL};
+    assert_int_equal(wmt_run_cli(NULL, &err, argv), 0);
+    if (!strstr(err, "GOOD.wok and good.wok differ only in case") || !strstr(err, "GOOD.wok is used"))
+        fail_msg("no warning naming both files: %s", err);
+    size_t size;
+    char *text = (char *)wmt_read_file(obj, &size);
+    assert_non_null(strstr(text, "v 7 ")); /* GOOD.wok's square, at x 7: first in byte order */
+    free(text), free(obj), free(err);
+    free_area_dir(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -485,6 +508,7 @@ int main(void)
         cmocka_unit_test(one_room_limit_and_links_as_wide),
         cmocka_unit_test(edits_and_positions_beyond_the_limit_are_refused),
         cmocka_unit_test(faceless_model_room_is_warned_about),
+        cmocka_unit_test(room_files_differing_in_case_are_warned_about),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,7 +62,8 @@ static const char *entry_name_of(const void *user, uint32_t item, size_t *out_le
 }
 
 /* The folder's .wok and .mdl files, listed once and indexed without case. Two names
- * that differ only in case: the first in byte order is found (the same on every run). */
+ * that differ only in case (a case-sensitive file system; the game sees one file): the first
+ * in byte order is found, the same on every run, and a warning names the pair. */
 static wm_result list_folder(lyt_room_folder *f)
 {
     f->listed = 1;
@@ -70,7 +71,12 @@ static wm_result list_folder(lyt_room_folder *f)
     if (f->listed == -2) return wm_error(f->ctx, WM_ERR_NOMEM, "%s: out of memory listing the rooms", f->folder);
     if (failed) return f->listed = -1, WM_OK; /* no folder: every room is missing */
     if (f->count) qsort(f->entries, f->count, sizeof *f->entries, compare_entries);
-    return wm_name_index_build(f->ctx, &f->index, f->count, entry_name_of, f, NULL);
+    uint32_t twins[2];
+    wm_result r = wm_name_index_build(f->ctx, &f->index, f->count, entry_name_of, f, twins);
+    if (!r && twins[0] != UINT32_MAX)
+        wm_warn(f->ctx, "%s: %s and %s differ only in case, and the game sees one file: %s is used", f->folder,
+                f->entries[twins[0]], f->entries[twins[1]], f->entries[twins[0]]);
+    return r;
 }
 
 void lyt_room_folder_init(wm_ctx *ctx, const char *folder, lyt_room_folder *out)
