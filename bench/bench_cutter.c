@@ -1,13 +1,16 @@
 /* Cutting cost against a walkmesh cutter's point count and shape (issue 26).
  *   bench_cutter [TRX] [SHAPE...] [POINTS...]
  * Bakes the TRX (default: corpus nwn2/fh_settlement.trx) with one cutter of POINTS corners
- * (default 1000 4000 16384) in each of four shapes (default all), inside 15..65 m around (40, 40):
+ * (default 1000 4000 16384) in each of five shapes (default all), inside 7..73 m around (40, 40):
  *   star    corners alternating between radii 25 and 5 around (40, 40): long thin spikes
  *           meeting at one centre;
  *   comb    a bar along y = 15..20 with teeth up to y = 60 (corners in pairs at y = 60 and
  *           y = 20, x stepping evenly): parallel slots as thin as the step;
  *   zigzag  the same with the top side going up and down at every corner (y = 60, 20, 60, ...);
- *   smooth  r = 20 + 4 sin(3 angle) around (40, 40): a dense smooth outline.
+ *   smooth  r = 20 + 4 sin(3 angle) around (40, 40): a dense smooth outline;
+ *   ragged  corners alternating between radius 33 and inner radii spread over 2..31 (a fixed
+ *           permutation): spikes of every length, whose corners spread over many tiles, so that
+ *           no tile holds enough of them for the crowding test to decide before cutting.
  * The whole bake is timed (no file I/O), CPU and wall, best of a few runs for short ones; peak
  * memory is the most the bake held through the library's allocator at once (a counting
  * allocator in the context), printed beside the output walkmesh's own size. The growth exponent
@@ -64,17 +67,19 @@ static void counting_free(void *user, void *ptr)
     free(h);
 }
 
-enum { STAR, COMB, ZIGZAG, SMOOTH, SHAPES };
-static const char *const shape_name[SHAPES] = {"star", "comb", "zigzag", "smooth"};
+enum { STAR, COMB, ZIGZAG, SMOOTH, RAGGED, SHAPES };
+static const char *const shape_name[SHAPES] = {"star", "comb", "zigzag", "smooth", "ragged"};
 
 /* Corner i of n in one of the shapes. */
 static void corner(int shape, uint32_t i, uint32_t n, float out[2])
 {
     const double pi = 3.14159265358979323846;
     double x, y;
-    if (shape == STAR || shape == SMOOTH) {
+    if (shape == STAR || shape == SMOOTH || shape == RAGGED) {
         double angle = 2 * pi * i / n;
-        double r = shape == STAR ? (i % 2 ? 5.0 : 25.0) : 20.0 + 4.0 * sin(3 * angle);
+        double r = shape == STAR     ? (i % 2 ? 5.0 : 25.0)
+                   : shape == RAGGED ? (i % 2 ? 2.0 + 29.0 * (double)((i * 7919u) % n) / n : 33.0)
+                                     : 20.0 + 4.0 * sin(3 * angle);
         x = 40 + r * cos(angle);
         y = 40 + r * sin(angle);
     } else if (i < 2) { /* the bar's bottom corners */
