@@ -5,7 +5,6 @@
 #include "picture.h"
 #include "recast/wm_navmesh.h"
 #include "render_route.h"
-#include "wm_geometry.h"
 #include "wm_route.h"
 
 #include <math.h>
@@ -58,9 +57,9 @@ static void draw(wm_picture *plot, const wm_route *route)
 }
 
 /* A navmesh of the collision mesh with Recast's defaults (what `walkmesh path` builds without
- * options), and Detour's findPath + findStraightPath on it. A point without a Z stands high
- * above the mesh and the search reaches all the way down: the highest floor under it. A point
- * with no polygon near it, or a route that stops short, is no route. */
+ * options), and Detour's findPath + findStraightPath on it; a point without a Z finds the
+ * highest floor under it. A point with no polygon near it, or a route that stops short, is no
+ * route. */
 static wm_result navmesh_route(wm_ctx *ctx, const wm_mesh *mesh, float points[2][3], const int has_z[2],
                                wm_route *route)
 {
@@ -71,10 +70,7 @@ static wm_result navmesh_route(wm_ctx *ctx, const wm_mesh *mesh, float points[2]
     wm_result r = wm_navmesh_build(ctx, mesh, &config, &nav);
     wm_navmesh_query query = {0};
     for (int i = 0; i < 2; i++)
-        if (!has_z[i]) {
-            points[i][2] = WM_COORD_LIMIT / 4;
-            query.search[2] = WM_COORD_LIMIT / 2;
-        }
+        wm_navmesh_query_point(&query, has_z[i], points[i]);
     if (!r && (r = wm_navmesh_route(ctx, &nav, &query, points[0], points[1], route)) == WM_ERR_INVALID)
         r = WM_OK; /* no polygon near a point */
     wm_navmesh_free(ctx, &nav);

@@ -87,7 +87,6 @@ int path_is_navmesh_file(const char *path);
 int path_navmesh_of_mesh(wm_ctx *ctx, const cli_args *args, const wm_mesh *mesh, wm_navmesh *out);
 int path_navmesh_load(wm_ctx *ctx, const cli_args *args, wm_navmesh *out);
 int path_on_navmesh(wm_ctx *ctx, const cli_args *args, wm_navmesh *navmesh, float ends[2][3], const int has_z[2]);
-wm_navmesh_query path_navmesh_query(int has_z, float point[3]);
 
 /* What routes run over: a walkmesh's walk graph, else a navmesh (tiles set). */
 typedef struct route_ground {
@@ -278,7 +277,8 @@ int cmd_reach(int argc, char **argv)
     if (!code) {
         wm_reach reach;
         float raised[3] = {at[0], at[1], at[2]};
-        wm_navmesh_query query = path_navmesh_query(given == 3, raised);
+        wm_navmesh_query query = {0};
+        wm_navmesh_query_point(&query, given == 3, raised);
         wm_result r = ground.graph ? wm_reach_find(&ctx, ground.graph, at, given == 3, &reach)
                                    : wm_navmesh_reach(&ctx, &ground.navmesh, &query, raised, &reach);
         if (r == WM_ERR_INVALID) {

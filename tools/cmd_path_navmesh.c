@@ -8,7 +8,6 @@
 int path_is_navmesh_file(const char *path);
 int path_navmesh_of_mesh(wm_ctx *ctx, const cli_args *args, const wm_mesh *mesh, wm_navmesh *out);
 int path_navmesh_load(wm_ctx *ctx, const cli_args *args, wm_navmesh *out);
-wm_navmesh_query path_navmesh_query(int has_z, float point[3]);
 void path_print_route(wm_buffer *out, int json, const wm_route *route, const char *extra);
 int path_on_navmesh(wm_ctx *ctx, const cli_args *args, wm_navmesh *navmesh, float ends[2][3], const int has_z[2]);
 
@@ -40,18 +39,6 @@ int path_navmesh_of_mesh(wm_ctx *ctx, const cli_args *args, const wm_mesh *mesh,
     return EXIT_OK;
 }
 
-/* Without a Z the point stands high above the mesh and the search reaches all the way down,
- * so Detour's nearest polygon is the highest floor under (X, Y), as on a walkmesh. */
-wm_navmesh_query path_navmesh_query(int has_z, float point[3])
-{
-    wm_navmesh_query query = {0};
-    if (!has_z) {
-        point[2] = WM_COORD_LIMIT / 4;
-        query.search[2] = WM_COORD_LIMIT / 2;
-    }
-    return query;
-}
-
 /* Each end must have a polygon near it; said in the user's own terms (not the raised point). */
 static int check_end(wm_ctx *ctx, const cli_args *args, wm_navmesh *navmesh, const wm_navmesh_query *query,
                      const float at[3], int which)
@@ -73,9 +60,9 @@ static int check_end(wm_ctx *ctx, const cli_args *args, wm_navmesh *navmesh, con
 /* Detour's findPath + findStraightPath; a route that stops short of the goal is no route. */
 int path_on_navmesh(wm_ctx *ctx, const cli_args *args, wm_navmesh *navmesh, float ends[2][3], const int has_z[2])
 {
-    wm_navmesh_query query = path_navmesh_query(has_z[0], ends[0]);
-    if (!has_z[1]) /* one search box serves both ends: the wider one */
-        query = path_navmesh_query(0, ends[1]);
+    wm_navmesh_query query = {0}; /* one search box serves both ends: the wider one */
+    for (int which = 0; which < 2; which++)
+        wm_navmesh_query_point(&query, has_z[which], ends[which]);
     for (int which = 0; which < 2; which++) {
         int code = check_end(ctx, args, navmesh, &query, ends[which], which);
         if (code)

@@ -189,6 +189,14 @@ wm_result wm_navmesh_reachable(wm_ctx *ctx, wm_navmesh *n, const wm_navmesh_quer
     return WM_OK;
 }
 
+void wm_navmesh_query_point(wm_navmesh_query *query, int has_z, float point[3])
+{
+    if (has_z)
+        return;
+    point[2] = WM_COORD_LIMIT / 4;
+    query->search[2] = WM_COORD_LIMIT / 2;
+}
+
 wm_result wm_navmesh_route(wm_ctx *ctx, wm_navmesh *navmesh, const wm_navmesh_query *query, const float from[3],
                            const float to[3], wm_route *out)
 {

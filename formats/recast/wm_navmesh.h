@@ -112,6 +112,10 @@ typedef struct wm_navmesh_query {
     float search[3];   /* x, y (horizontal), z (vertical) half extents; 0: the default */
 } wm_navmesh_query;
 
+/* A point given without a Z (has_z 0) is raised high over any mesh (WM_COORD_LIMIT / 4) and the
+ * query's vertical search reaches all the way down, so that Detour's nearest polygon is the
+ * highest floor under (x, y), as on a walkmesh. With a Z, neither changes. */
+WM_API void wm_navmesh_query_point(wm_navmesh_query *query, int has_z, float point[3]);
 /* findPath and findStraightPath from `from` to `to`: *points (3 floats each, free with
  * wm_free) gets the corners; *complete 0 when `to` cannot be reached and the route ends as
  * near as it gets. WM_ERR_INVALID when a point has no polygon near it. */

@@ -258,6 +258,7 @@ SYMBOLS = {
     "wm_navmesh_load": (_R, [POINTER(Ctx), _P, POINTER(Navmesh)]),
     "wm_navmesh_config_preset": (_R, [POINTER(Ctx), _P, POINTER(NavmeshConfig)]),
     "wm_navmesh_build": (_R, [POINTER(Ctx), POINTER(Mesh), POINTER(NavmeshConfig), POINTER(Navmesh)]),
+    "wm_navmesh_query_point": (None, [POINTER(NavmeshQuery), c_int, POINTER(c_float)]),
     "wm_navmesh_route": (_R, [POINTER(Ctx), POINTER(Navmesh), POINTER(NavmeshQuery), POINTER(c_float),
                               POINTER(c_float), POINTER(WalkRoute)]),
     "wm_navmesh_reach": (_R, [POINTER(Ctx), POINTER(Navmesh), POINTER(NavmeshQuery), POINTER(c_float),

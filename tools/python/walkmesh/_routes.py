@@ -29,9 +29,6 @@ def _point(value, what):
     return (ctypes.c_float * 3)(*(numbers + [0.0])[:3]), len(numbers) == 3
 
 
-COORD_LIMIT = 1e7  # WM_COORD_LIMIT: a point without a Z stands this high / 4 over a navmesh
-
-
 def _is_navmesh_file(source):
     return os.fsdecode(source).endswith(".navmesh")
 
@@ -68,12 +65,10 @@ def _navmesh_of(context, source, preset):
 
 def _query(points):
     """Detour's search box: points without a Z are raised high and searched all the way down, so
-    the nearest polygon is the highest floor under them (as the CLI does)."""
+    the nearest polygon is the highest floor under them (wm_navmesh_query_point, as the CLI)."""
     query = _native.NavmeshQuery()
     for point, has_z in points:
-        if not has_z:
-            point[2] = COORD_LIMIT / 4
-            query.search[2] = COORD_LIMIT / 2
+        _native.fn("wm_navmesh_query_point")(ctypes.byref(query), int(bool(has_z)), point)
     return query
 
 
