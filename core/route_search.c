@@ -58,18 +58,25 @@ static int portal_range(const route_search *s, uint32_t face, uint32_t k, double
     return *hi - *lo > 1e-9;
 }
 
+/* The goal as a route from r through the window a-b must reach it: reflected across the
+ * window's line when r and the goal lie on the same side of it. */
+static void goal_across(const double r[2], const double a[2], const double b[2], const double goal[2], double out[2])
+{
+    out[0] = goal[0], out[1] = goal[1];
+    if (!(cross(a, b, r) * cross(a, b, goal) > 0))
+        return;
+    double dx = b[0] - a[0], dy = b[1] - a[1]; /* a != b: r lies off their line */
+    double k = ((goal[0] - a[0]) * dx + (goal[1] - a[1]) * dy) / (dx * dx + dy * dy);
+    out[0] = 2 * (a[0] + k * dx) - goal[0];
+    out[1] = 2 * (a[1] + k * dy) - goal[1];
+}
+
 /* A lower bound of the plan length from root through the window a-b to the goal. */
 static double estimate(const double r[2], const double a[2], const double b[2], const double goal[2], int folded)
 {
     double t[2] = {goal[0], goal[1]};
-    double side_r = cross(a, b, r), side_t = cross(a, b, t);
-    if (!folded && ((side_r > 0 && side_t > 0) || (side_r < 0 && side_t < 0))) { /* reflect across the portal */
-        double dx = b[0] - a[0], dy = b[1] - a[1], len2 = dx * dx + dy * dy;
-        double k = len2 > 0 ? ((t[0] - a[0]) * dx + (t[1] - a[1]) * dy) / len2 : 0;
-        double foot[2] = {a[0] + k * dx, a[1] + k * dy};
-        t[0] = 2 * foot[0] - t[0];
-        t[1] = 2 * foot[1] - t[1];
-    }
+    if (!folded)
+        goal_across(r, a, b, goal, t);
     double ca = cross(r, a, t), cb = cross(r, b, t);
     if ((ca <= 0 && cb >= 0) || (ca >= 0 && cb <= 0))
         return dist(r, t);
@@ -110,12 +117,8 @@ static double exit_position(const route_search *s, uint32_t face, uint32_t edge,
 static void touch_point(const double r[2], const double a[2], const double b[2], const double goal[2], double out[2])
 {
     double d[2] = {b[0] - a[0], b[1] - a[1]}, len2 = d[0] * d[0] + d[1] * d[1];
-    double target[2] = {goal[0], goal[1]}, side_r = cross(a, b, r);
-    if (side_r * cross(a, b, goal) > 0 && len2 > 0) {
-        double k = ((goal[0] - a[0]) * d[0] + (goal[1] - a[1]) * d[1]) / len2;
-        target[0] = 2 * (a[0] + k * d[0]) - goal[0];
-        target[1] = 2 * (a[1] + k * d[1]) - goal[1];
-    }
+    double target[2], side_r = cross(a, b, r);
+    goal_across(r, a, b, goal, target);
     double side_t = cross(a, b, target), u = side_r != side_t ? side_r / (side_r - side_t) : 0;
     double hit[2] = {r[0] + u * (target[0] - r[0]), r[1] + u * (target[1] - r[1])};
     double along = len2 > 0 ? ((hit[0] - a[0]) * d[0] + (hit[1] - a[1]) * d[1]) / len2 : 0;
@@ -290,7 +293,8 @@ static wm_result pass_flat_face(route_search *s, const route_node *n)
 
 /* place: a point of the portal's grid (0..FOLD_POINTS), or FOLD_AIMED: the point aimed at the
  * goal from this root, its own key */
-static wm_result fold_root(route_search *s, const route_node *n, const double p[2], uint32_t place)
+static wm_result fold_root(route_search *s, const route_node *n, const double x[2], const double y[2],
+                           const double p[2], uint32_t place)
 {
     const route_root *from = &s->roots[n->root];
     double g = from->g + dist(from->p, p);
@@ -305,10 +309,7 @@ static wm_result fold_root(route_search *s, const route_node *n, const double p[
     int32_t index;
     if ((res = route_add_root(s, &root, &index)) != WM_OK || n->face == s->goal_face)
         return res ? res : push_final(s, index);
-    /* on a vertex of the portal the root would see its fan whole, face after face, without end */
-    double x[2], y[2];
-    vertex2(s->graph, n->face, n->edge, x);
-    vertex2(s->graph, n->face, n->edge + 1u, y);
+    /* on a vertex of the portal (x, y) the root would see its fan whole, face after face, without end */
     double near = 1e-9 * (1 + fabs(p[0]) + fabs(p[1]));
     for (uint32_t k = 1; !res && k < 3; k++)
         if (!(k == 2 && dist(p, x) <= near) && !(k == 1 && dist(p, y) <= near))
@@ -326,16 +327,16 @@ static wm_result turn_on_fold(route_search *s, const route_node *n)
     if (places == 0)
         places = 1;
     double ua = dist(x, n->a) / length, ub = dist(x, n->b) / length;
-    wm_result res = fold_root(s, n, n->a, (uint32_t)lround(ua * places));
+    wm_result res = fold_root(s, n, x, y, n->a, (uint32_t)lround(ua * places));
     if (!res)
-        res = fold_root(s, n, n->b, (uint32_t)lround(ub * places));
+        res = fold_root(s, n, x, y, n->b, (uint32_t)lround(ub * places));
     double aimed[2]; /* the best for a route going on straight to the goal */
     touch_point(s->roots[n->root].p, n->a, n->b, s->goal, aimed);
     if (!res)
-        res = fold_root(s, n, aimed, FOLD_AIMED);
+        res = fold_root(s, n, x, y, aimed, FOLD_AIMED);
     for (uint32_t i = (uint32_t)floor(ua * places) + 1; !res && i < ub * places; i++) {
         double p[2] = {x[0] + (y[0] - x[0]) * i / places, x[1] + (y[1] - x[1]) * i / places};
-        res = fold_root(s, n, p, i);
+        res = fold_root(s, n, x, y, p, i);
     }
     return res;
 }

@@ -41,17 +41,15 @@ typedef struct follow {
     const wm_mesh *mesh;
     const uint32_t *old;
     uint32_t old_count;
+    face_plan old_plan[GENERATE_RING_MAX]; /* the old faces' corners and boxes, found once */
     uint32_t hint; /* the floor triangle the last sample found */
 } follow;
 
 static int old_height(const follow *w, double x, double y, double *z)
 {
-    for (uint32_t i = 0; i < w->old_count; i++) {
-        face_plan f;
-        plan_of(w->mesh, w->mesh->indices + 3 * (size_t)w->old[i], &f);
-        if (height_on(&f, x, y, 1e-5, z))
+    for (uint32_t i = 0; i < w->old_count; i++)
+        if (height_on(&w->old_plan[i], x, y, 1e-5, z))
             return 1;
-    }
     return 0;
 }
 
@@ -159,7 +157,11 @@ static int inside_fits(follow *w, const face_plan *f)
 int faces_follow_floor(const floor_limits *limits, const wm_mesh *m, const uint32_t *made, int faces,
                        const uint32_t *old, uint32_t old_count)
 {
-    follow w = {limits, m, old, old_count, UINT32_MAX};
+    if (old_count > GENERATE_RING_MAX)
+        return 0;
+    follow w = {.limits = limits, .mesh = m, .old = old, .old_count = old_count, .hint = UINT32_MAX};
+    for (uint32_t i = 0; i < old_count; i++)
+        plan_of(m, m->indices + 3 * (size_t)old[i], &w.old_plan[i]);
     double area = 0;
     for (int i = 0; i < faces; i++) {
         face_plan f;

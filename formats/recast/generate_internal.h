@@ -45,6 +45,9 @@ int floor_each_corner(floor_index *f, const float lo[2], const float hi[2], floo
  * last one found; UINT32_MAX: none). */
 int floor_under(const floor_limits *limits, float x, float y, float z, uint32_t *hint, float *h);
 
+/* The most faces round one corner the simplification looks at (generate_simplify.c). */
+#define GENERATE_RING_MAX 32
+
 /* Whether the new faces (3 corners each) keep within limits->error of the render floor, or no
  * farther from it than the old faces `old` (their count `old_count`) that they replace were;
  * where no floor is found, within limits->error of the old faces. */

@@ -8,11 +8,12 @@
  * per pass); a corner is tried again only when its ring has changed; they stop when a pass
  * removes none. */
 #include "generate_internal.h"
+#include "wm_geometry.h"
 
 #include <math.h>
 #include <string.h>
 
-#define RING_MAX 32
+#define RING_MAX GENERATE_RING_MAX
 #define SIMPLIFY_PASSES 100
 
 typedef struct corner_faces {
@@ -200,12 +201,11 @@ static int clip_ears(const wm_mesh *m, const uint32_t *ring, int len, uint32_t *
     return made + 1;
 }
 
+/* Facing up within 60 degrees (a face without area passes: ear clipping decides on those). */
 static int upright(const wm_mesh *m, const uint32_t *face)
 {
-    const float *a = at(m, face[0]), *b = at(m, face[1]), *c = at(m, face[2]);
-    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-    double n[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
-    return n[2] >= 0.5 * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    float n[3];
+    return wm_tri_normal(at(m, face[0]), at(m, face[1]), at(m, face[2]), n) == 0 || n[2] >= 0.5f;
 }
 
 /* Whether a and b share a face already (a new diagonal there would stack two faces on it). */
