@@ -54,7 +54,7 @@ int floor_under(const floor_limits *limits, float x, float y, float z, uint32_t 
 int faces_follow_floor(const floor_limits *limits, const wm_mesh *m, const uint32_t *made, int faces,
                        const uint32_t *old, uint32_t old_count);
 
-/* Drops the pieces of m (triangles joined by shared corners) smaller than min_area or than
+/* Drops the pieces of m (triangles joined by shared edges) smaller than min_area or than
  * keep_fraction of the largest piece's area; *dropped counts the triangles dropped. */
 wm_result generate_drop_pieces(wm_ctx *ctx, wm_mesh *m, float min_area, float keep_fraction, uint32_t *dropped);
 /* Removes corners whose hole, filled again with fewer faces, stays within limits->error of the
