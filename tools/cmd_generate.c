@@ -20,6 +20,7 @@ enum {
     OPT_CELL_HEIGHT,
     OPT_KEEP,
     OPT_DETAIL,
+    OPT_BLOCKING,
     OPT_PADDING,
     OPT_HOOK1,
     OPT_HOOK2
@@ -38,6 +39,8 @@ static const cli_option generate_options[] = {
     [OPT_KEEP] = {"--keep", 0, "FRACTION", 1,
                   "walkable pieces under this fraction of the largest's area are dropped (0: keep all)"},
     [OPT_DETAIL] = {"--detail", 0, "CELLS", 1, "cells between height samples on uneven floors (1 or more)"},
+    [OPT_BLOCKING] = {"--blocking", 0, NULL, 0,
+                      "also blocking faces where the floor beside the walkable ground is too steep or too low"},
     [OPT_PADDING] = {"--padding", 0, "UNITS", 1, ".pwk/.dwk: how far the footprint reaches past the model"},
     [OPT_HOOK1] = {"--hook1", 0, "X,Y,Z", 1, ".pwk/.dwk: use hook 1 (default: a step in front, -y)"},
     [OPT_HOOK2] = {"--hook2", 0, "X,Y,Z", 1, ".pwk/.dwk: use hook 2 (default: a step behind, +y)"},
@@ -102,6 +105,7 @@ static int read_config(wm_ctx *ctx, const cli_args *args, const char *out, wm_ge
     }
     if (cli_parse_float_options(args, float_options, sizeof float_options / sizeof *float_options, config))
         return EXIT_USAGE;
+    config->blocking = args->given[OPT_BLOCKING] != 0;
     return EXIT_OK;
 }
 

@@ -12,6 +12,11 @@
 /* Tiles of this many cells: a room (tens of metres) is one or a few tiles at KotOR's cells,
  * while a 10 km scene's heightfield is still built a tile at a time. */
 #define GENERATE_TILE_CELLS 512
+/* Blocking ground (config->blocking): floor up to this slope that is too steep to walk, and floor
+ * under something lower than the agent but at least a step high, takes Recast area
+ * GENERATE_BLOCKING_AREA, below every surface's so that merged spans stay walkable. */
+#define GENERATE_BLOCKING_SLOPE 60.0f
+#define GENERATE_BLOCKING_AREA 1
 
 static wm_result check_config(wm_ctx *ctx, const wm_generate_config *g)
 {
@@ -41,6 +46,11 @@ void wm_generate_navmesh_config(const wm_generate_config *g, wm_navmesh_config *
     c->detail_sample_distance = g->detail;
     c->detail_sample_max_error = g->max_error / 2 / c->cell_height;
     c->areas_by_surface = 1;
+    if (g->blocking) {
+        c->steep_slope = g->max_slope < GENERATE_BLOCKING_SLOPE ? GENERATE_BLOCKING_SLOPE : 0;
+        c->steep_area = c->low_area = GENERATE_BLOCKING_AREA;
+        c->low_height = g->max_climb;
+    }
 }
 
 typedef struct generator {
@@ -48,6 +58,7 @@ typedef struct generator {
     const wm_generate_config *config;
     const wm_navmesh_config *recast;
     floor_index floor;
+    floor_index steep_floor; /* with blocking ground: the render triangles up to the blocking slope */
     floor_limits limits;
     wm_mesh *out;
     uint32_t unsettled; /* corners with no render floor near them: kept at the voxel height */
@@ -57,23 +68,31 @@ typedef struct generator {
 static wm_result add_corner(generator *g, const float p[3], uint32_t *index)
 {
     float x = p[0], y = -p[2], z = p[1], floor_z;
-    if (floor_height(&g->floor, x, y, z, g->limits.below, g->limits.above, g->limits.reach, &floor_z))
+    const floor_limits *l = &g->limits;
+    /* a corner shared by walkable and blocking ground settles alike from either: the walkable
+     * floor first, else (blocking ground on) the steeper one */
+    if (floor_height(&g->floor, x, y, z, l->below, l->above, l->reach, &floor_z) ||
+        (l->steep_floor && floor_height(l->steep_floor, x, y, z, l->below, l->above, l->reach, &floor_z)))
         z = floor_z;
     else
         g->unsettled++;
     return wm_mesh_add_vertex(g->ctx, g->out, x, y, z, index);
 }
 
-/* A polygon's surface: its area is 1 + the render surface under it (polygons do not cross
- * from one surface to another), kept when the render's material or texture named one (through
- * the surface table, and so --materials), else the configured walkable surface. */
+/* A polygon's surface: its area is WM_NAVMESH_SURFACE_AREA + the render surface under it
+ * (polygons do not cross from one surface to another), kept when the render's material or
+ * texture named one (through the surface table, and so --materials), else the configured
+ * walkable surface; blocking ground (too steep, too low) is nonwalk. */
 static uint16_t polygon_surface(const generator *g, const navmesh_tile *t, uint32_t p)
 {
     unsigned area = t->polys[(size_t)p * NAVMESH_POLY_SIZE + 31] & 0x3Fu;
-    if (area == 0 || area > WM_NAVMESH_SURFACE_AREAS || area - 1 == WM_SURF_UNDEFINED ||
-        area - 1 >= wm_surfaces(g->ctx)->count)
+    if (area == GENERATE_BLOCKING_AREA && g->config->blocking)
+        return WM_SURF_NONWALK;
+    unsigned surface = area - WM_NAVMESH_SURFACE_AREA;
+    if (area < WM_NAVMESH_SURFACE_AREA || surface >= WM_NAVMESH_SURFACE_AREAS || surface == WM_SURF_UNDEFINED ||
+        surface >= wm_surfaces(g->ctx)->count)
         return g->config->walkable_surface;
-    return (uint16_t)(area - 1);
+    return (uint16_t)surface;
 }
 
 static void tile_point(const navmesh_tile *t, uint32_t p, unsigned index, unsigned corners, float out[3])
@@ -126,6 +145,8 @@ static float walkable_area(const wm_mesh *m)
 {
     double area = 0;
     for (uint32_t t = 0; t < m->triangle_count; t++) {
+        if (!m->walkable[t])
+            continue;
         const uint32_t *i = m->indices + 3 * (size_t)t;
         const float *a = m->positions + 3 * (size_t)i[0], *b = m->positions + 3 * (size_t)i[1],
                     *c = m->positions + 3 * (size_t)i[2];
@@ -144,6 +165,10 @@ static wm_result finish(generator *g, wm_generate_stats *stats)
         r = generate_drop_pieces(g->ctx, g->out, g->config->min_area, g->config->keep_fraction, &removed);
     if (!r)
         r = generate_simplify(g->ctx, g->out, &g->limits);
+    if (!r)
+        r = generate_drop_stacked_faces(g->ctx, g->out, &removed);
+    if (!r)
+        r = generate_split_touching_corners(g->ctx, g->out);
     if (!r)
         r = wm_mesh_compact(g->ctx, g->out);
     if (!r && stats) {
@@ -180,11 +205,15 @@ wm_result wm_generate(wm_ctx *ctx, const wm_mesh *render, const wm_generate_conf
      * within half of --max-error of the floor; a simplified outline keeps within --max-error and
      * a cell of Recast's outline, as far as Recast's own outline may lie from the walls (its
      * contour within --max-error of the voxels', the voxels' within a cell: docs/generate.md) */
-    generator g = {ctx, config, &recast, {0}, {NULL, 0, 0, 0, 0, 0, 0}, &result, 0};
-    g.limits = (floor_limits){&g.floor, recast.cell_height * 2 + config->max_climb, recast.cell_height,
+    generator g = {ctx, config, &recast, {0}, {0}, {NULL, NULL, 0, 0, 0, 0, 0, 0}, &result, 0};
+    g.limits = (floor_limits){&g.floor, NULL, recast.cell_height * 2 + config->max_climb, recast.cell_height,
                               recast.cell_size * 1.5f, config->max_error * 0.5f, config->max_error + recast.cell_size,
                               recast.cell_size};
     r = floor_index_build(ctx, render, config->max_slope, &g.floor);
+    if (!r && recast.steep_slope > config->max_slope) {
+        r = floor_index_build(ctx, render, recast.steep_slope, &g.steep_floor);
+        g.limits.steep_floor = &g.steep_floor;
+    }
     if (!r)
         r = add_tiles(&g, &nav);
     if (!r)
@@ -194,6 +223,7 @@ wm_result wm_generate(wm_ctx *ctx, const wm_mesh *render, const wm_generate_conf
         stats->voxel_polygons = nav.poly_count;
     }
     floor_index_free(ctx, &g.floor);
+    floor_index_free(ctx, &g.steep_floor);
     wm_navmesh_free(ctx, &nav);
     if (r)
         wm_mesh_free(ctx, &result);

@@ -31,6 +31,7 @@ int floor_height(const floor_index *f, float x, float y, float z, float below, f
  * floor is looked for as a corner looks for it (generate.c: `below`, `above`, `reach`). */
 typedef struct floor_limits {
     floor_index *floor;
+    floor_index *steep_floor; /* blocking faces' floor (up to the blocking slope); NULL: floor */
     float below, above, reach;
     float error, outline, step;
 } floor_limits;
@@ -54,9 +55,16 @@ int floor_under(const floor_limits *limits, float x, float y, float z, uint32_t 
 int faces_follow_floor(const floor_limits *limits, const wm_mesh *m, const uint32_t *made, int faces,
                        const uint32_t *old, uint32_t old_count);
 
-/* Drops the pieces of m (triangles joined by shared edges) smaller than min_area or than
+/* Drops the pieces of m (walkable triangles joined by shared edges) smaller than min_area or than
  * keep_fraction of the largest piece's area; *dropped counts the triangles dropped. */
 wm_result generate_drop_pieces(wm_ctx *ctx, wm_mesh *m, float min_area, float keep_fraction, uint32_t *dropped);
+/* Where more than two faces share an edge, drops each that lies on the same side of it as a
+ * larger one (Recast's detail triangles of neighbouring polygons can fold over each other
+ * beside steep ground): a walkmesh's edge joins one face to one other. */
+wm_result generate_drop_stacked_faces(wm_ctx *ctx, wm_mesh *m, uint32_t *dropped);
+/* Gives each walkable fan that meets another at a corner only (no edge between them) a corner
+ * of its own: a walkmesh's perimeters pass each corner once. */
+wm_result generate_split_touching_corners(wm_ctx *ctx, wm_mesh *m);
 /* Removes corners whose hole, filled again with fewer faces, stays within limits->error of the
  * render floor (and, on the outline, lies on a straight stretch of it within limits->outline). */
 wm_result generate_simplify(wm_ctx *ctx, wm_mesh *m, const floor_limits *limits);

@@ -9,6 +9,7 @@
  * removes none. */
 #include "generate_internal.h"
 #include "wm_geometry.h"
+#include "wm_surface.h"
 
 #include <math.h>
 #include <string.h>
@@ -159,6 +160,9 @@ static int removable(const wm_mesh *m, const corner_faces *cf, uint32_t v, const
         wm_mesh_triangle_normal(m, t, f);
         if (f[2] < 0.5f)
             return 0;
+        const uint32_t *c = m->indices + 3 * (size_t)t;
+        if (cross2(at(m, c[0]), at(m, c[1]), at(m, c[2])) <= 0)
+            return 0; /* a face folded over in plan view: its ring is no simple polygon to clip */
     }
     if (closed)
         return 1;
@@ -226,6 +230,156 @@ typedef struct corner_marks {
     outline_trail trail;
 } corner_marks;
 
+/* The limits a face is held to: blocking faces may lie on floor up to the blocking slope. */
+static floor_limits limits_for(const floor_limits *limits, int walkable)
+{
+    floor_limits own = *limits;
+    if (!walkable && limits->steep_floor)
+        own.floor = limits->steep_floor;
+    return own;
+}
+
+/* No edge of the new faces but the ring's own joins two corners that share a face already
+ * (a new diagonal there would stack two faces on it), and every new face is upright. */
+static int new_edges_free(const wm_mesh *m, const corner_faces *cf, const uint8_t *alive, const uint32_t *ring,
+                          int len, const uint32_t *made, int faces)
+{
+    for (int f = 0; f < faces; f++) {
+        if (!upright(m, made + 3 * f))
+            return 0;
+        for (int k = 0; k < 3; k++) {
+            uint32_t a = made[3 * f + k], b = made[3 * f + (k + 1) % 3];
+            int on_ring = 0;
+            for (int i = 0; i < len; i++)
+                on_ring |= (ring[i] == a && ring[(i + 1) % len] == b) || (ring[i] == b && ring[(i + 1) % len] == a);
+            if (!on_ring && joined(m, cf, alive, a, b))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* The new faces take the old faces' places (and their surfaces) in order; the places left die. */
+static void rewrite(wm_mesh *m, uint8_t *alive, const uint32_t *slots, uint32_t count, const uint32_t *made, int faces)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        if ((int)i < faces)
+            memcpy(m->indices + 3 * (size_t)slots[i], made + 3 * i, 3 * sizeof(uint32_t));
+        else
+            alive[slots[i]] = 0;
+    }
+}
+
+static void mark_removed(corner_marks *marks, uint32_t v, const uint32_t *ring, int len)
+{
+    marks->locked[v] = 1;
+    for (int i = 0; i < len; i++)
+        marks->locked[ring[i]] = marks->pending[ring[i]] = 1;
+}
+
+/* The face round v from ring corner a to the next; UINT32_MAX when there is none. */
+static uint32_t face_from(const wm_mesh *m, const corner_faces *cf, uint32_t v, uint32_t a)
+{
+    for (uint32_t i = cf->first[v]; i < cf->first[v + 1]; i++) {
+        const uint32_t *t = m->indices + 3 * (size_t)cf->faces[i];
+        int k = t[0] == v ? 0 : t[1] == v ? 1 : 2;
+        if (t[(k + 1) % 3] == a)
+            return cf->faces[i];
+    }
+    return UINT32_MAX;
+}
+
+/* Whether v's faces are all walkable or all blocking. */
+static int one_kind(const wm_mesh *m, const corner_faces *cf, uint32_t v)
+{
+    for (uint32_t i = cf->first[v]; i < cf->first[v + 1]; i++)
+        if (m->walkable[cf->faces[i]] != m->walkable[cf->faces[cf->first[v]]])
+            return 0;
+    return 1;
+}
+
+/* Ring positions where the walkable run of faces starts (*start) and the blocking run starts
+ * (*end); 0 unless the ring is one run of each, of one surface each, upright and unfolded. */
+static int border_runs(const wm_mesh *m, const uint32_t *face, int len, int *start, int *end)
+{
+    int changes = 0;
+    uint16_t surface[2] = {WM_SURFACE_NONE, WM_SURFACE_NONE};
+    for (int i = 0; i < len; i++) {
+        int kind = m->walkable[face[i]] != 0, before = m->walkable[face[(i + len - 1) % len]] != 0;
+        const uint32_t *c = m->indices + 3 * (size_t)face[i];
+        if (!upright(m, c) || cross2(at(m, c[0]), at(m, c[1]), at(m, c[2])) <= 0)
+            return 0;
+        if (surface[kind] == WM_SURFACE_NONE)
+            surface[kind] = m->surfaces[face[i]];
+        if (m->surfaces[face[i]] != surface[kind])
+            return 0;
+        if (kind != before) {
+            changes++;
+            *(kind ? start : end) = i;
+        }
+    }
+    return changes == 2;
+}
+
+/* The chord a-b (ring corners s and e) stays inside the ring: it crosses no ring edge that does
+ * not end at a or b, and leaves a on the inner side of a's ring edges. */
+static int chord_inside(const wm_mesh *m, const uint32_t *ring, int len, int s, int e)
+{
+    const float *a = at(m, ring[s]), *b = at(m, ring[e]);
+    for (int i = 0; i < len; i++) {
+        const uint32_t p = ring[i], q = ring[(i + 1) % len];
+        if (p == ring[s] || p == ring[e] || q == ring[s] || q == ring[e])
+            continue;
+        const float *c = at(m, p), *d = at(m, q);
+        if ((cross2(a, b, c) > 0) != (cross2(a, b, d) > 0) && (cross2(c, d, a) > 0) != (cross2(c, d, b) > 0))
+            return 0;
+    }
+    /* at a, the chord turns into the ring between a's ring neighbours (the ring runs counter-clockwise) */
+    const float *after = at(m, ring[(s + 1) % len]), *before = at(m, ring[(s + len - 1) % len]);
+    if (cross2(before, a, after) > 0)
+        return cross2(a, after, b) > 0 && cross2(before, a, b) > 0;
+    return cross2(a, after, b) > 0 || cross2(before, a, b) > 0;
+}
+
+/* A corner inside the floor where walkable faces meet blocking ones along two border edges:
+ * both fans are filled again without it, the border straight between the two edges' far
+ * corners within the outline's tolerance (its trail oriented as the walkable faces run). */
+static int remove_border_corner(wm_mesh *m, const corner_faces *cf, uint8_t *alive, corner_marks *marks, uint32_t v,
+                                const uint32_t *ring, int len, const floor_limits *limits)
+{
+    uint32_t face[RING_MAX], poly[RING_MAX], made[3 * RING_MAX], slots[RING_MAX];
+    int s = 0, e = 0;
+    for (int i = 0; i < len; i++)
+        if ((face[i] = face_from(m, cf, v, ring[i])) == UINT32_MAX)
+            return 0;
+    if (!border_runs(m, face, len, &s, &e))
+        return 0;
+    int walkable = (e - s + len) % len, blocking = len - walkable;
+    if (walkable < 2 || blocking < 2 || !chord_inside(m, ring, len, s, e) ||
+        !trail_fits(m, &marks->trail, ring[e], v, ring[s], limits->outline))
+        return 0;
+    for (int i = 0; i <= walkable; i++)
+        poly[i] = ring[(s + i) % len];
+    int made_walkable = clip_ears(m, poly, walkable + 1, made);
+    for (int i = 0; i <= blocking; i++)
+        poly[i] = ring[(e + i) % len];
+    int made_blocking = clip_ears(m, poly, blocking + 1, made + 3 * (made_walkable > 0 ? made_walkable : 0));
+    if (made_walkable != walkable - 1 || made_blocking != blocking - 1 || !new_edges_free(m, cf, alive, ring, len, made, len - 2))
+        return 0;
+    for (int i = 0; i < len; i++)
+        slots[i] = face[(s + i) % len]; /* the walkable run, then the blocking run */
+    floor_limits on_walkable = limits_for(limits, 1), on_blocking = limits_for(limits, 0);
+    if (!faces_follow_floor(&on_walkable, m, made, made_walkable, slots, (uint32_t)walkable) ||
+        !faces_follow_floor(&on_blocking, m, made + 3 * made_walkable, made_blocking, slots + walkable,
+                            (uint32_t)blocking))
+        return 0;
+    rewrite(m, alive, slots, (uint32_t)walkable, made, made_walkable);
+    rewrite(m, alive, slots + walkable, (uint32_t)blocking, made + 3 * made_walkable, made_blocking);
+    trail_join(&marks->trail, ring[e], v);
+    mark_removed(marks, v, ring, len);
+    return 1;
+}
+
 /* Removes v when it may go; its faces are rewritten in place (the last one or two die). 1 when
  * removed, 0 when it stays, -1 when its ring changed in this pass (to be tried in the next). */
 static int remove_corner(wm_mesh *m, const corner_faces *cf, uint8_t *alive, corner_marks *marks, uint32_t v,
@@ -236,38 +390,21 @@ static int remove_corner(wm_mesh *m, const corner_faces *cf, uint8_t *alive, cor
     for (int i = 0; i < len; i++)
         if (marks->locked[ring[i]])
             return -1;
+    if (len >= 3 && closed && !one_kind(m, cf, v))
+        return remove_border_corner(m, cf, alive, marks, v, ring, len, limits);
     if (len < 3 || !removable(m, cf, v, ring, len, closed, limits->outline, &marks->trail))
         return 0;
     int faces = clip_ears(m, ring, len, made);
-    if (faces != len - 2)
+    if (faces != len - 2 || !new_edges_free(m, cf, alive, ring, len, made, faces))
         return 0;
-    for (int f = 0; f < faces; f++)
-        for (int k = 0; k < 3; k++) {
-            uint32_t a = made[3 * f + k], b = made[3 * f + (k + 1) % 3];
-            int on_ring = 0;
-            for (int i = 0; i < len; i++)
-                on_ring |= (ring[i] == a && ring[(i + 1) % len] == b) || (ring[i] == b && ring[(i + 1) % len] == a);
-            if (!on_ring && joined(m, cf, alive, a, b))
-                return 0;
-        }
     uint32_t old = cf->first[v + 1] - cf->first[v];
-    for (int f = 0; f < faces; f++)
-        if (!upright(m, made + 3 * f))
-            return 0;
-    if (!faces_follow_floor(limits, m, made, faces, cf->faces + cf->first[v], old))
+    floor_limits own = limits_for(limits, m->walkable[cf->faces[cf->first[v]]]);
+    if (!faces_follow_floor(&own, m, made, faces, cf->faces + cf->first[v], old))
         return 0;
-    for (uint32_t i = 0; i < old; i++) {
-        uint32_t t = cf->faces[cf->first[v] + i];
-        if ((int)i < faces)
-            memcpy(m->indices + 3 * (size_t)t, made + 3 * i, 3 * sizeof(uint32_t));
-        else
-            alive[t] = 0;
-    }
-    marks->locked[v] = 1;
+    rewrite(m, alive, cf->faces + cf->first[v], old, made, faces);
     if (!closed)
         trail_join(&marks->trail, ring[len - 1], v);
-    for (int i = 0; i < len; i++)
-        marks->locked[ring[i]] = marks->pending[ring[i]] = 1;
+    mark_removed(marks, v, ring, len);
     return 1;
 }
 

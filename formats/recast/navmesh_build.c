@@ -4,6 +4,7 @@
 #include "navmesh_heights.h"
 #include "navmesh_internal.h"
 #include "recast_api.h"
+#include "wm_surface.h"
 
 #include <math.h>
 #include <string.h>
@@ -47,7 +48,8 @@ static wm_result to_recast_space(wm_ctx *ctx, const wm_mesh *mesh, recast_input 
 
 /* Walkable up to walkable_slope (ground_area), then up to steep_slope (steep_area), as
  * Recast's rcMarkWalkableTriangles decides: the unit normal's up component above cos(angle). */
-static uint32_t classify_slopes(const wm_mesh *mesh, const wm_navmesh_config *c, recast_input *in)
+static uint32_t classify_slopes(const wm_surface_table *surfaces, const wm_mesh *mesh, const wm_navmesh_config *c,
+                                recast_input *in)
 {
     const float pi = 3.14159265358979f;
     float ground = cosf(c->walkable_slope / 180.0f * pi);
@@ -63,8 +65,12 @@ static uint32_t classify_slopes(const wm_mesh *mesh, const wm_navmesh_config *c,
         unsigned char area = up > ground ? c->ground_area : up > steep ? c->steep_area : 0;
         if (c->use_walkable_flags && mesh->walkable && !mesh->walkable[t])
             area = 0;
-        if (area && c->areas_by_surface && mesh->surfaces[t] < WM_NAVMESH_SURFACE_AREAS)
-            area = (unsigned char)(mesh->surfaces[t] + 1);
+        uint16_t surface = mesh->surfaces[t];
+        /* steep ground keeps a surface that blocks (lava) as its own; undefined names none */
+        int blocks = area && surface != WM_SURF_UNDEFINED && !wm_surface_walkable(surfaces, surface);
+        int own_area = c->areas_by_surface && surface < WM_NAVMESH_SURFACE_AREAS && (area == c->ground_area || blocks);
+        if (own_area)
+            area = (unsigned char)(WM_NAVMESH_SURFACE_AREA + surface);
         in->areas[t] = area;
         walkable += area != 0;
     }
@@ -108,8 +114,9 @@ static wm_result check_config(wm_ctx *ctx, const wm_navmesh_config *c)
     if (voxels_up(c->agent_height, c->cell_height) > WM_NAVMESH_MAX_LAYERS ||
         voxels_up(c->agent_radius, c->cell_size) > c->tile_size)
         return wm_error(ctx, WM_ERR_INVALID, "navmesh: the agent is larger than a tile or the height field");
-    if (c->ground_area == 0 || c->ground_area > 63 || c->steep_area == 0 || c->steep_area > 63)
-        return wm_error(ctx, WM_ERR_INVALID, "navmesh: area ids are 1 to 63");
+    if (c->ground_area == 0 || c->ground_area > 63 || c->steep_area == 0 || c->steep_area > 63 || c->low_area > 63 ||
+        !isfinite(c->low_height) || c->low_height < 0)
+        return wm_error(ctx, WM_ERR_INVALID, "navmesh: area ids are 1 to 63 (the low area 0 to 63), low height 0 or more");
     return WM_OK;
 }
 
@@ -146,6 +153,8 @@ static wm_result plan_grid(wm_ctx *ctx, const wm_navmesh_config *c, const recast
     b->detail_sample_max_error = c->cell_height * c->detail_sample_max_error;
     b->steps = c->steps & WMRC_ALL_STEPS;
     b->region_method = c->region_method;
+    b->low_area = c->low_area;
+    b->low_height = voxels_up(c->low_height, c->cell_height);
     b->tile_size = c->tile_size;
     b->border_size = b->walkable_radius + 3;
     b->width = b->height = c->tile_size + 2 * b->border_size;
@@ -347,7 +356,7 @@ wm_result wm_navmesh_build(wm_ctx *ctx, const wm_mesh *mesh, const wm_navmesh_co
     memset(&grid, 0, sizeof grid);
     if (!r)
         r = to_recast_space(ctx, mesh, &in);
-    uint32_t walkable = r ? 0 : classify_slopes(mesh, config, &in);
+    uint32_t walkable = r ? 0 : classify_slopes(wm_surfaces(ctx), mesh, config, &in);
     if (!r)
         r = plan_grid(ctx, config, &in, &grid);
     if (!r)

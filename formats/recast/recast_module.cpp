@@ -64,6 +64,18 @@ rcConfig recast_config(const wmrc_config *c)
     return r;
 }
 
+// rcFilterWalkableLowHeightSpans, except that a span with at least low_height of headroom keeps
+// low_area instead of none: the ground under a table stays, as blocking ground, beside the floor.
+void mark_low_spans(rcHeightfield &hf, int walkable_height, int low_height, unsigned char low_area)
+{
+    for (int column = 0; column < hf.width * hf.height; column++)
+        for (rcSpan *s = hf.spans[column]; s; s = s->next) {
+            const int bottom = (int)s->smax, top = s->next ? (int)s->next->smin : RC_SPAN_MAX_HEIGHT;
+            if (s->area != RC_NULL_AREA && top - bottom < walkable_height)
+                s->area = top - bottom >= low_height ? low_area : RC_NULL_AREA;
+        }
+}
+
 // Heightfield, filters and compact heightfield: the voxel half of Recast's pipeline.
 int rasterise(rcContext &context, const rcConfig &cfg, const wmrc_config *c, const float *verts, int vert_count,
               const int *tris, int tri_count, build_state &s, char *why)
@@ -79,10 +91,15 @@ int rasterise(rcContext &context, const rcConfig &cfg, const wmrc_config *c, con
         rcFilterLowHangingWalkableObstacles(&context, cfg.walkableClimb, *s.solid);
     if (c->steps & WMRC_FILTER_LEDGES)
         rcFilterLedgeSpans(&context, cfg.walkableHeight, cfg.walkableClimb, *s.solid);
-    if (c->steps & WMRC_FILTER_LOW_HEIGHT)
+    const int low_spans = c->low_area != RC_NULL_AREA && c->low_height < cfg.walkableHeight;
+    if ((c->steps & WMRC_FILTER_LOW_HEIGHT) && low_spans)
+        mark_low_spans(*s.solid, cfg.walkableHeight, c->low_height, c->low_area);
+    else if (c->steps & WMRC_FILTER_LOW_HEIGHT)
         rcFilterWalkableLowHeightSpans(&context, cfg.walkableHeight, *s.solid);
+    // low spans join their neighbours only if the compact heightfield's headroom admits them
+    const int headroom = low_spans ? c->low_height : cfg.walkableHeight;
     s.compact = rcAllocCompactHeightfield();
-    if (!s.compact || !rcBuildCompactHeightfield(&context, cfg.walkableHeight, cfg.walkableClimb, *s.solid, *s.compact))
+    if (!s.compact || !rcBuildCompactHeightfield(&context, headroom, cfg.walkableClimb, *s.solid, *s.compact))
         return refuse(why, "out of memory for the compact heightfield");
     rcFreeHeightField(s.solid);
     s.solid = nullptr;

@@ -14,7 +14,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever a structure or a signature below changes: the loader refuses another. */
-#define WMRC_INTERFACE_VERSION 2
+#define WMRC_INTERFACE_VERSION 3
 #define WMRC_WHY 256
 
 /* Which of Recast's optional steps run (wmrc_config.steps). */
@@ -44,6 +44,9 @@ typedef struct wmrc_config {
     float detail_sample_dist, detail_sample_max_error;
     unsigned steps;                /* WMRC_* filters */
     int region_method;             /* WMRC_REGIONS_* */
+    unsigned char low_area;        /* with WMRC_FILTER_LOW_HEIGHT: spans with less headroom than walkable_height
+                                    * but at least low_height take this area instead of none (0: none) */
+    int low_height;                /* voxels */
 } wmrc_config;
 
 /* A built tile: rcPolyMesh and rcPolyMeshDetail as flat arrays, owned by the module. */

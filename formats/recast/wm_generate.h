@@ -27,6 +27,9 @@ typedef struct wm_generate_config {
                            * (roofs, tops of props, ground outside the room); 0 keeps all */
     float detail;         /* height samples every this many cells where the floor is not flat (0: corners only) */
     uint16_t walkable_surface; /* neutral surface id (wm_surface.h) of the walkable faces */
+    int blocking;         /* 1: the floor touching the walkable ground that is too steep (up to 60 degrees)
+                           * or too low (under a table) becomes blocking faces (surface nonwalk); 0 (every
+                           * game's default): left out (docs/generate.md says why) */
 } wm_generate_config;
 
 /* The defaults of a game: "kotor", "nwn", "wow" (docs/generate.md cites where each comes
@@ -43,7 +46,8 @@ typedef struct wm_generate_stats {
 } wm_generate_stats;
 
 /* A walkmesh of the render triangles: walkable faces (config->walkable_surface) where the
- * agent stands, heights on the render floor. Non-finite input, an empty mesh, a scene too large for the voxel grid or
+ * agent stands, and with config->blocking the floor around them the agent cannot stand on as
+ * blocking faces, heights on the render floor. Non-finite input, an empty mesh, a scene too large for the voxel grid or
  * nothing walkable is an error naming why; out is untouched then. stats may be NULL. */
 WM_API wm_result wm_generate(wm_ctx *ctx, const wm_mesh *render, const wm_generate_config *config, wm_mesh *out,
                              wm_generate_stats *stats);

@@ -17,7 +17,9 @@ extern "C" {
 
 /* Area ids of the polygons (Recast keeps up to 63). */
 #define WM_NAVMESH_AREA_WALKABLE 63 /* Recast's RC_WALKABLE_AREA: the plain parameters' one area */
-#define WM_NAVMESH_SURFACE_AREAS 62 /* surfaces 0..61 have areas 1..62 (areas_by_surface) */
+#define WM_NAVMESH_SURFACE_AREA 2   /* areas_by_surface: surface s has area 2 + s ... */
+#define WM_NAVMESH_SURFACE_AREAS 61 /* ... for surfaces 0..60; area 1 ranks below them all (Recast keeps the
+                                     * higher area where two spans merge): the generator's blocking ground */
 #define WM_NAVMESH_AREA_GROUND 11   /* TrinityCore's NAV_AREA_GROUND */
 #define WM_NAVMESH_AREA_STEEP 10    /* TrinityCore's NAV_AREA_GROUND_STEEP */
 /* Polygon flags (what a query's include flags select). */
@@ -53,8 +55,12 @@ typedef struct wm_navmesh_config {
     unsigned steps;            /* WM_NAVMESH_FILTER_* and WM_NAVMESH_MEDIAN_AREAS */
     int region_method;         /* 0 watershed, 1 monotone, 2 layers */
     int use_walkable_flags;    /* also require the mesh's own walkable flag */
-    int areas_by_surface;      /* a walkable triangle's area is 1 + its surface (below 62), so that
-                                * polygons do not cross from one surface to another */
+    int areas_by_surface;      /* a walkable triangle's area is WM_NAVMESH_SURFACE_AREA + its surface (below
+                                * WM_NAVMESH_SURFACE_AREAS), so that polygons do not cross from one surface to
+                                * another; a steep one of a surface not walkable takes its surface's too */
+    unsigned char low_area;    /* spans with less headroom than agent_height but at least low_height take
+                                * this area instead of being dropped (ground under a table); 0: dropped */
+    float low_height;          /* world units */
 } wm_navmesh_config;
 
 /* RecastDemo's defaults (cell 0.3, agent 2.0 high, 0.6 wide, climbs 0.9, 45 degrees). */

@@ -1,14 +1,14 @@
 """Generate walkmesh: the selected meshes' render geometry through walkmesh.generate (the same
 call and options as `walkmesh generate`), the result a new walkmesh object ready to export."""
 import bpy
-from bpy.props import EnumProperty, FloatProperty, StringProperty
+from bpy.props import BoolProperty, EnumProperty, FloatProperty, StringProperty
 
 from . import scene, walkmesh
 
 _GAMES = [("kotor", "KotOR", "KotOR I and II rooms (.wok)"), ("nwn", "NWN", "Neverwinter Nights"),
           ("wow", "WoW", "World of Warcraft collision")]
 # the operator's properties passed to walkmesh.generate by the same names
-_PARAMETERS = ("agent_height", "agent_radius", "max_slope", "max_climb", "min_area", "max_error", "keep")
+_PARAMETERS = ("agent_height", "agent_radius", "max_slope", "max_climb", "min_area", "max_error", "keep", "blocking")
 # the values start from the library's own defaults, so the add-on and `walkmesh generate` agree
 _KOTOR = walkmesh.generate_defaults("kotor")
 
@@ -40,6 +40,8 @@ class WALKMESH_OT_generate(bpy.types.Operator):
                              description="Simplification error")
     keep: FloatProperty(name="Keep", default=_KOTOR["keep"], min=0.0, max=1.0,
                         description="Pieces under this fraction of the largest's area are dropped")
+    blocking: BoolProperty(name="Blocking", default=_KOTOR["blocking"],
+                           description="Also blocking faces where the floor beside the walkable is too steep or low")
     filepath: StringProperty(subtype="FILE_PATH", description="Also write the walkmesh here (empty: do not)")
 
     def execute(self, context):

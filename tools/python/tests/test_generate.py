@@ -29,6 +29,10 @@ class GenerateTest(unittest.TestCase):
             with open(ours, "rb") as a, open(theirs, "rb") as b:
                 self.assertEqual(a.read(), b.read(), model)
             self.assertTrue(all(mesh.walkable[t] for t in range(len(mesh.walkable))))
+            mesh = walkmesh.generate(model, ours, overwrite=True, blocking=True)
+            subprocess.run([cli, "generate", model, theirs, "--blocking", "--force", "-q"], check=True)
+            with open(ours, "rb") as a, open(theirs, "rb") as b:
+                self.assertEqual(a.read(), b.read(), model)
 
     def test_from_a_mesh_and_parameters(self):
         model = self.rooms()[0]

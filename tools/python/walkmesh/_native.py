@@ -63,7 +63,7 @@ class GenerateConfig(Structure):  # wm_generate_config (formats/recast/wm_genera
     _fields_ = [("agent_height", c_float), ("agent_radius", c_float), ("max_slope", c_float),
                 ("max_climb", c_float), ("min_area", c_float), ("max_error", c_float), ("cell_size", c_float),
                 ("cell_height", c_float), ("keep_fraction", c_float), ("detail", c_float),
-                ("walkable_surface", c_uint16)]
+                ("walkable_surface", c_uint16), ("blocking", c_int)]
 
 
 class Input(Structure):
@@ -169,7 +169,8 @@ class NavmeshConfig(Structure):  # wm_navmesh_config (formats/recast/wm_navmesh.
                 ("max_edge_length", c_float), ("max_simplification_error", c_float), ("min_region_size", c_int),
                 ("merge_region_size", c_int), ("max_verts_per_poly", c_int), ("detail_sample_distance", c_float),
                 ("detail_sample_max_error", c_float), ("steps", c_uint), ("region_method", c_int),
-                ("use_walkable_flags", c_int), ("areas_by_surface", c_int)]
+                ("use_walkable_flags", c_int), ("areas_by_surface", c_int),
+                ("low_area", c_uint8), ("low_height", c_float)]
 
 
 class Navmesh(Structure):  # wm_navmesh
