@@ -17,17 +17,21 @@ static int grow(wm_ctx *ctx, void **array, uint32_t *capacity, size_t element)
     return 1;
 }
 
-wm_result route_push(route_search *s, const route_node *node)
+static wm_result heap_insert(route_search *s, const route_node *node)
 {
-    if (s->node_count >= s->node_limit)
-        return wm_error(s->ctx, WM_ERR_LIMIT, "route: the search gave up after %u windows", s->node_count);
-    if (s->node_count == s->node_capacity) {
-        uint32_t capacity = s->node_capacity;
-        if (!grow(s->ctx, (void **)&s->nodes, &s->node_capacity, sizeof *s->nodes) ||
-            !grow(s->ctx, (void **)&s->heap, &capacity, sizeof *s->heap))
-            return WM_ERR_NOMEM;
+    uint32_t index;
+    if (s->free_count)
+        index = s->free_slots[--s->free_count];
+    else {
+        if (s->node_count == s->node_capacity) {
+            uint32_t capacity = s->node_capacity, free_capacity = s->node_capacity;
+            if (!grow(s->ctx, (void **)&s->nodes, &s->node_capacity, sizeof *s->nodes) ||
+                !grow(s->ctx, (void **)&s->heap, &capacity, sizeof *s->heap) ||
+                !grow(s->ctx, (void **)&s->free_slots, &free_capacity, sizeof *s->free_slots))
+                return WM_ERR_NOMEM;
+        }
+        index = s->node_count++;
     }
-    uint32_t index = s->node_count++;
     s->nodes[index] = *node;
     route_heap_entry entry = {node->f, index};
     uint32_t i = s->heap_count++;
@@ -37,6 +41,27 @@ wm_result route_push(route_search *s, const route_node *node)
     }
     s->heap[i] = entry;
     return WM_OK;
+}
+
+wm_result route_push(route_search *s, const route_node *node)
+{
+    if (s->pushed >= s->node_limit)
+        return wm_error(s->ctx, WM_ERR_LIMIT, "route: the search gave up after %u windows", s->pushed);
+    s->pushed++;
+    if (!s->holding)
+        return heap_insert(s, node);
+    if (s->held_count++ == 0) {
+        s->held = *node;
+        return WM_OK;
+    }
+    wm_result r = s->held_count == 2 ? heap_insert(s, &s->held) : WM_OK;
+    return r ? r : heap_insert(s, node);
+}
+
+wm_result route_release_held(route_search *s)
+{
+    s->holding = 0;
+    return s->held_count == 1 ? heap_insert(s, &s->held) : WM_OK;
 }
 
 int32_t route_pop(route_search *s)
@@ -59,6 +84,7 @@ int32_t route_pop(route_search *s)
     }
     if (count)
         s->heap[i] = moving;
+    s->free_slots[s->free_count++] = top; /* the caller copies the node before pushing again */
     return (int32_t)top;
 }
 
@@ -125,6 +151,7 @@ void route_search_free(route_search *s)
 {
     wm_free(s->ctx, s->nodes);
     wm_free(s->ctx, s->heap);
+    wm_free(s->ctx, s->free_slots);
     wm_free(s->ctx, s->roots);
     wm_free(s->ctx, s->keys);
 }

@@ -442,7 +442,15 @@ wm_result route_search_run(wm_ctx *ctx, const wm_walk_graph *graph, const float 
             out->found = !r;
             break;
         }
-        r = expand(&s, &n);
+        /* a window with one successor on the way (no turn, not the goal's face) goes on at once */
+        do {
+            s.holding = 1;
+            s.held_count = 0;
+            r = expand(&s, &n);
+            n = s.held;
+        } while (!r && s.held_count == 1 && !n.final);
+        if (!r)
+            r = route_release_held(&s);
     }
     route_search_free(&s);
     return r;

@@ -49,14 +49,25 @@ typedef struct route_search {
     double goal[2];
     uint32_t goal_face;
     float radius;
-    route_node *nodes;  uint32_t node_count, node_capacity, node_limit;
+    /* a popped node's slot is taken again by the next push (free_slots): the nodes in use are
+     * those in the heap, far fewer than the windows pushed over a search (pushed) */
+    route_node *nodes;  uint32_t node_count, node_capacity, node_limit, pushed;
+    uint32_t *free_slots; uint32_t free_count;
+    /* while holding, the first node pushed waits in held: the one successor of a node is
+     * expanded at once, without the heap (its f is no less than its parent's) */
+    int holding;
+    uint32_t held_count;
+    route_node held;
     route_heap_entry *heap; uint32_t heap_count;
     route_root *roots;  uint32_t root_count, root_capacity;
     route_key_slot *keys; uint32_t key_slots, key_count;
 } route_search;
 
 wm_result route_push(route_search *s, const route_node *node);
-/* The node with the least f, or -1 when none is left. */
+/* Ends holding: a node held alone goes to the heap. */
+wm_result route_release_held(route_search *s);
+/* The node with the least f, or -1 when none is left; its slot goes to the next push, so the
+ * caller copies the node first. */
 int32_t route_pop(route_search *s);
 wm_result route_add_root(route_search *s, const route_root *root, int32_t *out_index);
 /* 1 when key was reached before with a plan length no greater than g; else records g. */
