@@ -238,6 +238,39 @@ static void command_writes_nothing_on_error(void **state)
     free(dir), free(wall), free(out);
 }
 
+/* navmesh, path and reach name the slope and the climb as generate does (--max-slope,
+ * --max-climb); the former names give the same bytes. Both helps list the shared names. */
+static void slope_and_climb_named_as_generate_names_them(void **state)
+{
+    (void)state;
+    wmt_require_recast();
+    char *dir = wmt_make_temp_dir(), *obj = wmt_sample_path("courtyard.obj");
+    char *now = wmt_join(dir, "now.navmesh"), *before = wmt_join(dir, "before.navmesh");
+    char *plain = wmt_join(dir, "plain.navmesh");
+    const char *with_names[] = {"navmesh", obj, now, "--max-slope", "20", "--max-climb", "0.05", NULL};
+    const char *with_former[] = {"navmesh", obj, before, "--slope", "20", "--agent-climb", "0.05", NULL};
+    const char *without[] = {"navmesh", obj, plain, NULL};
+    assert_int_equal(wmt_run_cli(NULL, NULL, with_names), 0);
+    assert_int_equal(wmt_run_cli(NULL, NULL, with_former), 0);
+    assert_int_equal(wmt_run_cli(NULL, NULL, without), 0);
+    size_t a, b, c;
+    uint8_t *x = wmt_read_file(now, &a), *y = wmt_read_file(before, &b), *z = wmt_read_file(plain, &c);
+    assert_true(a == b && memcmp(x, y, a) == 0);
+    assert_false(a == c && memcmp(x, z, a) == 0); /* the values took effect */
+    free(x), free(y), free(z);
+    const char *const commands[] = {"navmesh", "generate", "path"};
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        char *out = NULL;
+        const char *help[] = {commands[i], "--help", NULL};
+        assert_int_equal(wmt_run_cli(&out, NULL, help), 0);
+        if (!strstr(out, "--max-slope") || !strstr(out, "--max-climb") || !strstr(out, "--agent-height"))
+            fail_msg("%s --help does not name --max-slope, --max-climb and --agent-height", commands[i]);
+        free(out);
+    }
+    wmt_remove_tree(dir);
+    free(dir), free(obj), free(now), free(before), free(plain);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +282,7 @@ int main(void)
         cmocka_unit_test(bad_parameters_are_named),
         cmocka_unit_test(queries_refuse_points_out_of_range),
         cmocka_unit_test(command_writes_nothing_on_error),
+        cmocka_unit_test(slope_and_climb_named_as_generate_names_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

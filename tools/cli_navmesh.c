@@ -25,8 +25,8 @@ const cli_option cli_navmesh_option_table[] = {
     [NAV_CELL_HEIGHT] = {"--cell-height", 0, "UNITS", 1, "voxel height"},
     [NAV_AGENT_HEIGHT] = {"--agent-height", 0, "UNITS", 1, "headroom a walker needs"},
     [NAV_AGENT_RADIUS] = {"--agent-radius", 0, "UNITS", 1, "distance a walker keeps from walls and edges"},
-    [NAV_AGENT_CLIMB] = {"--agent-climb", 0, "UNITS", 1, "highest step a walker climbs"},
-    [NAV_SLOPE] = {"--slope", 0, "DEG", 1, "steepest walkable triangle, degrees from horizontal"},
+    [NAV_AGENT_CLIMB] = {"--max-climb", 0, "UNITS", 1, "highest step a walker climbs"},
+    [NAV_SLOPE] = {"--max-slope", 0, "DEG", 1, "steepest walkable triangle, degrees from horizontal"},
     [NAV_STEEP_SLOPE] = {"--steep-slope", 0, "DEG", 1,
                          "up to this, steeper triangles are walkable as a steep area of their own (0: none)"},
     [NAV_TILE_SIZE] = {"--tile-size", 0, "CELLS", 1, "cells along a tile's side (8 to 4096)"},
@@ -36,11 +36,18 @@ const cli_option cli_navmesh_option_table[] = {
 
 int cli_parse_navmesh_option(const char **values, int argc, char **argv, int *i);
 
+/* The names these options had before they took generate's (the same ground, the same words). */
+static const char *const former_names[][2] = {{"--slope", "--max-slope"}, {"--agent-climb", "--max-climb"}};
+
 int cli_parse_navmesh_option(const char **values, int argc, char **argv, int *i)
 {
+    const char *name = argv[*i];
+    for (size_t f = 0; f < sizeof former_names / sizeof *former_names; f++)
+        if (strcmp(name, former_names[f][0]) == 0)
+            name = former_names[f][1];
     for (int k = 0; cli_navmesh_option_table[k].name; k++) {
         const cli_option *o = &cli_navmesh_option_table[k];
-        if (strcmp(argv[*i], o->name) != 0)
+        if (strcmp(name, o->name) != 0)
             continue;
         if (o->values && *i + 1 >= argc) {
             cli_error("%s needs a value", o->name);
