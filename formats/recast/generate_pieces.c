@@ -56,6 +56,20 @@ static int by_corners(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The edges of m's triangles (only the walkable ones' with walkable_only), sorted so that the
+ * faces of one edge come together; edges holds 3 per triangle. Returns how many. */
+static size_t sorted_edges(const wm_mesh *m, int walkable_only, edge_key *edges)
+{
+    size_t count = 0;
+    for (uint32_t t = 0; t < m->triangle_count; t++)
+        for (int k = 0; k < 3 && (m->walkable[t] || !walkable_only); k++) {
+            uint64_t a = m->indices[3 * (size_t)t + k], b = m->indices[3 * (size_t)t + (k + 1) % 3];
+            edges[count++] = (edge_key){a < b ? a << 32 | b : b << 32 | a, t, a < b};
+        }
+    qsort(edges, count, sizeof *edges, by_corners);
+    return count;
+}
+
 /* Joins (in parent, over triangles) the walkable triangles that share an edge: a blocking
  * strip's corner touching two walkable floors does not make them one piece. */
 static wm_result join_walkable_edges(wm_ctx *ctx, const wm_mesh *m, uint32_t *parent)
@@ -63,15 +77,9 @@ static wm_result join_walkable_edges(wm_ctx *ctx, const wm_mesh *m, uint32_t *pa
     edge_key *edges = wm_alloc_array(ctx, 3 * (size_t)m->triangle_count + 1, sizeof *edges);
     if (!edges)
         return WM_ERR_NOMEM;
-    size_t count = 0;
-    for (uint32_t t = 0; t < m->triangle_count; t++) {
+    for (uint32_t t = 0; t < m->triangle_count; t++)
         parent[t] = t;
-        for (int k = 0; k < 3 && m->walkable[t]; k++) {
-            uint64_t a = m->indices[3 * (size_t)t + k], b = m->indices[3 * (size_t)t + (k + 1) % 3];
-            edges[count++] = (edge_key){a < b ? a << 32 | b : b << 32 | a, t, a < b};
-        }
-    }
-    qsort(edges, count, sizeof *edges, by_corners);
+    size_t count = sorted_edges(m, 1, edges);
     for (size_t i = 1; i < count; i++)
         if (edges[i].corners == edges[i - 1].corners) {
             uint32_t a = root_of(parent, edges[i - 1].triangle), b = root_of(parent, edges[i].triangle);
@@ -266,15 +274,9 @@ wm_result generate_drop_stacked_faces(wm_ctx *ctx, wm_mesh *m, uint32_t *dropped
         wm_free(ctx, edges), wm_free(ctx, keep);
         return WM_ERR_NOMEM;
     }
-    size_t count = 0;
-    for (uint32_t t = 0; t < m->triangle_count; t++) {
+    for (uint32_t t = 0; t < m->triangle_count; t++)
         keep[t] = 1;
-        for (int k = 0; k < 3; k++) {
-            uint64_t a = m->indices[3 * (size_t)t + k], b = m->indices[3 * (size_t)t + (k + 1) % 3];
-            edges[count++] = (edge_key){a < b ? a << 32 | b : b << 32 | a, t, a < b};
-        }
-    }
-    qsort(edges, count, sizeof *edges, by_corners);
+    size_t count = sorted_edges(m, 0, edges);
     for (size_t i = 0, j; i < count; i = j) {
         for (j = i + 1; j < count && edges[j].corners == edges[i].corners;)
             j++;
