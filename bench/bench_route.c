@@ -1,11 +1,13 @@
 /* Route and reach queries (issue 30), after loading:
- *   bench_route FILE [QUERIES]
+ *   bench_route FILE [QUERIES] [LANDMARKS]
  * reads FILE, joins its walkable faces (wm_walk_graph_build), then times QUERIES (10,000)
  * routes between random points on walkable ground (uniform in plan, both ends anywhere), and
  * beside them, in the same run, two floors on the same pairs: locating both ends (what any
  * query costs) and a Dijkstra over the face graph from face centre to face centre (the
  * classic search a navmesh starts from, not exact). Then times wm_reach_find from a random
- * point and the graph's build. Prints per-query mean, median, 99th percentile and maximum.
+ * point and the graph's build. Prints per-query mean, median, 99th percentile and maximum. With
+ * LANDMARKS (16; 0: none) the same pairs again after wm_walk_graph_add_landmarks: the time to
+ * prepare them, the routes (their lengths must not change), and the Detour ratio is taken of them.
  * Last, the Detour column: a navmesh of the same ground (RecastDemo's preset, the file's own
  * walkable flags kept) and Detour's findPath + findStraightPath (wm_navmesh_find_path) on the
  * same pairs, with the ratio of the route's mean to it. */
@@ -136,13 +138,44 @@ static double detour_column(wm_ctx *ctx, const wm_mesh *m, float (*ends)[2][3], 
     return sum / queries;
 }
 
+/* The same pairs again after wm_walk_graph_add_landmarks: the routes' lengths must not change.
+ * Returns the mean. */
+static double landmark_column(wm_ctx *ctx, wm_walk_graph *g, float (*ends)[2][3], int queries, uint32_t landmarks,
+                              const double *plans, double *times)
+{
+    double begun = bench_now();
+    if (wm_walk_graph_add_landmarks(ctx, g, landmarks)) {
+        printf("landmarks: %s\n", ctx->message);
+        return 0;
+    }
+    printf("%u landmarks prepared in %.0f ms\n", landmarks, 1e3 * (bench_now() - begun));
+    int differ = 0;
+    double sum = 0, worst = 0;
+    for (int q = 0; q < queries; q++) {
+        wm_route_options o = {1, 1, 0};
+        wm_route r;
+        double t0 = bench_now();
+        wm_route_find(ctx, g, ends[q][0], ends[q][1], &o, &r);
+        times[q] = bench_now() - t0;
+        sum += times[q];
+        double plan = r.found ? r.plan_length : -1, gap = fabs(plan - plans[q]);
+        differ += gap > 1e-4 * (1 + fabs(plans[q]));
+        worst = gap > worst ? gap : worst;
+        wm_route_free(ctx, &r);
+    }
+    printf("with landmarks: %d of %d routes differ in plan length by more than 1e-4 (largest %.6f)\n", differ,
+           queries, worst);
+    report("route with landmarks", times, queries);
+    return sum / queries;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_route FILE [QUERIES]\n");
+        fprintf(stderr, "usage: bench_route FILE [QUERIES] [LANDMARKS]\n");
         return 1;
     }
-    int queries = argc > 2 ? atoi(argv[2]) : 10000;
+    int queries = argc > 2 ? atoi(argv[2]) : 10000, landmarks = argc > 3 ? atoi(argv[3]) : 16;
     wm_ctx ctx;
     wm_ctx_init(&ctx);
     wm_mesh m;
@@ -171,6 +204,7 @@ int main(int argc, char **argv)
     double *face_t = malloc((size_t)queries * sizeof(double)), *dist = malloc(m.triangle_count * sizeof *dist);
     uint32_t *heap = malloc(3 * (size_t)m.triangle_count * sizeof *heap);
     uint8_t *done = malloc(m.triangle_count);
+    double *plans = malloc((size_t)queries * sizeof *plans);
     int found = 0;
     double plan = 0;
     for (int q = 0; q < queries; q++) {
@@ -189,6 +223,7 @@ int main(int argc, char **argv)
         route_t[q] = t1 - t0, locate_t[q] = t2 - t1, face_t[q] = t3 - t2 + (t2 - t1);
         found += r.found;
         plan += r.found ? r.plan_length : 0;
+        plans[q] = r.found ? r.plan_length : -1;
         wm_route_free(&ctx, &r);
     }
     printf("%s: %u faces, %u walkable regions; graph built in %.2f ms\n", argv[1], m.triangle_count,
@@ -211,10 +246,12 @@ int main(int argc, char **argv)
     double route_mean = 0;
     for (int q = 0; q < queries; q++)
         route_mean += route_t[q] / queries; /* sorted by report, the sum is the same */
+    if (landmarks > 0)
+        route_mean = landmark_column(&ctx, g, ends, queries, (uint32_t)landmarks, plans, route_t);
     double detour_mean = detour_column(&ctx, &m, ends, queries, locate_t);
     if (detour_mean > 0)
         printf("route / Detour (means): %.2f\n", route_mean / detour_mean);
-    free(route_t), free(locate_t), free(face_t), free(dist), free(heap), free(done), free(ends), free(cumulative);
+    free(route_t), free(locate_t), free(face_t), free(dist), free(heap), free(done), free(ends), free(cumulative), free(plans);
     wm_walk_graph_free(&ctx, g);
     wm_mesh_free(&ctx, &m);
     return 0;

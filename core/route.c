@@ -26,7 +26,9 @@ static wm_result locate_end(wm_ctx *ctx, const wm_walk_graph *g, const float p[3
 }
 
 /* The edge of face that the leg from p toward q leaves it through (entered: the edge it came
- * in by, or 3), or 3 when q lies in the face. Sets *at to the crossing (parameter on the leg). */
+ * in by, or 3), or 3 when q lies in the face. *at is where the leg came in (a parameter on it):
+ * the crossing is no nearer p than that (a face wound the other way round beside it must not
+ * send the walk back), and *at becomes it. */
 static uint32_t leaving_edge(const wm_walk_graph *g, uint32_t face, uint32_t entered, const double p[2],
                              const double q[2], double *at)
 {
@@ -35,7 +37,7 @@ static uint32_t leaving_edge(const wm_walk_graph *g, uint32_t face, uint32_t ent
     if (wm_point_in_tri_xy(v[0], v[1], v[2], qf[0], qf[1], 1e-6f))
         return 3;
     uint32_t best = 3;
-    double best_miss = INFINITY, d[2] = {q[0] - p[0], q[1] - p[1]};
+    double best_miss = INFINITY, d[2] = {q[0] - p[0], q[1] - p[1]}, came_in = *at;
     for (uint32_t k = 0; k < 3; k++) {
         if (k == entered)
             continue;
@@ -46,7 +48,7 @@ static uint32_t leaving_edge(const wm_walk_graph *g, uint32_t face, uint32_t ent
         double u = ((p[0] - x[0]) * d[1] - (p[1] - x[1]) * d[0]) / denom;
         double t = ((p[0] - x[0]) * e[1] - (p[1] - x[1]) * e[0]) / denom;
         double miss = (u < 0 ? -u : u > 1 ? u - 1 : 0) + (g->neighbour[3 * (size_t)face + k] < 0 ? 1e-6 : 0);
-        if (t > -1e-9 && miss < best_miss) {
+        if (t > came_in - 1e-9 && miss < best_miss) {
             best_miss = miss;
             best = k;
             *at = t < 0 ? 0 : t > 1 ? 1 : t;
@@ -78,8 +80,8 @@ static double ground_leg(wm_ctx *ctx, const wm_walk_graph *g, uint32_t face, con
     double p[2] = {a[0], a[1]}, q[2] = {b[0], b[1]}, length = 0;
     double from[3] = {a[0], a[1], a[2]};
     uint32_t entered = 3;
+    double at = 0;
     for (uint32_t steps = 0; steps <= g->triangle_count; steps++) {
-        double at = 1;
         uint32_t k = leaving_edge(g, face, entered, p, q, &at);
         int32_t next = k < 3 ? g->neighbour[3 * (size_t)face + k] : -1;
         if (k == 3 || next < 0)

@@ -10,35 +10,10 @@
 #include <string.h>
 
 
-static double cross(const double o[2], const double a[2], const double b[2])
-{
-    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-}
-
-/* sqrt, not hypot: the coordinates come from floats, whose squares (up to 1.2e77) fit a double
- * with room to spare; hypot's care for overflow cost a sixth of a route's time. */
-static double dist(const double a[2], const double b[2])
-{
-    double dx = a[0] - b[0], dy = a[1] - b[1];
-    return sqrt(dx * dx + dy * dy);
-}
-
-static void vertex2(const wm_walk_graph *g, uint32_t face, uint32_t corner, double out[2])
-{
-    const float *v = walk_vertex(g, face, corner % 3);
-    out[0] = v[0];
-    out[1] = v[1];
-}
-
-static uint32_t vertex_of(const route_search *s, uint32_t face, uint32_t corner)
-{
-    return s->graph->indices[3 * (size_t)face + corner % 3];
-}
-
 /* A radius keeps portals that far from their corner vertices. */
 static double corner_gap(const route_search *s, uint32_t face, uint32_t corner)
 {
-    return s->graph->corner[vertex_of(s, face, corner)] ? s->radius : 0;
+    return s->graph->corner[route_vertex_of(s, face, corner)] ? s->radius : 0;
 }
 
 /* The part of edge k of face (parameter 0 at its first vertex) a route may cross:
@@ -48,9 +23,9 @@ static int portal_range(const route_search *s, uint32_t face, uint32_t k, double
     if (s->graph->neighbour[3 * (size_t)face + k] < 0)
         return 0;
     double x[2], y[2];
-    vertex2(s->graph, face, k, x);
-    vertex2(s->graph, face, k + 1, y);
-    double length = dist(x, y);
+    route_vertex2(s->graph, face, k, x);
+    route_vertex2(s->graph, face, k + 1, y);
+    double length = route_dist(x, y);
     if (!(length > 0))
         return 0;
     *lo = corner_gap(s, face, k) / length;
@@ -58,84 +33,58 @@ static int portal_range(const route_search *s, uint32_t face, uint32_t k, double
     return *hi - *lo > 1e-9;
 }
 
-/* The goal as a route from r through the window a-b must reach it: reflected across the
- * window's line when r and the goal lie on the same side of it. */
-static void goal_across(const double r[2], const double a[2], const double b[2], const double goal[2], double out[2])
-{
-    out[0] = goal[0], out[1] = goal[1];
-    if (!(cross(a, b, r) * cross(a, b, goal) > 0))
-        return;
-    double dx = b[0] - a[0], dy = b[1] - a[1]; /* a != b: r lies off their line */
-    double k = ((goal[0] - a[0]) * dx + (goal[1] - a[1]) * dy) / (dx * dx + dy * dy);
-    out[0] = 2 * (a[0] + k * dx) - goal[0];
-    out[1] = 2 * (a[1] + k * dy) - goal[1];
-}
-
-/* A lower bound of the plan length from root through the window a-b to the goal. */
-static double estimate(const double r[2], const double a[2], const double b[2], const double goal[2], int folded)
-{
-    double t[2] = {goal[0], goal[1]};
-    if (!folded)
-        goal_across(r, a, b, goal, t);
-    double ca = cross(r, a, t), cb = cross(r, b, t);
-    if ((ca <= 0 && cb >= 0) || (ca >= 0 && cb <= 0))
-        return dist(r, t);
-    double via_a = dist(r, a) + dist(a, t), via_b = dist(r, b) + dist(b, t);
-    return via_a < via_b ? via_a : via_b;
-}
-
-/* Where the ray from r through p (on the face's entry edge) leaves the face: a position on
- * its far border, 0..1 along edge+1 (from its second vertex), 1..2 along edge+2. */
-static double exit_position(const route_search *s, uint32_t face, uint32_t edge, const double r[2], const double p[2])
-{
-    double v[3][2], d[2] = {p[0] - r[0], p[1] - r[1]};
-    for (uint32_t i = 0; i < 3; i++)
-        vertex2(s->graph, face, edge + i, v[i]);
-    double best = 1, best_miss = INFINITY, best_t = -INFINITY;
-    for (uint32_t side = 0; side < 2; side++) {
-        const double *x = v[1 + side], *y = v[(2 + side) % 3];
-        double e[2] = {y[0] - x[0], y[1] - x[1]};
-        double denom = e[0] * d[1] - e[1] * d[0];
-        if (fabs(denom) < 1e-18)
-            continue;
-        double u = ((r[0] - x[0]) * d[1] - (r[1] - x[1]) * d[0]) / denom;
-        double t = ((r[0] - x[0]) * e[1] - (r[1] - x[1]) * e[0]) / denom;
-        double miss = u < -1e-12 ? -u : u > 1 + 1e-12 ? u - 1 : 0;
-        /* a ray through an end of the entry edge meets the far border there too: the exit is the
-         * farther meeting along the ray */
-        if (miss < best_miss || (miss == best_miss && t > best_t)) {
-            best_miss = miss;
-            best_t = t;
-            best = side + (u < 0 ? 0 : u > 1 ? 1 : u);
-        }
-    }
-    return best;
-}
-
-/* The point of window a-b where a line from r touching it and going on to goal is shortest:
- * where r and goal (reflected across the window's line when on r's side) see each other. */
-static void touch_point(const double r[2], const double a[2], const double b[2], const double goal[2], double out[2])
-{
-    double d[2] = {b[0] - a[0], b[1] - a[1]}, len2 = d[0] * d[0] + d[1] * d[1];
-    double target[2], side_r = cross(a, b, r);
-    goal_across(r, a, b, goal, target);
-    double side_t = cross(a, b, target), u = side_r != side_t ? side_r / (side_r - side_t) : 0;
-    double hit[2] = {r[0] + u * (target[0] - r[0]), r[1] + u * (target[1] - r[1])};
-    double along = len2 > 0 ? ((hit[0] - a[0]) * d[0] + (hit[1] - a[1]) * d[1]) / len2 : 0;
-    along = along < 0 ? 0 : along > 1 ? 1 : along;
-    out[0] = a[0] + along * d[0];
-    out[1] = a[1] + along * d[1];
-}
-
 /* The goal on a face folded back over the window: the route touches the window on its way. */
 static wm_result push_final_on_fold(route_search *s, route_node *n)
 {
     const double *r = s->roots[n->root].p;
-    touch_point(r, n->a, n->b, s->goal, n->a);
+    route_touch_point(r, n->a, n->b, s->goal, n->a);
     n->final = 1;
     n->via = 1;
-    n->f = s->roots[n->root].g + dist(r, n->a) + dist(n->a, s->goal);
+    n->f = s->roots[n->root].g + route_dist(r, n->a) + route_dist(n->a, s->goal);
     return route_push(s, n);
+}
+
+/* Lowers a landmark's bounds pair to below and above. */
+static void spread_lower(float *pair, double below, double above)
+{
+    float lo = route_float_below(below), hi = route_float_above(above);
+    pair[0] = lo < pair[0] ? lo : pair[0];
+    pair[1] = hi < pair[1] ? hi : pair[1];
+}
+
+/* Every point of face lies no nearer than lower, and no farther than g_at (the length to the
+ * point at, in the face's closure) plus at's distance to the farthest vertex (a triangle is
+ * convex). */
+static void spread_face(route_search *s, uint32_t face, double lower, const double at[2], double g_at)
+{
+    double far = 0, v[2];
+    for (uint32_t k = 0; k < 3; k++) {
+        route_vertex2(s->graph, face, k, v);
+        far = fmax(far, route_dist(at, v));
+    }
+    spread_lower(s->spread + 2 * ((size_t)face * s->spread_count + s->spread_index), lower, g_at + far);
+}
+
+/* A turning point's root; a landmark's search notes the face it lies on. */
+static wm_result add_root(route_search *s, const route_root *root, int32_t *out_index)
+{
+    if (s->spread)
+        spread_face(s, root->face, root->g, root->p, root->g);
+    return route_add_root(s, root, out_index);
+}
+
+/* The landmarks' lower bound of the plan distance from any point of face to the goal. */
+static double landmark_rest(const route_search *s, uint32_t face)
+{
+    uint32_t count = s->graph->landmark_count;
+    const float *f = s->graph->landmarks + 2 * (size_t)count * face, *g = s->goal_bounds;
+    double best = 0;
+    for (uint32_t k = 0; k < 2 * count; k += 2) {
+        double ahead = (double)g[k] - f[k + 1], behind = (double)f[k] - g[k + 1];
+        best = ahead > best ? ahead : best;
+        best = behind > best ? behind : best;
+    }
+    return best;
 }
 
 static wm_result push_window(route_search *s, int32_t root, uint32_t face, uint32_t k, double u0, double u1)
@@ -144,46 +93,54 @@ static wm_result push_window(route_search *s, int32_t root, uint32_t face, uint3
     double lo, hi;
     if (!portal_range(s, face, k, &lo, &hi))
         return WM_OK;
-    int corner0 = u0 <= lo && s->graph->corner[vertex_of(s, face, k)];
-    int corner1 = u1 >= hi && s->graph->corner[vertex_of(s, face, k + 1)];
+    int corner0 = u0 <= lo && s->graph->corner[route_vertex_of(s, face, k)];
+    int corner1 = u1 >= hi && s->graph->corner[route_vertex_of(s, face, k + 1)];
     u0 = u0 < lo ? lo : u0;
     u1 = u1 > hi ? hi : u1;
     if (!(u1 - u0 > 1e-12))
         return WM_OK;
     double x[2], y[2];
-    vertex2(g, face, k, x);
-    vertex2(g, face, k + 1, y);
+    route_vertex2(g, face, k, x);
+    route_vertex2(g, face, k + 1, y);
     double p0[2] = {x[0] + u0 * (y[0] - x[0]), x[1] + u0 * (y[1] - x[1])};
     double p1[2] = {x[0] + u1 * (y[0] - x[0]), x[1] + u1 * (y[1] - x[1])};
     int32_t code = g->neighbour[3 * (size_t)face + k];
-    route_node n = {.root = root, .face = (uint32_t)code / 3, .edge = (uint8_t)(code % 3)};
-    if (n.face != s->goal_face && g->neighbour[3 * (size_t)n.face + (n.edge + 1u) % 3] < 0 &&
+    route_node n = {.root = root, .face = (uint32_t)code / 3, .edge = (uint8_t)(code % 3),
+                    .flat_passes = (uint8_t)(root == s->expanding_root ? s->expanding_passes : 0)};
+    if (!s->spread && n.face != s->goal_face && g->neighbour[3 * (size_t)n.face + (n.edge + 1u) % 3] < 0 &&
         g->neighbour[3 * (size_t)n.face + (n.edge + 2u) % 3] < 0)
         return WM_OK; /* a dead end: no way on from there */
     double first[2];
-    vertex2(g, n.face, n.edge, first);
-    int same_way = dist(first, x) <= dist(first, y);
+    route_vertex2(g, n.face, n.edge, first);
+    int same_way = route_dist(first, x) <= route_dist(first, y);
     memcpy(n.a, same_way ? p0 : p1, sizeof n.a);
     memcpy(n.b, same_way ? p1 : p0, sizeof n.b);
     n.corner_a = (uint8_t)(same_way ? corner0 : corner1);
     n.corner_b = (uint8_t)(same_way ? corner1 : corner0);
     const double *r = s->roots[root].p;
+    if (s->spread) { /* no goal: the length to the window's nearest point */
+        n.f = s->roots[root].g + route_segment_distance(r, n.a, n.b);
+        spread_face(s, n.face, n.f, n.a, s->roots[root].g + route_dist(r, n.a));
+        return route_push(s, &n);
+    }
     double far[2];
-    vertex2(g, n.face, n.edge + 2u, far);
-    int folded = cross(n.a, n.b, r) * cross(n.a, n.b, far) > 0; /* the face lies back on the root's side */
+    route_vertex2(g, n.face, n.edge + 2u, far);
+    int folded = route_cross(n.a, n.b, r) * route_cross(n.a, n.b, far) > 0; /* the face lies back on the root's side */
     if (n.face != s->goal_face) {
-        n.f = s->roots[root].g + estimate(r, n.a, n.b, s->goal, folded);
+        n.f = s->roots[root].g + route_estimate(r, n.a, n.b, s->goal, folded);
+        if (s->goal_bounds) /* either bound holds, so the greater does */
+            n.f = fmax(n.f, s->roots[root].g + route_segment_distance(r, n.a, n.b) + landmark_rest(s, n.face));
         return route_push(s, &n);
     }
     if (folded)
         return push_final_on_fold(s, &n);
-    double side_b = cross(r, n.a, n.b), at_a = cross(r, n.a, s->goal), at_b = cross(r, n.b, s->goal);
+    double side_b = route_cross(r, n.a, n.b), at_a = route_cross(r, n.a, s->goal), at_b = route_cross(r, n.b, s->goal);
     int beyond_a = (side_b > 0 && at_a < 0) || (side_b < 0 && at_a > 0);
     int beyond_b = (side_b > 0 && at_b > 0) || (side_b < 0 && at_b < 0);
     n.final = 1;
     n.via = beyond_a ? 1 : beyond_b ? 2 : 0;
     const double *via = n.via == 1 ? n.a : n.b;
-    n.f = s->roots[root].g + (n.via ? dist(r, via) + dist(via, s->goal) : dist(r, s->goal));
+    n.f = s->roots[root].g + (n.via ? route_dist(r, via) + route_dist(via, s->goal) : route_dist(r, s->goal));
     return route_push(s, &n);
 }
 
@@ -191,7 +148,7 @@ static wm_result push_window(route_search *s, int32_t root, uint32_t face, uint3
 static wm_result push_final(route_search *s, int32_t root)
 {
     route_node n = {.root = root, .face = s->goal_face, .final = 1};
-    n.f = s->roots[root].g + dist(s->roots[root].p, s->goal);
+    n.f = s->roots[root].g + route_dist(s->roots[root].p, s->goal);
     return route_push(s, &n);
 }
 
@@ -212,14 +169,14 @@ static wm_result turn_at(route_search *s, const route_node *n, int at_a, int32_t
     *out_root = -1;
     const route_root *from = &s->roots[n->root];
     const double *p = at_a ? n->a : n->b;
-    double g = from->g + dist(from->p, p);
+    double g = from->g + route_dist(from->p, p);
     uint64_t key = ((uint64_t)3 * n->face + n->edge) * 2 + (at_a ? 0u : 1u);
     wm_result error = WM_OK;
     if (route_key_seen(s, key, g, &error))
         return error;
     route_root root = {.p = {p[0], p[1]}, .z = walk_face_height(s->graph, n->face, p[0], p[1]), .g = g,
                        .parent = n->root, .face = n->face, .key = key};
-    return route_add_root(s, &root, out_root);
+    return add_root(s, &root, out_root);
 }
 
 /* Without a radius a route turns on a corner vertex itself: the root is the vertex, reached
@@ -227,34 +184,45 @@ static wm_result turn_at(route_search *s, const route_node *n, int at_a, int32_t
  * the edges across from it in every face of its fan. */
 static wm_result turn_on_vertex(route_search *s, const route_node *n, int at_a)
 {
-    uint32_t vertex = vertex_of(s, n->face, n->edge + (at_a ? 0u : 1u));
+    uint32_t vertex = route_vertex_of(s, n->face, n->edge + (at_a ? 0u : 1u));
     const float *v = s->graph->positions + 3 * (size_t)vertex;
     const route_root *from = &s->roots[n->root];
-    double p[2] = {v[0], v[1]}, g = from->g + dist(from->p, p);
+    double p[2] = {v[0], v[1]}, g = from->g + route_dist(from->p, p);
     wm_result res = WM_OK;
     if (route_key_seen(s, vertex, g, &res))
         return res;
     route_root root = {.p = {p[0], p[1]}, .z = v[2], .g = g, .parent = n->root, .face = n->face, .key = vertex};
     int32_t index;
-    if ((res = route_add_root(s, &root, &index)) != WM_OK)
+    if ((res = add_root(s, &root, &index)) != WM_OK)
         return res;
     for (uint32_t i = s->graph->fan_start[vertex]; !res && i < s->graph->fan_start[vertex + 1]; i++) {
         uint32_t code = s->graph->fan_corners[i], face = code / 3;
+        if (s->spread)
+            spread_face(s, face, g, p, g);
         res = face == s->goal_face ? push_final(s, index) : push_window(s, index, face, (code % 3 + 1) % 3, 0, 1);
     }
     return res;
 }
 
 /* A face seen edge-on from above is a line in plan: the window goes on, unchanged, through the
- * parts of its other edges that lie over it. */
+ * parts of its other edges that lie over it. Slivers and faces of micrometres can close a ring in
+ * plan (pykotor-root-out.wok: two slivers and three specks round one vertex, faces wound both
+ * ways), round which a window would go for ever: a root passes at most FLAT_PASSES_MOST of them
+ * (and of folds on which it stands itself). */
+
+#define FLAT_PASSES_MOST 200u
+
 static wm_result pass_flat_face(route_search *s, const route_node *n)
 {
+    if (n->flat_passes >= FLAT_PASSES_MOST)
+        return WM_OK;
+    s->expanding_passes = n->flat_passes + 1u;
     wm_result res = WM_OK;
     for (uint32_t k = 1; !res && k < 3; k++) {
         uint32_t edge = (n->edge + k) % 3;
         double x[2], y[2];
-        vertex2(s->graph, n->face, edge, x);
-        vertex2(s->graph, n->face, edge + 1u, y);
+        route_vertex2(s->graph, n->face, edge, x);
+        route_vertex2(s->graph, n->face, edge + 1u, y);
         double e[2] = {y[0] - x[0], y[1] - x[1]}, len2 = e[0] * e[0] + e[1] * e[1];
         if (!(len2 > 0))
             continue;
@@ -290,6 +258,7 @@ static wm_result pass_flat_face(route_search *s, const route_node *n)
 #define FOLD_SLIVER 1e-4
 #define FOLD_POINTS 4u
 #define FOLD_AIMED UINT32_MAX
+#define AIMED_MILLIMETRES (UINT64_C(1) << 20)
 
 /* place: a point of the portal's grid (0..FOLD_POINTS), or FOLD_AIMED: the point aimed at the
  * goal from this root, its own key */
@@ -297,22 +266,32 @@ static wm_result fold_root(route_search *s, const route_node *n, const double x[
                            const double p[2], uint32_t place)
 {
     const route_root *from = &s->roots[n->root];
-    double g = from->g + dist(from->p, p);
-    uint64_t portal = (uint64_t)3 * n->face + n->edge;
-    uint64_t key = place == FOLD_AIMED ? ROUTE_AIMED_KEYS + ((uint64_t)n->root << 32) + portal
-                                       : ROUTE_FOLD_KEYS + portal * (FOLD_POINTS + 1) + place;
+    double g = from->g + route_dist(from->p, p), near = 1e-9 * (1 + fabs(p[0]) + fabs(p[1]));
+    int32_t index = n->root;
     wm_result res = WM_OK;
-    if (route_key_seen(s, key, g, &res))
-        return res;
-    route_root root = {.p = {p[0], p[1]}, .z = walk_face_height(s->graph, n->face, p[0], p[1]), .g = g,
-                       .parent = n->root, .face = n->face, .key = key};
-    int32_t index;
-    if ((res = route_add_root(s, &root, &index)) != WM_OK || n->face == s->goal_face)
-        return res ? res : push_final(s, index);
+    if (route_dist(from->p, p) > near) {
+        uint64_t portal = (uint64_t)3 * n->face + n->edge;
+        /* an aimed point is keyed by its millimetre of the portal: keyed by its root, a ring of
+         * specks made a new root, micrometres on, each time round */
+        double mm = fmin(route_dist(x, p) * 1000.0, (double)(AIMED_MILLIMETRES - 1));
+        uint64_t key = place == FOLD_AIMED ? ROUTE_AIMED_KEYS + portal * AIMED_MILLIMETRES + (uint64_t)mm
+                                           : ROUTE_FOLD_KEYS + portal * (FOLD_POINTS + 1) + place;
+        if (route_key_seen(s, key, g, &res))
+            return res;
+        route_root root = {.p = {p[0], p[1]}, .z = walk_face_height(s->graph, n->face, p[0], p[1]), .g = g,
+                           .parent = n->root, .face = n->face, .key = key};
+        if ((res = add_root(s, &root, &index)) != WM_OK)
+            return res;
+    } else if (n->flat_passes >= FLAT_PASSES_MOST) {
+        return WM_OK; /* the root stands on this portal too: it goes on as through a flat face */
+    } else {
+        s->expanding_passes = n->flat_passes + 1u;
+    }
+    if (n->face == s->goal_face)
+        return push_final(s, index);
     /* on a vertex of the portal (x, y) the root would see its fan whole, face after face, without end */
-    double near = 1e-9 * (1 + fabs(p[0]) + fabs(p[1]));
     for (uint32_t k = 1; !res && k < 3; k++)
-        if (!(k == 2 && dist(p, x) <= near) && !(k == 1 && dist(p, y) <= near))
+        if (!(k == 2 && route_dist(p, x) <= near) && !(k == 1 && route_dist(p, y) <= near))
             res = push_window(s, index, n->face, (n->edge + k) % 3, 0, 1);
     return res;
 }
@@ -320,19 +299,19 @@ static wm_result fold_root(route_search *s, const route_node *n, const double x[
 static wm_result turn_on_fold(route_search *s, const route_node *n)
 {
     double x[2], y[2];
-    vertex2(s->graph, n->face, n->edge, x);
-    vertex2(s->graph, n->face, n->edge + 1u, y);
-    double length = dist(x, y);
+    route_vertex2(s->graph, n->face, n->edge, x);
+    route_vertex2(s->graph, n->face, n->edge + 1u, y);
+    double length = route_dist(x, y);
     uint32_t places = length / FOLD_STEP < FOLD_POINTS ? (uint32_t)ceil(length / FOLD_STEP) : FOLD_POINTS;
     if (places == 0)
         places = 1;
-    double ua = dist(x, n->a) / length, ub = dist(x, n->b) / length;
+    double ua = route_dist(x, n->a) / length, ub = route_dist(x, n->b) / length;
     wm_result res = fold_root(s, n, x, y, n->a, (uint32_t)lround(ua * places));
     if (!res)
         res = fold_root(s, n, x, y, n->b, (uint32_t)lround(ub * places));
-    double aimed[2]; /* the best for a route going on straight to the goal */
-    touch_point(s->roots[n->root].p, n->a, n->b, s->goal, aimed);
-    if (!res)
+    double aimed[2]; /* the best for a route going on straight to the goal (a landmark's has none) */
+    route_touch_point(s->roots[n->root].p, n->a, n->b, s->goal, aimed);
+    if (!res && !s->spread)
         res = fold_root(s, n, x, y, aimed, FOLD_AIMED);
     for (uint32_t i = (uint32_t)floor(ua * places) + 1; !res && i < ub * places; i++) {
         double p[2] = {x[0] + (y[0] - x[0]) * i / places, x[1] + (y[1] - x[1]) * i / places};
@@ -341,34 +320,28 @@ static wm_result turn_on_fold(route_search *s, const route_node *n)
     return res;
 }
 
-/* Whether p, on the line of x-y, lies between them and not on either. */
-static int strictly_between(const double p[2], const double x[2], const double y[2])
-{
-    double d[2] = {y[0] - x[0], y[1] - x[1]}, len2 = d[0] * d[0] + d[1] * d[1];
-    double u = len2 > 0 ? ((p[0] - x[0]) * d[0] + (p[1] - x[1]) * d[1]) / len2 : 0;
-    return u > 1e-9 && u < 1 - 1e-9;
-}
-
 static wm_result expand(route_search *s, const route_node *n)
 {
     const route_root *root = &s->roots[n->root];
     if (root->key != ROUTE_START_KEY && route_key_best(s, root->key) < root->g)
         return WM_OK; /* a shorter way to this turning point was found since */
+    s->expanding_root = n->root;
+    s->expanding_passes = n->flat_passes;
     wm_result res = WM_OK;
     double r[2] = {root->p[0], root->p[1]}, x[2], y[2];
-    vertex2(s->graph, n->face, n->edge, x);
-    vertex2(s->graph, n->face, n->edge + 1u, y);
-    double at_a = 2, at_b = 0, far[2], side_r = cross(x, y, r);
-    vertex2(s->graph, n->face, n->edge + 2u, far);
-    double span = dist(x, y) + dist(y, far) + dist(far, x);
-    if (fabs(cross(x, y, far)) <= 1e-9 * span * span)
+    route_vertex2(s->graph, n->face, n->edge, x);
+    route_vertex2(s->graph, n->face, n->edge + 1u, y);
+    double at_a = 2, at_b = 0, far[2], side_r = route_cross(x, y, r);
+    route_vertex2(s->graph, n->face, n->edge + 2u, far);
+    double span = route_dist(x, y) + route_dist(y, far) + route_dist(far, x);
+    if (fabs(route_cross(x, y, far)) <= 1e-9 * span * span)
         return pass_flat_face(s, n);
-    if (side_r * cross(x, y, far) > 0) /* folded back over the portal; a sliver under 0.1 mm is a line */
-        return fabs(cross(x, y, far)) <= FOLD_SLIVER * dist(x, y) ? pass_flat_face(s, n) : turn_on_fold(s, n);
-    int on_line = !(fabs(side_r) > 1e-9 * (dist(x, y) + 1));
+    if (side_r * route_cross(x, y, far) > 0) /* folded back over the portal; a sliver under 0.1 mm is a line */
+        return fabs(route_cross(x, y, far)) <= FOLD_SLIVER * route_dist(x, y) ? pass_flat_face(s, n) : turn_on_fold(s, n);
+    int on_line = !(fabs(side_r) > 1e-9 * (route_dist(x, y) + 1));
     if (!on_line) {
-        at_a = exit_position(s, n->face, n->edge, r, n->a);
-        at_b = exit_position(s, n->face, n->edge, r, n->b);
+        at_a = route_exit_position(s, n->face, n->edge, r, n->a);
+        at_b = route_exit_position(s, n->face, n->edge, r, n->b);
     }
     if (at_b > at_a) {
         double mid = (at_a + at_b) / 2;
@@ -376,7 +349,7 @@ static wm_result expand(route_search *s, const route_node *n)
     }
     /* a root on the portal (the start on an edge, a turn on a fold) sees the whole face; one on its
      * line beyond an end sees it edge-on, nothing through it; either sees past no corner end */
-    if (!on_line || strictly_between(r, x, y))
+    if (!on_line || route_strictly_between(r, x, y))
         res = push_border(s, n->root, n->face, n->edge, at_b, at_a);
     int turn_b = n->corner_b && (at_b > 0 || on_line), turn_a = n->corner_a && (at_a < 2 || on_line);
     if (s->radius <= 0) {
@@ -422,36 +395,67 @@ static wm_result collect_points(route_search *s, const route_node *final, const 
     return WM_OK;
 }
 
+/* The search from `from` on start_face: pops windows by f until a final one (copied to *final,
+ * *found set) or none is left. */
+static wm_result search(route_search *s, const float from[3], uint32_t start_face, route_node *final, int *found)
+{
+    *found = 0;
+    uint32_t per_face = 1024u;
+    uint32_t faces = s->graph->walkable_count < 3000000u ? s->graph->walkable_count : 3000000u;
+    s->node_limit = per_face * faces + 1048576u;
+    route_root start = {.p = {from[0], from[1]}, .z = from[2], .parent = -1, .face = start_face,
+                        .key = ROUTE_START_KEY};
+    int32_t start_root;
+    wm_result r = add_root(s, &start, &start_root);
+    for (uint32_t k = 0; !r && k < 3; k++)
+        r = push_window(s, start_root, start_face, k, 0, 1);
+    int32_t top;
+    while (!r && (top = route_pop(s)) >= 0) {
+        route_node n = s->nodes[top];
+        if (n.final) {
+            *final = n;
+            *found = 1;
+            return WM_OK;
+        }
+        /* a window with one successor on the way (no turn, not the goal's face) goes on at once
+         * (with landmarks, while the heap would pop it next anyway: ways away from the goal stop) */
+        do {
+            s->holding = 1;
+            s->held_count = 0;
+            r = expand(s, &n);
+            n = s->held;
+        } while (!r && s->held_count == 1 && !n.final && (!s->goal_bounds || !s->heap_count || n.f <= s->heap[0].f));
+        if (!r)
+            r = route_release_held(s);
+    }
+    return r;
+}
+
 wm_result route_search_run(wm_ctx *ctx, const wm_walk_graph *graph, const float from[3], const float to[3],
                            float radius, wm_route *out)
 {
     route_search s = {.ctx = ctx, .graph = graph, .goal = {to[0], to[1]}, .goal_face = out->goal_face,
                       .radius = radius};
-    s.node_limit = 128u * (graph->walkable_count < 30000000u ? graph->walkable_count : 30000000u) + 1048576u;
-    route_root start = {.p = {from[0], from[1]}, .z = from[2], .parent = -1, .face = out->start_face,
-                        .key = ROUTE_START_KEY};
-    int32_t start_root;
-    wm_result r = route_add_root(&s, &start, &start_root);
-    for (uint32_t k = 0; !r && k < 3; k++)
-        r = push_window(&s, start_root, out->start_face, k, 0, 1);
-    int32_t top;
-    while (!r && (top = route_pop(&s)) >= 0) {
-        route_node n = s.nodes[top];
-        if (n.final) {
-            r = collect_points(&s, &n, to, out);
-            out->found = !r;
-            break;
-        }
-        /* a window with one successor on the way (no turn, not the goal's face) goes on at once */
-        do {
-            s.holding = 1;
-            s.held_count = 0;
-            r = expand(&s, &n);
-            n = s.held;
-        } while (!r && s.held_count == 1 && !n.final);
-        if (!r)
-            r = route_release_held(&s);
+    if (graph->landmark_count)
+        s.goal_bounds = graph->landmarks + 2 * (size_t)graph->landmark_count * out->goal_face;
+    route_node final;
+    wm_result r = search(&s, from, out->start_face, &final, &out->found);
+    if (!r && out->found) {
+        r = collect_points(&s, &final, to, out);
+        out->found = !r;
     }
+    route_search_free(&s);
+    return r;
+}
+
+wm_result route_search_all(wm_ctx *ctx, const wm_walk_graph *graph, const float from[3], uint32_t face,
+                           float *bounds, uint32_t count, uint32_t index)
+{
+    route_search s = {.ctx = ctx, .graph = graph, .goal_face = UINT32_MAX, .spread = bounds, .spread_count = count,
+                      .spread_index = index};
+    route_node unused;
+    int found;
+    wm_result r = search(&s, from, face, &unused, &found);
     route_search_free(&s);
     return r;
 }

@@ -261,6 +261,7 @@ void wm_walk_graph_free(const wm_ctx *ctx, wm_walk_graph *g)
     wm_free(ctx, g->fan_corners);
     wm_free(ctx, g->walkable_faces);
     wm_free(ctx, g->walkable_indices);
+    wm_free(ctx, g->landmarks);
     wm_free(ctx, g);
 }
 

@@ -22,6 +22,11 @@ struct wm_walk_graph {
     uint32_t *walkable_indices;
     uint32_t walkable_count;
     wm_aabb_tree tree;
+    /* wm_walk_graph_add_landmarks: per face, 2 per landmark, a lower and an upper bound of the
+     * plan distance from the landmark to every point of the face (0 and infinite where the
+     * landmark's search did not reach) */
+    uint32_t landmark_count;
+    float *landmarks;
 };
 
 static inline const float *walk_vertex(const wm_walk_graph *graph, uint32_t face, uint32_t corner)

@@ -66,6 +66,12 @@ WM_API wm_result wm_route_find(wm_ctx *ctx, const wm_walk_graph *graph, const fl
                                const wm_route_options *options, wm_route *out);
 WM_API void wm_route_free(const wm_ctx *ctx, wm_route *route);
 
+/* Prepares `count` landmarks (at most 64) on the graph's largest region, each one search
+ * over the whole region (about as long as the slowest route there): later routes in that
+ * region expand fewer windows and are as short. Worth it for many routes on one graph; 0
+ * removes them. */
+WM_API wm_result wm_walk_graph_add_landmarks(wm_ctx *ctx, wm_walk_graph *graph, uint32_t count);
+
 typedef struct wm_region {
     uint32_t faces;
     double area;        /* over the ground */

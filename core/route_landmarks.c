@@ -1,0 +1,113 @@
+/* Landmarks for repeated routes (the ALT bound of Goldberg and Harrelson, 2005): bounds of the
+ * plan distance from a few points to every face, each from one search over the whole region.
+ * A route's search then knows by the triangle inequality how far at least a face lies from its
+ * goal, and the windows leading away from the goal stay in the heap. */
+#include "route_search_internal.h"
+
+#include <math.h>
+
+#define LANDMARKS_MOST 64u
+
+float route_float_below(double x)
+{
+    float f = (float)x;
+    return (double)f > x ? nextafterf(f, -INFINITY) : f;
+}
+
+float route_float_above(double x)
+{
+    float f = (float)x;
+    return (double)f < x ? nextafterf(f, INFINITY) : f;
+}
+
+static void face_centre(const wm_walk_graph *g, uint32_t face, float out[3])
+{
+    for (uint32_t axis = 0; axis < 3; axis++)
+        out[axis] = (walk_vertex(g, face, 0)[axis] + walk_vertex(g, face, 1)[axis] + walk_vertex(g, face, 2)[axis]) / 3;
+}
+
+static uint32_t largest_region(const wm_walk_graph *g)
+{
+    uint32_t best = 0;
+    for (uint32_t r = 1; r < g->region_count; r++)
+        if (g->region_faces[r] > g->region_faces[best])
+            best = r;
+    return best;
+}
+
+/* The first landmark: the region's face farthest in plan from the mean of its face centres. */
+static uint32_t outermost_face(const wm_walk_graph *g, uint32_t region)
+{
+    double mean[2] = {0, 0}, n = 0;
+    float c[3];
+    for (uint32_t t = 0; t < g->triangle_count; t++)
+        if (g->region[t] == region) {
+            face_centre(g, t, c);
+            mean[0] += c[0], mean[1] += c[1], n++;
+        }
+    uint32_t best = UINT32_MAX;
+    double best_d = -1;
+    for (uint32_t t = 0; t < g->triangle_count; t++)
+        if (g->region[t] == region) {
+            face_centre(g, t, c);
+            double d = hypot(c[0] - mean[0] / n, c[1] - mean[1] / n);
+            if (d > best_d)
+                best_d = d, best = t;
+        }
+    return best;
+}
+
+/* The next landmark: the face whose nearest landmark so far is farthest. */
+static uint32_t farthest_face(const wm_walk_graph *g, uint32_t region, const float *bounds, uint32_t count,
+                              uint32_t placed)
+{
+    uint32_t best = UINT32_MAX;
+    float best_d = -1;
+    for (uint32_t t = 0; t < g->triangle_count; t++) {
+        if (g->region[t] != region)
+            continue;
+        float nearest = INFINITY;
+        for (uint32_t k = 0; k < placed; k++)
+            nearest = fminf(nearest, bounds[2 * ((size_t)t * count + k)]);
+        if (isfinite(nearest) && nearest > best_d)
+            best_d = nearest, best = t;
+    }
+    return best;
+}
+
+wm_result wm_walk_graph_add_landmarks(wm_ctx *ctx, wm_walk_graph *g, uint32_t count)
+{
+    if (!g)
+        return wm_error(ctx, WM_ERR_INVALID, "landmarks: no graph");
+    if (count > LANDMARKS_MOST)
+        return wm_error(ctx, WM_ERR_INVALID, "landmarks: %u asked, at most %u", count, LANDMARKS_MOST);
+    wm_free(ctx, g->landmarks);
+    g->landmarks = NULL;
+    g->landmark_count = 0;
+    if (!count || !g->walkable_count)
+        return WM_OK;
+    size_t values = 2 * (size_t)count * g->triangle_count;
+    float *bounds = wm_alloc_array(ctx, values, sizeof *bounds);
+    if (!bounds)
+        return WM_ERR_NOMEM;
+    for (size_t i = 0; i < values; i++)
+        bounds[i] = INFINITY;
+    uint32_t region = largest_region(g), face = outermost_face(g, region);
+    wm_result r = WM_OK;
+    for (uint32_t k = 0; !r && k < count && face != UINT32_MAX; k++) {
+        float at[3];
+        face_centre(g, face, at);
+        r = route_search_all(ctx, g, at, face, bounds, count, k);
+        face = farthest_face(g, region, bounds, count, k + 1);
+    }
+    if (r) {
+        wm_free(ctx, bounds);
+        return r;
+    }
+    for (size_t i = 0; i < values; i += 2)
+        if (isinf(bounds[i]))
+            bounds[i] = 0; /* not reached: no lower bound but 0, no upper bound */
+    g->landmarks = bounds;
+    g->landmark_count = count;
+    return WM_OK;
+}
