@@ -1,8 +1,9 @@
 /* libFuzzer target for routes and reach over whatever a walkmesh reader accepts (a binary or
  * ASCII .wok, an NWN2 .trx ...): the walk graph is built and routes are asked between points the
  * bytes pick on its walkable faces (face centres, edge middles, corners), with and without a
- * radius, and reach from each. Folded, flat, pinched and stacked faces must give an answer or a
- * clear error in bounded time, never a crash. */
+ * radius, and reach from each; on a quarter of the inputs the last three again with landmarks.
+ * Folded, flat, pinched and stacked faces must give an answer or a clear error in bounded time,
+ * never a crash. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint32_t hash = 2166136261u;
         for (size_t i = 0; i < size; i++)
             hash = (hash ^ data[i]) * 16777619u;
-        for (unsigned q = 0; q < 6; q++, hash = hash * 1664525u + 1013904223u) {
+        int landmarks = (hash & 3) == 0;
+        for (unsigned q = 0; q < 6 + 3u * landmarks; q++, hash = hash * 1664525u + 1013904223u) {
+            if (q == 6 && wm_walk_graph_add_landmarks(&ctx, graph, 2) != WM_OK)
+                break;
             uint32_t a = walkable_face(&mesh, hash >> 8), b = walkable_face(&mesh, hash >> 20);
             if (a == UINT32_MAX || b == UINT32_MAX)
                 break;
