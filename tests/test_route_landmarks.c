@@ -2,7 +2,8 @@
  * route: on every corpus KotOR .wok and NWN2 .trx, random pairs anywhere on the walkable ground
  * (far apart: the bound matters on long routes) get the same answer with landmarks as without
  * (found or not, the same length in plan), with and without a radius, and each route found
- * lies over walkable ground every 10 cm (route_ground.h, the test's own view of the faces). The
+ * lies over walkable ground every 10 cm (route_ground.h, the test's own view of the faces) and
+ * is no longer over the ground than its slopes and the mesh's height allow. The
  * routes without landmarks are the ones test_route holds to the raster. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,6 +56,16 @@ typedef struct answer {
     double plan;
 } answer;
 
+/* Over the ground no walkable slope (60 degrees at most) doubles a leg, and the climbs a route
+ * makes at faces on edge go up and down at most the mesh's height twice over. */
+static double longest_over_ground(const wm_mesh *m, double plan)
+{
+    float low = INFINITY, high = -INFINITY;
+    for (uint32_t v = 0; v < m->vertex_count; v++)
+        low = fminf(low, m->positions[3 * v + 2]), high = fmaxf(high, m->positions[3 * v + 2]);
+    return 2 * plan + 2 * ((double)high - low);
+}
+
 static answer route_answer(wm_ctx *ctx, const wm_walk_graph *g, const float s[3], const float t[3], float radius,
                            const cover *ground, const char *name, unsigned *multilevel)
 {
@@ -71,6 +82,9 @@ static answer route_answer(wm_ctx *ctx, const wm_walk_graph *g, const float s[3]
                       covered(ground, t[0], t[1], UINT32_MAX, 1e-4, &spread, &face) > 1;
         unsigned misses = stacked ? 0 : off_ground(ground, &route);
         *multilevel += (unsigned)stacked;
+        if (route.length > longest_over_ground(ground->mesh, route.plan_length))
+            fail_msg("%s: (%.9g %.9g)-(%.9g %.9g): %g long over the ground, %g in plan", name, s[0], s[1], t[0], t[1],
+                     route.length, route.plan_length);
         if (misses)
             fail_msg("%s: %u samples of the route (%.9g %.9g)-(%.9g %.9g) off walkable ground", name, misses, s[0],
                      s[1], t[0], t[1]);
