@@ -67,6 +67,7 @@ slots = [  # (call, the values it is given, the call with the value in its slot)
     ("generate(wok, %s)", OPTIONAL_PATH, lambda v: walkmesh.generate(wok, v)),
     ("path(%s)", PATH, lambda v: walkmesh.path(v, (1, 0.5), (3, 1))),
     ("reach(%s)", PATH, lambda v: walkmesh.reach(v, (1, 0.5))),
+    ("paths(%s)", PATH, lambda v: walkmesh.paths(v, [((1, 0.5), (3, 1))], landmarks=2)),
     ("read(wok, options={room-offset: %s})", {"nul-str": "1,2,3\0junk"}, lambda v: walkmesh.read(wok, options={"room-offset": v})),
 ]
 for pattern, values, call in slots:

@@ -86,6 +86,32 @@ class RouteTest(unittest.TestCase):
         with self.assertRaises(ValueError):  # as the package's other calls: C would cut the path
             walkmesh.path(self.wok + "\0x", self.centres[0], self.centres[1])
 
+    def test_paths_are_each_pairs_path_with_and_without_landmarks(self):
+        pairs = [(self.centres[i], self.centres[-1 - i]) for i in range(0, len(self.centres) // 2, 7)]
+        one_by_one = [walkmesh.path(self.wok, s, g, radius=0.25) for s, g in pairs]
+        for landmarks in (0, 4):
+            together = walkmesh.paths(self.wok, pairs, radius=0.25, landmarks=landmarks)
+            self.assertEqual(len(together), len(pairs))
+            for alone, batch in zip(one_by_one, together):
+                self.assertEqual(alone is None, batch is None)
+                if alone is not None:
+                    self.assertAlmostEqual(alone.plan_length, batch.plan_length, places=5)
+                    self.assertEqual(alone.points[0], batch.points[0])
+        self.assertGreater(sum(p is not None for p in one_by_one), 0)
+        self.assertEqual(walkmesh.paths(self.wok, [], landmarks=4), [])
+
+    def test_paths_bad_arguments_raise(self):
+        pair = (self.centres[0], self.centres[1])
+        for bad in (None, 5, "pairs", [pair[0]], [(1, 2)]):
+            with self.assertRaises(TypeError):
+                walkmesh.paths(self.wok, bad)
+        for bad in ("4", 2.5, True):
+            with self.assertRaises(TypeError):
+                walkmesh.paths(self.wok, [pair], landmarks=bad)
+        for bad in (-1, 65):
+            with self.assertRaises(walkmesh.WalkmeshError):
+                walkmesh.paths(self.wok, [pair], landmarks=bad)
+
 
 @need_corpus
 class NavmeshRouteTest(unittest.TestCase):

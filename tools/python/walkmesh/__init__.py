@@ -21,7 +21,7 @@ from ._context import Finding, Limits, Report
 from ._generate import generate, generate_defaults
 from ._game import BakeResult, Hit, KotorWalkmesh, Route, bake, file_bytes, query_height, raycast, route
 from ._mesh import NO_TRANSITION, Mesh
-from ._routes import NO_REGION, Path, Reach, Region, path, reach
+from ._routes import NO_REGION, Path, Reach, Region, path, paths, reach
 from ._tables import NO_ISLAND, NO_MOPY, NO_TILE, Nwn2Triangles, WmoTriangles, nwn2_triangles, wmo_triangles
 from .errors import Result, WalkmeshError
 
@@ -29,5 +29,5 @@ __all__ = ["BakeResult", "Finding", "FormatInfo", "Hit", "KotorWalkmesh", "Limit
            "NO_MOPY", "NO_REGION", "NO_TILE", "NO_TRANSITION", "Nwn2Triangles", "Path", "Reach", "Region",
            "Report", "Result", "Route", "SurfaceInfo", "WalkmeshError", "WmoTriangles", "bake", "convert",
            "file_bytes", "formats", "generate", "generate_defaults", "info", "nwn2_triangles", "path",
-           "query_height", "raycast", "reach", "read", "read_bytes", "render", "route", "surface_id",
+           "paths", "query_height", "raycast", "reach", "read", "read_bytes", "render", "route", "surface_id",
            "surfaces", "validate", "version", "wmo_triangles", "write"]

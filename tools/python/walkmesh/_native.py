@@ -246,6 +246,7 @@ SYMBOLS = {
     # routes and reach over walkable faces (wm_route.h)
     "wm_walk_graph_build": (_R, [POINTER(Ctx), POINTER(Mesh), c_int, POINTER(c_void_p)]),
     "wm_walk_graph_free": (None, [POINTER(Ctx), c_void_p]),
+    "wm_walk_graph_add_landmarks": (_R, [POINTER(Ctx), c_void_p, c_uint32]),
     "wm_route_find": (_R, [POINTER(Ctx), c_void_p, POINTER(c_float), POINTER(c_float), POINTER(WalkRouteOptions),
                            POINTER(WalkRoute)]),
     "wm_route_free": (None, [POINTER(Ctx), POINTER(WalkRoute)]),

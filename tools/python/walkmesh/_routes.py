@@ -112,6 +112,45 @@ def _with_graph(source, limits, call):
         _native.fn("wm_walk_graph_free")(context.ref, graph)
 
 
+def _radius_options(radius, start_z, goal_z):
+    if isinstance(radius, bool) or not isinstance(radius, (int, float)):
+        raise TypeError("radius: expected a number, not %r" % (radius,))
+    if not math.isfinite(radius) or radius < 0:
+        raise WalkmeshError(Result.INVALID, "radius %r: expected a finite length >= 0" % (radius,))
+    return _native.WalkRouteOptions(int(start_z), int(goal_z), float(radius))
+
+
+def _route_on_graph(context, graph, start_c, goal_c, options):
+    result = _native.WalkRoute()
+    context.check(_native.fn("wm_route_find")(context.ref, graph, start_c, goal_c, ctypes.byref(options),
+                                              ctypes.byref(result)))
+    try:
+        if not result.found:
+            return None
+        points = [tuple(result.points[3 * i:3 * i + 3]) for i in range(result.count)]
+        faces = [result.faces[i] for i in range(result.face_count)]
+        return Path(result.length, result.plan_length, points, faces)
+    finally:
+        _native.fn("wm_route_free")(context.ref, ctypes.byref(result))
+
+
+def _route_on_navmesh(context, navmesh, start, goal, radius):
+    (start_c, start_z), (goal_c, goal_z) = start, goal
+    if radius:
+        raise WalkmeshError(Result.INVALID, "radius: on a navmesh the agent's size is built in (radius 0)")
+    query = _query([(start_c, start_z), (goal_c, goal_z)])
+    result = _native.WalkRoute()
+    context.check(_native.fn("wm_navmesh_route")(context.ref, ctypes.byref(navmesh), ctypes.byref(query), start_c,
+                                                 goal_c, ctypes.byref(result)))
+    try:
+        if not result.found:
+            return None
+        return Path(result.length, result.plan_length,
+                    [tuple(result.points[3 * i:3 * i + 3]) for i in range(result.count)], [])
+    finally:
+        _native.fn("wm_route_free")(context.ref, ctypes.byref(result))
+
+
 def path(source, start, goal, radius=0.0, limits=None, preset="recast"):
     """The shortest route over the walkable faces of source from start to goal, each (x, y) or
     (x, y, z) (a z picks the floor where floors overlap): Path(length over the ground, plan_length,
@@ -121,43 +160,36 @@ def path(source, start, goal, radius=0.0, limits=None, preset="recast"):
     file, or a collision mesh (WMO, OBJ ...: a navmesh Recast builds with the preset's
     parameters), is asked through Detour, as `walkmesh path` does (no faces listed; radius is
     baked into the navmesh: only 0 there)."""
-    start_c, start_z = _point(start, "start")
-    goal_c, goal_z = _point(goal, "goal")
-    if isinstance(radius, bool) or not isinstance(radius, (int, float)):
-        raise TypeError("radius: expected a number, not %r" % (radius,))
-    if not math.isfinite(radius) or radius < 0:
-        raise WalkmeshError(Result.INVALID, "radius %r: expected a finite length >= 0" % (radius,))
-    options = _native.WalkRouteOptions(int(start_z), int(goal_z), float(radius))
+    return paths(source, [(start, goal)], radius, 0, limits, preset)[0]
 
-    def find(context, graph):
-        result = _native.WalkRoute()
-        context.check(_native.fn("wm_route_find")(context.ref, graph, start_c, goal_c, ctypes.byref(options),
-                                                  ctypes.byref(result)))
-        try:
-            if not result.found:
-                return None
-            points = [tuple(result.points[3 * i:3 * i + 3]) for i in range(result.count)]
-            faces = [result.faces[i] for i in range(result.face_count)]
-            return Path(result.length, result.plan_length, points, faces)
-        finally:
-            _native.fn("wm_route_free")(context.ref, ctypes.byref(result))
+
+def paths(source, pairs, radius=0.0, landmarks=0, limits=None, preset="recast"):
+    """path for each (start, goal) of pairs on one source, read once: a list of Path or None in
+    the pairs' order. landmarks (0 to 64) are prepared first on a walkmesh, each about as long
+    as the slowest route: the routes after search less (the same routes), worth it for hundreds
+    of routes over a large area (docs/routes.md; on a navmesh they are not used)."""
+    if isinstance(pairs, (str, bytes)) or not hasattr(pairs, "__iter__"):
+        raise TypeError("pairs: expected [(start, goal), ...], not %r" % (pairs,))
+    ends = []
+    for pair in pairs:
+        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
+            raise TypeError("pairs: expected (start, goal), not %r" % (pair,))
+        ends.append((_point(pair[0], "start"), _point(pair[1], "goal")))
+    if isinstance(landmarks, bool) or not isinstance(landmarks, int):
+        raise TypeError("landmarks: expected a count, not %r" % (landmarks,))
+    if not 0 <= landmarks <= 64:
+        raise WalkmeshError(Result.INVALID, "landmarks %r: expected 0 to 64" % (landmarks,))
+    options = [_radius_options(radius, start[1], goal[1]) for start, goal in ends]
+
+    def on_graph(context, graph):
+        if landmarks and ends:
+            context.check(_native.fn("wm_walk_graph_add_landmarks")(context.ref, graph, landmarks))
+        return [_route_on_graph(context, graph, start[0], goal[0], o) for (start, goal), o in zip(ends, options)]
 
     def on_navmesh(context, navmesh):
-        if radius:
-            raise WalkmeshError(Result.INVALID, "radius: on a navmesh the agent's size is built in (radius 0)")
-        query = _query([(start_c, start_z), (goal_c, goal_z)])
-        result = _native.WalkRoute()
-        context.check(_native.fn("wm_navmesh_route")(context.ref, ctypes.byref(navmesh), ctypes.byref(query), start_c,
-                                                     goal_c, ctypes.byref(result)))
-        try:
-            if not result.found:
-                return None
-            return Path(result.length, result.plan_length,
-                        [tuple(result.points[3 * i:3 * i + 3]) for i in range(result.count)], [])
-        finally:
-            _native.fn("wm_route_free")(context.ref, ctypes.byref(result))
+        return [_route_on_navmesh(context, navmesh, start, goal, radius) for start, goal in ends]
 
-    return _with_ground(source, limits, preset, find, on_navmesh)
+    return _with_ground(source, limits, preset, on_graph, on_navmesh)
 
 
 def reach(source, at, limits=None, preset="recast"):
