@@ -3,8 +3,10 @@
  * A route's search then knows by the triangle inequality how far at least a face lies from its
  * goal, and the windows leading away from the goal stay in the heap. */
 #include "route_search_internal.h"
+#include "wm_parallel.h"
 
 #include <math.h>
+#include <string.h>
 
 #define LANDMARKS_MOST 64u
 
@@ -57,22 +59,69 @@ static uint32_t outermost_face(const wm_walk_graph *g, uint32_t region)
     return best;
 }
 
-/* The next landmark: the face whose nearest landmark so far is farthest. */
+/* The next landmark: the face whose nearest landmark so far is farthest (by the distances of
+ * those placed, and in plan from those chosen since, a plan distance being no longer). */
 static uint32_t farthest_face(const wm_walk_graph *g, uint32_t region, const float *bounds, uint32_t count,
-                              uint32_t placed)
+                              uint32_t placed, const uint32_t *chosen, uint32_t chosen_count)
 {
     uint32_t best = UINT32_MAX;
-    float best_d = -1;
+    float best_d = -1, centre[3], other[3];
     for (uint32_t t = 0; t < g->triangle_count; t++) {
         if (g->region[t] != region)
             continue;
         float nearest = INFINITY;
         for (uint32_t k = 0; k < placed; k++)
             nearest = fminf(nearest, bounds[2 * ((size_t)t * count + k)]);
+        face_centre(g, t, centre);
+        for (uint32_t c = 0; c < chosen_count; c++) {
+            face_centre(g, chosen[c], other);
+            nearest = fminf(nearest, hypotf(centre[0] - other[0], centre[1] - other[1]));
+        }
         if (isfinite(nearest) && nearest > best_d)
             best_d = nearest, best = t;
     }
     return best;
+}
+
+/* Landmarks are placed ROUND at a time, their searches run side by side: the same places on
+ * every machine, whatever its processor count. */
+#define ROUND 4u
+
+typedef struct landmark_round {
+    wm_ctx *parent;
+    const wm_walk_graph *graph;
+    float *bounds;
+    uint32_t count, first;
+    const uint32_t *faces;
+    wm_result results[ROUND];
+    char messages[ROUND][sizeof ((wm_ctx *)0)->message];
+} landmark_round;
+
+static void run_landmark(void *user, size_t i)
+{
+    landmark_round *round = user;
+    wm_ctx local = *round->parent;
+    local.warn = NULL; /* warning sinks are not thread-safe */
+    float at[3];
+    face_centre(round->graph, round->faces[i], at);
+    round->results[i] = route_search_all(&local, round->graph, at, round->faces[i], round->bounds, round->count,
+                                         round->first + (uint32_t)i);
+    memcpy(round->messages[i], local.message, sizeof local.message);
+}
+
+/* Landmarks first.. of count, on `faces`, searched side by side; the first failure's message. */
+static wm_result search_round(wm_ctx *ctx, const wm_walk_graph *g, float *bounds, uint32_t count, uint32_t first,
+                              const uint32_t *faces, uint32_t n)
+{
+    landmark_round round = {.parent = ctx, .graph = g, .bounds = bounds, .count = count, .first = first,
+                            .faces = faces};
+    wm_parallel_for(0, n, run_landmark, &round);
+    for (uint32_t i = 0; i < n; i++)
+        if (round.results[i]) {
+            memcpy(ctx->message, round.messages[i], sizeof ctx->message);
+            return round.results[i];
+        }
+    return WM_OK;
 }
 
 wm_result wm_walk_graph_add_landmarks(wm_ctx *ctx, wm_walk_graph *g, uint32_t count)
@@ -92,13 +141,17 @@ wm_result wm_walk_graph_add_landmarks(wm_ctx *ctx, wm_walk_graph *g, uint32_t co
         return WM_ERR_NOMEM;
     for (size_t i = 0; i < values; i++)
         bounds[i] = INFINITY;
-    uint32_t region = largest_region(g), face = outermost_face(g, region);
-    wm_result r = WM_OK;
-    for (uint32_t k = 0; !r && k < count && face != UINT32_MAX; k++) {
-        float at[3];
-        face_centre(g, face, at);
-        r = route_search_all(ctx, g, at, face, bounds, count, k);
-        face = farthest_face(g, region, bounds, count, k + 1);
+    uint32_t region = largest_region(g), faces[ROUND] = {outermost_face(g, region)};
+    wm_result r = search_round(ctx, g, bounds, count, 0, faces, 1);
+    for (uint32_t placed = 1; !r && placed < count; ) {
+        uint32_t n = 0;
+        while (n < ROUND && placed + n < count &&
+               (faces[n] = farthest_face(g, region, bounds, count, placed, faces, n)) != UINT32_MAX)
+            n++;
+        if (!n)
+            break;
+        r = search_round(ctx, g, bounds, count, placed, faces, n);
+        placed += n;
     }
     if (r) {
         wm_free(ctx, bounds);
