@@ -9,6 +9,7 @@
 #include <string.h>
 
 #define LANDMARKS_MOST 64u
+#define LANDMARK_VALUES_MOST ((size_t)1 << 28) /* 1 GiB of bounds */
 
 float route_float_below(double x)
 {
@@ -136,6 +137,9 @@ wm_result wm_walk_graph_add_landmarks(wm_ctx *ctx, wm_walk_graph *g, uint32_t co
     if (!count || !g->walkable_count)
         return WM_OK;
     size_t values = 2 * (size_t)count * g->triangle_count;
+    if (values > LANDMARK_VALUES_MOST)
+        return wm_error(ctx, WM_ERR_LIMIT, "landmarks: %u on %u faces would take %zu MB (at most %u MB)", count,
+                        g->triangle_count, values * sizeof(float) >> 20, (unsigned)(LANDMARK_VALUES_MOST * 4 >> 20));
     float *bounds = wm_alloc_array(ctx, values, sizeof *bounds);
     if (!bounds)
         return WM_ERR_NOMEM;

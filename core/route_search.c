@@ -400,9 +400,10 @@ static wm_result collect_points(route_search *s, const route_node *final, const 
 static wm_result search(route_search *s, const float from[3], uint32_t start_face, route_node *final, int *found)
 {
     *found = 0;
-    uint32_t per_face = 1024u;
-    uint32_t faces = s->graph->walkable_count < 3000000u ? s->graph->walkable_count : 3000000u;
-    s->node_limit = per_face * faces + 1048576u;
+    s->node_limit = ROUTE_WINDOWS_PER_FACE * (s->graph->walkable_count < ROUTE_WINDOWS_MOST / ROUTE_WINDOWS_PER_FACE
+                                                  ? s->graph->walkable_count
+                                                  : ROUTE_WINDOWS_MOST / ROUTE_WINDOWS_PER_FACE) +
+                    (1u << 20);
     route_root start = {.p = {from[0], from[1]}, .z = from[2], .parent = -1, .face = start_face,
                         .key = ROUTE_START_KEY};
     int32_t start_root;

@@ -18,6 +18,10 @@ typedef struct route_root {
 } route_root;
 
 #define ROUTE_START_KEY UINT64_MAX
+/* A search gives up after this many windows a walkable face (a 213 m route over the 17,267 of
+ * dm_dungeon.trx needs over 128), at most ROUTE_WINDOWS_MOST in all (tens of seconds), plus 2^20. */
+#define ROUTE_WINDOWS_PER_FACE 1024u
+#define ROUTE_WINDOWS_MOST (64u << 20)
 /* Turning points on a fold's portal are keyed apart from vertices and portal ends. */
 #define ROUTE_FOLD_KEYS (UINT64_C(1) << 40)
 #define ROUTE_AIMED_KEYS (UINT64_C(1) << 62)
