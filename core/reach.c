@@ -20,12 +20,6 @@ static double plan_area(const wm_walk_graph *g, uint32_t face)
     return fabs(((double)b[0] - a[0]) * ((double)c[1] - a[1]) - ((double)b[1] - a[1]) * ((double)c[0] - a[0])) / 2;
 }
 
-static void set_centre(const wm_walk_graph *g, uint32_t face, float out[3])
-{
-    for (uint32_t k = 0; k < 3; k++)
-        out[k] = (walk_vertex(g, face, 0)[k] + walk_vertex(g, face, 1)[k] + walk_vertex(g, face, 2)[k]) / 3.0f;
-}
-
 wm_result wm_walk_regions(wm_ctx *ctx, const wm_walk_graph *g, wm_region **out, uint32_t *out_count)
 {
     *out = NULL;
@@ -57,7 +51,7 @@ wm_result wm_walk_regions(wm_ctx *ctx, const wm_walk_graph *g, wm_region **out, 
         region->enclosed &= !g->open[3 * (size_t)t] && !g->open[3 * (size_t)t + 1] && !g->open[3 * (size_t)t + 2];
         if (plan > largest[id]) { /* the point lies on ground seen from above */
             largest[id] = plan;
-            set_centre(g, t, region->point);
+            walk_face_centre(g, t, region->point);
         }
     }
     wm_free(ctx, largest);

@@ -6,7 +6,7 @@
 
 /* The goal as a route from r through the window a-b must reach it: reflected across the
  * window's line when r and the goal lie on the same side of it. */
-void route_goal_across(const double r[2], const double a[2], const double b[2], const double goal[2], double out[2])
+static void goal_across(const double r[2], const double a[2], const double b[2], const double goal[2], double out[2])
 {
     out[0] = goal[0], out[1] = goal[1];
     if (!(route_cross(a, b, r) * route_cross(a, b, goal) > 0))
@@ -22,7 +22,7 @@ double route_estimate(const double r[2], const double a[2], const double b[2], c
 {
     double t[2] = {goal[0], goal[1]};
     if (!folded)
-        route_goal_across(r, a, b, goal, t);
+        goal_across(r, a, b, goal, t);
     double ca = route_cross(r, a, t), cb = route_cross(r, b, t);
     if ((ca <= 0 && cb >= 0) || (ca >= 0 && cb <= 0))
         return route_dist(r, t);
@@ -64,7 +64,7 @@ void route_touch_point(const double r[2], const double a[2], const double b[2], 
 {
     double d[2] = {b[0] - a[0], b[1] - a[1]}, len2 = d[0] * d[0] + d[1] * d[1];
     double target[2], side_r = route_cross(a, b, r);
-    route_goal_across(r, a, b, goal, target);
+    goal_across(r, a, b, goal, target);
     double side_t = route_cross(a, b, target), u = side_r != side_t ? side_r / (side_r - side_t) : 0;
     double hit[2] = {r[0] + u * (target[0] - r[0]), r[1] + u * (target[1] - r[1])};
     double along = len2 > 0 ? ((hit[0] - a[0]) * d[0] + (hit[1] - a[1]) * d[1]) / len2 : 0;

@@ -3,13 +3,15 @@
  * A route's search then knows by the triangle inequality how far at least a face lies from its
  * goal, and the windows leading away from the goal stay in the heap. */
 #include "route_search_internal.h"
-#include "wm_parallel.h"
+#include "parallel_jobs_internal.h"
 
 #include <math.h>
-#include <string.h>
 
 #define LANDMARKS_MOST 64u
 #define LANDMARK_VALUES_MOST ((size_t)1 << 28) /* 1 GiB of bounds */
+/* Landmarks are placed ROUND at a time, their searches run side by side: the same places on
+ * every machine, whatever its processor count. */
+#define ROUND 4u
 
 float route_float_below(double x)
 {
@@ -21,12 +23,6 @@ float route_float_above(double x)
 {
     float f = (float)x;
     return (double)f < x ? nextafterf(f, INFINITY) : f;
-}
-
-static void face_centre(const wm_walk_graph *g, uint32_t face, float out[3])
-{
-    for (uint32_t axis = 0; axis < 3; axis++)
-        out[axis] = (walk_vertex(g, face, 0)[axis] + walk_vertex(g, face, 1)[axis] + walk_vertex(g, face, 2)[axis]) / 3;
 }
 
 static uint32_t largest_region(const wm_walk_graph *g)
@@ -45,14 +41,14 @@ static uint32_t outermost_face(const wm_walk_graph *g, uint32_t region)
     float c[3];
     for (uint32_t t = 0; t < g->triangle_count; t++)
         if (g->region[t] == region) {
-            face_centre(g, t, c);
+            walk_face_centre(g, t, c);
             mean[0] += c[0], mean[1] += c[1], n++;
         }
     uint32_t best = UINT32_MAX;
     double best_d = -1;
     for (uint32_t t = 0; t < g->triangle_count; t++)
         if (g->region[t] == region) {
-            face_centre(g, t, c);
+            walk_face_centre(g, t, c);
             double d = hypot(c[0] - mean[0] / n, c[1] - mean[1] / n);
             if (d > best_d)
                 best_d = d, best = t;
@@ -65,64 +61,49 @@ static uint32_t outermost_face(const wm_walk_graph *g, uint32_t region)
 static uint32_t farthest_face(const wm_walk_graph *g, uint32_t region, const float *bounds, uint32_t count,
                               uint32_t placed, const uint32_t *chosen, uint32_t chosen_count)
 {
+    float chosen_at[ROUND][3], centre[3], best_d = -1;
+    for (uint32_t c = 0; c < chosen_count; c++)
+        walk_face_centre(g, chosen[c], chosen_at[c]);
     uint32_t best = UINT32_MAX;
-    float best_d = -1, centre[3], other[3];
     for (uint32_t t = 0; t < g->triangle_count; t++) {
         if (g->region[t] != region)
             continue;
         float nearest = INFINITY;
         for (uint32_t k = 0; k < placed; k++)
             nearest = fminf(nearest, bounds[2 * ((size_t)t * count + k)]);
-        face_centre(g, t, centre);
-        for (uint32_t c = 0; c < chosen_count; c++) {
-            face_centre(g, chosen[c], other);
-            nearest = fminf(nearest, hypotf(centre[0] - other[0], centre[1] - other[1]));
-        }
+        walk_face_centre(g, t, centre);
+        for (uint32_t c = 0; c < chosen_count; c++)
+            nearest = fminf(nearest, hypotf(centre[0] - chosen_at[c][0], centre[1] - chosen_at[c][1]));
         if (isfinite(nearest) && nearest > best_d)
             best_d = nearest, best = t;
     }
     return best;
 }
 
-/* Landmarks are placed ROUND at a time, their searches run side by side: the same places on
- * every machine, whatever its processor count. */
-#define ROUND 4u
 
 typedef struct landmark_round {
-    wm_ctx *parent;
     const wm_walk_graph *graph;
     float *bounds;
-    uint32_t count, first;
+    uint32_t count, first; /* landmarks first.. of count stand on faces[0..] */
     const uint32_t *faces;
-    wm_result results[ROUND];
-    char messages[ROUND][sizeof ((wm_ctx *)0)->message];
 } landmark_round;
 
-static void run_landmark(void *user, size_t i)
+static wm_result search_landmark(wm_ctx *ctx, void *user, uint32_t index)
 {
-    landmark_round *round = user;
-    wm_ctx local = *round->parent;
-    local.warn = NULL; /* warning sinks are not thread-safe */
+    const landmark_round *round = user;
+    uint32_t face = round->faces[index - round->first];
     float at[3];
-    face_centre(round->graph, round->faces[i], at);
-    round->results[i] = route_search_all(&local, round->graph, at, round->faces[i], round->bounds, round->count,
-                                         round->first + (uint32_t)i);
-    memcpy(round->messages[i], local.message, sizeof local.message);
+    walk_face_centre(round->graph, face, at);
+    return route_search_all(ctx, round->graph, at, face, round->bounds, round->count, index);
 }
 
-/* Landmarks first.. of count, on `faces`, searched side by side; the first failure's message. */
+/* Landmarks first.. of count, on `faces`, searched side by side. */
 static wm_result search_round(wm_ctx *ctx, const wm_walk_graph *g, float *bounds, uint32_t count, uint32_t first,
                               const uint32_t *faces, uint32_t n)
 {
-    landmark_round round = {.parent = ctx, .graph = g, .bounds = bounds, .count = count, .first = first,
-                            .faces = faces};
-    wm_parallel_for(0, n, run_landmark, &round);
-    for (uint32_t i = 0; i < n; i++)
-        if (round.results[i]) {
-            memcpy(ctx->message, round.messages[i], sizeof ctx->message);
-            return round.results[i];
-        }
-    return WM_OK;
+    landmark_round round = {.graph = g, .bounds = bounds, .count = count, .first = first, .faces = faces};
+    wm_result results[ROUND];
+    return parallel_jobs_run(ctx, 0, first, n, search_landmark, &round, results);
 }
 
 wm_result wm_walk_graph_add_landmarks(wm_ctx *ctx, wm_walk_graph *g, uint32_t count)

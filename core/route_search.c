@@ -212,11 +212,20 @@ static wm_result turn_on_vertex(route_search *s, const route_node *n, int at_a)
 
 #define FLAT_PASSES_MOST 200u
 
-static wm_result pass_flat_face(route_search *s, const route_node *n)
+/* 0 when n's root has passed its last flat face; else its successors from that root count one
+ * pass more. */
+static int pass_again(route_search *s, const route_node *n)
 {
     if (n->flat_passes >= FLAT_PASSES_MOST)
-        return WM_OK;
+        return 0;
     s->expanding_passes = n->flat_passes + 1u;
+    return 1;
+}
+
+static wm_result pass_flat_face(route_search *s, const route_node *n)
+{
+    if (!pass_again(s, n))
+        return WM_OK;
     wm_result res = WM_OK;
     for (uint32_t k = 1; !res && k < 3; k++) {
         uint32_t edge = (n->edge + k) % 3;
@@ -282,10 +291,8 @@ static wm_result fold_root(route_search *s, const route_node *n, const double x[
                            .parent = n->root, .face = n->face, .key = key};
         if ((res = add_root(s, &root, &index)) != WM_OK)
             return res;
-    } else if (n->flat_passes >= FLAT_PASSES_MOST) {
+    } else if (!pass_again(s, n)) {
         return WM_OK; /* the root stands on this portal too: it goes on as through a flat face */
-    } else {
-        s->expanding_passes = n->flat_passes + 1u;
     }
     if (n->face == s->goal_face)
         return push_final(s, index);
@@ -309,10 +316,11 @@ static wm_result turn_on_fold(route_search *s, const route_node *n)
     wm_result res = fold_root(s, n, x, y, n->a, (uint32_t)lround(ua * places));
     if (!res)
         res = fold_root(s, n, x, y, n->b, (uint32_t)lround(ub * places));
-    double aimed[2]; /* the best for a route going on straight to the goal (a landmark's has none) */
-    route_touch_point(s->roots[n->root].p, n->a, n->b, s->goal, aimed);
-    if (!res && !s->spread)
+    if (!res && !s->spread) { /* the best for a route going on straight to the goal (a landmark's has none) */
+        double aimed[2];
+        route_touch_point(s->roots[n->root].p, n->a, n->b, s->goal, aimed);
         res = fold_root(s, n, x, y, aimed, FOLD_AIMED);
+    }
     for (uint32_t i = (uint32_t)floor(ua * places) + 1; !res && i < ub * places; i++) {
         double p[2] = {x[0] + (y[0] - x[0]) * i / places, x[1] + (y[1] - x[1]) * i / places};
         res = fold_root(s, n, x, y, p, i);
@@ -400,10 +408,8 @@ static wm_result collect_points(route_search *s, const route_node *final, const 
 static wm_result search(route_search *s, const float from[3], uint32_t start_face, route_node *final, int *found)
 {
     *found = 0;
-    s->node_limit = ROUTE_WINDOWS_PER_FACE * (s->graph->walkable_count < ROUTE_WINDOWS_MOST / ROUTE_WINDOWS_PER_FACE
-                                                  ? s->graph->walkable_count
-                                                  : ROUTE_WINDOWS_MOST / ROUTE_WINDOWS_PER_FACE) +
-                    (1u << 20);
+    uint64_t windows = (uint64_t)ROUTE_WINDOWS_PER_FACE * s->graph->walkable_count;
+    s->node_limit = (uint32_t)(windows < ROUTE_WINDOWS_MOST ? windows : ROUTE_WINDOWS_MOST) + (1u << 20);
     route_root start = {.p = {from[0], from[1]}, .z = from[2], .parent = -1, .face = start_face,
                         .key = ROUTE_START_KEY};
     int32_t start_root;

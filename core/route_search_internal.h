@@ -104,9 +104,6 @@ static inline uint32_t route_vertex_of(const route_search *s, uint32_t face, uin
     return s->graph->indices[3 * (size_t)face + corner % 3];
 }
 
-/* The goal as a route from r through the window a-b must reach it: reflected across the
- * window's line when r and the goal lie on the same side of it. */
-void route_goal_across(const double r[2], const double a[2], const double b[2], const double goal[2], double out[2]);
 /* A lower bound of the plan length from root through the window a-b to the goal. */
 double route_estimate(const double r[2], const double a[2], const double b[2], const double goal[2], int folded);
 /* Where the ray from r through p (on the face's entry edge) leaves the face: a position on

@@ -287,6 +287,12 @@ float walk_face_height(const wm_walk_graph *g, uint32_t face, double x, double y
     return z;
 }
 
+void walk_face_centre(const wm_walk_graph *g, uint32_t face, float out[3])
+{
+    for (uint32_t k = 0; k < 3; k++)
+        out[k] = (walk_vertex(g, face, 0)[k] + walk_vertex(g, face, 1)[k] + walk_vertex(g, face, 2)[k]) / 3.0f;
+}
+
 double walk_face_area(const wm_walk_graph *g, uint32_t face)
 {
     return wm_tri_area(walk_vertex(g, face, 0), walk_vertex(g, face, 1), walk_vertex(g, face, 2));

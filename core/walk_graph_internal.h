@@ -36,6 +36,8 @@ static inline const float *walk_vertex(const wm_walk_graph *graph, uint32_t face
 
 /* Height of face's plane at (x, y) (its first vertex's height when the face is vertical). */
 float walk_face_height(const wm_walk_graph *graph, uint32_t face, double x, double y);
+/* The centre of a face (the mean of its corners). */
+void walk_face_centre(const wm_walk_graph *graph, uint32_t face, float out[3]);
 /* 3-D area of a face. */
 double walk_face_area(const wm_walk_graph *graph, uint32_t face);
 

@@ -18,13 +18,17 @@ void cover_build(cover *c, const wm_mesh *m, const uint32_t *klass)
     memset(c, 0, sizeof *c);
     c->mesh = m;
     c->klass = klass;
-    double hi[2] = {-1e30, -1e30};
+    double hi[3] = {-1e30, -1e30, -1e30}, low = 1e30;
     c->lo[0] = c->lo[1] = 1e30;
-    for (uint32_t v = 0; v < m->vertex_count; v++)
+    for (uint32_t v = 0; v < m->vertex_count; v++) {
         for (int k = 0; k < 2; k++) {
             c->lo[k] = fmin(c->lo[k], m->positions[3 * v + k]);
             hi[k] = fmax(hi[k], m->positions[3 * v + k]);
         }
+        low = fmin(low, m->positions[3 * v + 2]);
+        hi[2] = fmax(hi[2], m->positions[3 * v + 2]);
+    }
+    c->height_span = m->vertex_count ? hi[2] - low : 0;
     c->w = (uint32_t)(hi[0] - c->lo[0]) + 1;
     c->h = (uint32_t)(hi[1] - c->lo[1]) + 1;
     c->start = calloc((size_t)c->w * c->h + 1, sizeof *c->start);
@@ -336,4 +340,9 @@ uint8_t *find_folds(const wm_mesh *m)
     }
     free(uses);
     return folded;
+}
+
+double longest_over_ground(const cover *c, double plan)
+{
+    return 2 * plan + 2 * c->height_span;
 }

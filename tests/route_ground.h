@@ -16,6 +16,7 @@ typedef struct cover {
     double lo[2];
     uint32_t w, h;
     uint32_t *start, *items; /* faces per 1 m bucket */
+    double height_span;      /* the mesh's highest vertex above its lowest */
 } cover;
 
 /* Corner k of face t. */
@@ -33,6 +34,10 @@ double raster_length(const cover *c, uint32_t klass, const double s[2], const do
 /* Samples of the route, every 10 cm in plan, over no walkable face (0.1 mm of slack). */
 unsigned off_ground(const cover *c, const wm_route *route);
 double straight3(const float *a, const float *b);
+/* The longest a route of this plan length may be over the ground: no walkable slope (60 degrees
+ * at most) doubles a leg, and the climbs at faces on edge go up and down at most the mesh's
+ * height twice over. */
+double longest_over_ground(const cover *c, double plan);
 /* Per face: 1 when it and a walkable face across an edge of it lie over 0.1 mm to one side. */
 uint8_t *find_folds(const wm_mesh *m);
 

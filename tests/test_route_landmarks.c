@@ -56,16 +56,6 @@ typedef struct answer {
     double plan;
 } answer;
 
-/* Over the ground no walkable slope (60 degrees at most) doubles a leg, and the climbs a route
- * makes at faces on edge go up and down at most the mesh's height twice over. */
-static double longest_over_ground(const wm_mesh *m, double plan)
-{
-    float low = INFINITY, high = -INFINITY;
-    for (uint32_t v = 0; v < m->vertex_count; v++)
-        low = fminf(low, m->positions[3 * v + 2]), high = fmaxf(high, m->positions[3 * v + 2]);
-    return 2 * plan + 2 * ((double)high - low);
-}
-
 static answer route_answer(wm_ctx *ctx, const wm_walk_graph *g, const float s[3], const float t[3], float radius,
                            const cover *ground, const char *name, unsigned *multilevel)
 {
@@ -82,7 +72,7 @@ static answer route_answer(wm_ctx *ctx, const wm_walk_graph *g, const float s[3]
                       covered(ground, t[0], t[1], UINT32_MAX, 1e-4, &spread, &face) > 1;
         unsigned misses = stacked ? 0 : off_ground(ground, &route);
         *multilevel += (unsigned)stacked;
-        if (route.length > longest_over_ground(ground->mesh, route.plan_length))
+        if (route.length > longest_over_ground(ground, route.plan_length))
             fail_msg("%s: (%.9g %.9g)-(%.9g %.9g): %g long over the ground, %g in plan", name, s[0], s[1], t[0], t[1],
                      route.length, route.plan_length);
         if (misses)

@@ -11,8 +11,8 @@ enum {
     NAV_CELL_HEIGHT,
     NAV_AGENT_HEIGHT,
     NAV_AGENT_RADIUS,
-    NAV_AGENT_CLIMB,
-    NAV_SLOPE,
+    NAV_MAX_CLIMB,
+    NAV_MAX_SLOPE,
     NAV_STEEP_SLOPE,
     NAV_TILE_SIZE,
     NAV_WALKABLE_FLAGS
@@ -25,8 +25,8 @@ const cli_option cli_navmesh_option_table[] = {
     [NAV_CELL_HEIGHT] = {"--cell-height", 0, "UNITS", 1, "voxel height"},
     [NAV_AGENT_HEIGHT] = {"--agent-height", 0, "UNITS", 1, "headroom a walker needs"},
     [NAV_AGENT_RADIUS] = {"--agent-radius", 0, "UNITS", 1, "distance a walker keeps from walls and edges"},
-    [NAV_AGENT_CLIMB] = {"--max-climb", 0, "UNITS", 1, "highest step a walker climbs"},
-    [NAV_SLOPE] = {"--max-slope", 0, "DEG", 1, "steepest walkable triangle, degrees from horizontal"},
+    [NAV_MAX_CLIMB] = {"--max-climb", 0, "UNITS", 1, "highest step a walker climbs"},
+    [NAV_MAX_SLOPE] = {"--max-slope", 0, "DEG", 1, "steepest walkable triangle, degrees from horizontal"},
     [NAV_STEEP_SLOPE] = {"--steep-slope", 0, "DEG", 1,
                          "up to this, steeper triangles are walkable as a steep area of their own (0: none)"},
     [NAV_TILE_SIZE] = {"--tile-size", 0, "CELLS", 1, "cells along a tile's side (8 to 4096)"},
@@ -70,8 +70,8 @@ static const float_option float_options[] = {
     {NAV_CELL_HEIGHT, 0.001f, 100.0f, offsetof(wm_navmesh_config, cell_height)},
     {NAV_AGENT_HEIGHT, 0.001f, 1000.0f, offsetof(wm_navmesh_config, agent_height)},
     {NAV_AGENT_RADIUS, 0.0f, 1000.0f, offsetof(wm_navmesh_config, agent_radius)},
-    {NAV_AGENT_CLIMB, 0.0f, 1000.0f, offsetof(wm_navmesh_config, agent_climb)},
-    {NAV_SLOPE, 0.1f, 89.9f, offsetof(wm_navmesh_config, walkable_slope)},
+    {NAV_MAX_CLIMB, 0.0f, 1000.0f, offsetof(wm_navmesh_config, agent_climb)},
+    {NAV_MAX_SLOPE, 0.1f, 89.9f, offsetof(wm_navmesh_config, walkable_slope)},
     {NAV_STEEP_SLOPE, 0.0f, 89.9f, offsetof(wm_navmesh_config, steep_slope)},
 };
 

@@ -4,7 +4,7 @@
 #include "bake_crowding.h"
 #include "bake_internal.h"
 
-#include "wm_parallel.h"
+#include "parallel_jobs_internal.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -15,31 +15,10 @@ void nwn2_bake_options_init(nwn2_bake_options *opts)
     memset(opts, 0, sizeof *opts);
 }
 
-/* One job of a stage; ctx is private to the job. */
-typedef wm_result (*stage_job_fn)(wm_ctx *ctx, void *user, uint32_t index);
-
-typedef struct job_batch {
-    const wm_ctx *parent;
-    stage_job_fn job;
-    void *user;
-    uint32_t first;
-    wm_result *results;
-} job_batch;
-
-static void run_job(void *p, size_t i)
-{
-    job_batch *b = p;
-    wm_ctx local = *b->parent;
-    local.warn = NULL; /* warning sinks are not thread-safe */
-    b->results[i] = b->job(&local, b->user, b->first + (uint32_t)i);
-}
-
-/* Runs job(0..count-1) on up to `threads` threads, in batches so that
- * progress is reported from the calling thread between them. When jobs
- * fail, the lowest failing index is run again on the calling thread for its
- * message: the error is the same whatever the thread count. */
+/* Runs job(0..count-1) on up to `threads` threads (parallel_jobs_run), in batches so that
+ * progress is reported from the calling thread between them. */
 static wm_result run_stage(wm_ctx *ctx, const nwn2_bake_options *opts, const char *stage, uint32_t count,
-                           stage_job_fn job, void *user)
+                           parallel_job_fn job, void *user)
 {
     /* one job at a time on one thread; else batches of a few jobs per thread */
     const unsigned threads = opts->threads ? opts->threads : 1;
@@ -47,15 +26,10 @@ static wm_result run_stage(wm_ctx *ctx, const nwn2_bake_options *opts, const cha
     wm_result *results = wm_alloc_array(ctx, batch, sizeof *results);
     if (!results)
         return WM_ERR_NOMEM;
-    job_batch b = {ctx, job, user, 0, results};
     wm_result r = WM_OK;
     for (uint32_t first = 0; first < count && !r; first += batch) {
         const uint32_t n = count - first < batch ? count - first : batch;
-        b.first = first;
-        wm_parallel_for(threads, n, run_job, &b);
-        for (uint32_t i = 0; i < n && !r; i++)
-            if (results[i])
-                r = job(ctx, user, first + i);
+        r = parallel_jobs_run(ctx, threads, first, n, job, user, results);
         if (!r && opts->progress)
             opts->progress(opts->progress_user, stage, first + n, count);
     }

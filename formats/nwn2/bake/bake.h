@@ -13,7 +13,7 @@
  *      one independent job per tile;
  *   3. islands (bake_islands.c);
  *   4. the island path table (bake_islands.c), one independent job per row.
- * Jobs run through wm_parallel_for. The result is deterministic: the same
+ * Jobs run through parallel_jobs_run (wm_parallel_for). The result is deterministic: the same
  * input and options always give the same bytes, whatever the thread count. */
 #ifndef WM_NWN2_BAKE_H
 #define WM_NWN2_BAKE_H
